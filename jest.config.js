@@ -1,0 +1,30 @@
+// Jest projects: unit tests beside the code, and the e2e suites booting the whole app, run once on
+// SQLite and again on PostgreSQL when TEST_DATABASE_URL is set (each app gets a fresh schema).
+const base = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)s$': '@swc/jest' },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  // NestJS 12 ships ES modules only; Node 20 loads them through require(esm), but Jest's module
+  // runtime cannot (before Node 24.9), so Jest compiles them to CommonJS like our own sources.
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
+};
+
+const e2e = (engine) => ({
+  ...base,
+  displayName: `e2e:${engine}`,
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  setupFiles: [`<rootDir>/test/setup/${engine}.ts`],
+});
+
+module.exports = {
+  testTimeout: 60_000,
+  projects: [
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/contracts/test/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'],
+    },
+    e2e('sqlite'),
+    ...(process.env.TEST_DATABASE_URL ? [e2e('postgres')] : []),
+  ],
+};

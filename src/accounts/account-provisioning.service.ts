@@ -1,0 +1,45 @@
+import { ConflictException, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { User } from '../auth/users/user.entity';
+import { UsersService } from '../auth/users/users.service';
+import { Account, Plan } from './account.entity';
+import { AccountsService } from './accounts.service';
+
+export interface ProvisionedAccount {
+  accountId: string;
+  userId: string;
+}
+
+/** Creates an account together with its first user, in one transaction. */
+@Injectable()
+export class AccountProvisioningService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly accounts: AccountsService,
+    private readonly users: UsersService,
+  ) {}
+
+  async createAccountWithUser(input: {
+    name: string;
+    email: string;
+    password: string;
+    plan?: Plan;
+  }): Promise<ProvisionedAccount> {
+    if (await this.users.findByEmail(input.email)) {
+      throw new ConflictException(`A user with email ${input.email} already exists`);
+    }
+    const account = this.accounts.build(input.name, input.plan ?? 'free');
+    const user = await this.users.build(account.id, input.email, input.password);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.insert(Account, account);
+      await manager.insert(User, user);
+    });
+    return { accountId: account.id, userId: user.id };
+  }
+
+  async accountIdForEmail(email: string): Promise<string> {
+    const user = await this.users.findByEmail(email);
+    if (!user) throw new ConflictException(`No user with email ${email}`);
+    return user.accountId;
+  }
+}

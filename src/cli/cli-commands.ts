@@ -1,0 +1,73 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { PLANS, Plan } from '../accounts/account.entity';
+import { AccountProvisioningService } from '../accounts/account-provisioning.service';
+import { AccountsService } from '../accounts/accounts.service';
+
+export class CliUsageError extends Error {}
+
+export const USAGE = `Usage: npm run cli -- <command> [options]
+  create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
+  set-plan --email EMAIL --plan free|pro|enterprise
+  set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)`;
+
+export function parseFlags(args: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const name = args[i];
+    const value = args[i + 1];
+    if (!name?.startsWith('--') || value === undefined) throw new CliUsageError(`Unexpected argument: ${name ?? ''}`);
+    flags[name.slice(2)] = value;
+  }
+  return flags;
+}
+
+function required(flags: Record<string, string>, name: string): string {
+  const value = flags[name];
+  if (!value) throw new CliUsageError(`--${name} is required`);
+  return value;
+}
+
+function plan(value: string): Plan {
+  if (!(PLANS as readonly string[]).includes(value)) throw new CliUsageError(`--plan must be one of ${PLANS.join(', ')}`);
+  return value as Plan;
+}
+
+/** Runs one operator command and returns the JSON it prints. */
+export async function runCommand(
+  app: INestApplicationContext,
+  command: string,
+  flags: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const provisioning = app.get(AccountProvisioningService);
+  const accounts = app.get(AccountsService);
+  switch (command) {
+    case 'create-account': {
+      const password = required(flags, 'password');
+      if (password.length < 12) throw new CliUsageError('--password must have at least 12 characters');
+      return {
+        ...(await provisioning.createAccountWithUser({
+          name: required(flags, 'name'),
+          email: required(flags, 'email'),
+          password,
+          plan: plan(flags.plan ?? 'free'),
+        })),
+      };
+    }
+    case 'set-plan': {
+      const accountId = await provisioning.accountIdForEmail(required(flags, 'email'));
+      const newPlan = plan(required(flags, 'plan'));
+      await accounts.setPlan(accountId, newPlan);
+      return { accountId, plan: newPlan };
+    }
+    case 'set-rate-limit': {
+      const accountId = await provisioning.accountIdForEmail(required(flags, 'email'));
+      const text = required(flags, 'per-minute');
+      if (!/^\d{1,9}$/.test(text)) throw new CliUsageError('--per-minute must be a whole number');
+      const perMinute = Number(text) === 0 ? null : Number(text);
+      await accounts.setRateLimitOverride(accountId, perMinute);
+      return { accountId, rateLimitPerMinute: perMinute };
+    }
+    default:
+      throw new CliUsageError(`Unknown command: ${command}`);
+  }
+}

@@ -1,0 +1,30 @@
+import { ERROR_CATALOGUE, ErrorCode } from './error-catalogue';
+
+export interface ApiErrorOptions {
+  hint?: string;
+  details?: unknown[];
+  /** Extra top-level envelope fields (e.g. retryAfter); never secrets. */
+  extra?: Record<string, unknown>;
+  /** Response headers to set with the error (e.g. Retry-After). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** The only error type feature code throws; the envelope filter renders it. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: ApiErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ApiError';
+    this.status = ERROR_CATALOGUE[code].status;
+  }
+
+  get hint(): string {
+    return this.options.hint ?? ERROR_CATALOGUE[this.code].hint;
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * THE error catalogue: every code the service can return, with its HTTP status, the pipeline
+ * phase it belongs to (spec §7: validation -> auth -> preflight -> build -> broadcast) and the
+ * default hint shown to developers. Clients branch on `code`; these entries are a public contract.
+ */
+export type ErrorPhase = 'validation' | 'auth' | 'preflight' | 'build' | 'broadcast';
+
+export interface CatalogueEntry {
+  status: number;
+  phase: ErrorPhase;
+  hint: string;
+}
+
+const entries = {
+  // --- validation ---------------------------------------------------------------------------
+  INVALID_PARAMS: {
+    status: 400,
+    phase: 'validation',
+    hint: 'Fix the fields listed in details and send the request again; see /docs for the schema.',
+  },
+  INVALID_ADDRESS: {
+    status: 400,
+    phase: 'validation',
+    hint: 'Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.',
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    phase: 'validation',
+    hint: 'Request bodies are limited to 16 KiB; send only the documented fields.',
+  },
+  NOT_FOUND: {
+    status: 404,
+    phase: 'validation',
+    hint: 'Check the method and path against the API reference at /docs.',
+  },
+  PROOF_INVALID: {
+    status: 400,
+    phase: 'validation',
+    hint: 'Generate a fresh Groth16 proof for this wallet with the current circuit and verification key, then POST /verify again.',
+  },
+  SIWE_INVALID: {
+    status: 400,
+    phase: 'validation',
+    hint: 'Get a nonce from GET /onboarding/nonce, sign a Sign-In-with-Ethereum message for this domain and chain with the wallet, and send message + signature.',
+  },
+
+  // --- auth ---------------------------------------------------------------------------------
+  API_KEY_MISSING: {
+    status: 401,
+    phase: 'auth',
+    hint: 'Authenticate with an X-API-Key header (backends) or Authorization: Bearer <accessToken> from POST /auth/login (dashboard).',
+  },
+  API_KEY_FORMAT_INVALID: {
+    status: 401,
+    phase: 'auth',
+    hint: 'API keys look like <prefix>_test_<48 hex> or <prefix>_live_<48 hex>; copy the whole key shown at creation.',
+  },
+  API_KEY_PREFIX_NOT_FOUND: {
+    status: 401,
+    phase: 'auth',
+    hint: 'No key with this prefix exists; create one with POST /api/v1/api-keys in the dashboard.',
+  },
+  API_KEY_HASH_MISMATCH: {
+    status: 401,
+    phase: 'auth',
+    hint: 'The key does not match the stored key; copy the full key again or create a new one.',
+  },
+  API_KEY_INACTIVE: {
+    status: 401,
+    phase: 'auth',
+    hint: 'This key was revoked; create a new key with POST /api/v1/api-keys.',
+  },
+  API_KEY_EXPIRED: {
+    status: 401,
+    phase: 'auth',
+    hint: 'This key is past its expiry date; create a new key with POST /api/v1/api-keys.',
+  },
+  API_KEY_SCOPE_MISSING: {
+    status: 403,
+    phase: 'auth',
+    hint: 'Create a key that includes the scope this endpoint requires (see details and /docs).',
+  },
+  JWT_MISSING: {
+    status: 401,
+    phase: 'auth',
+    hint: 'Send Authorization: Bearer <accessToken>, with the token from POST /auth/login.',
+  },
+  JWT_INVALID: {
+    status: 401,
+    phase: 'auth',
+    hint: 'Get a new access token with POST /auth/login, or POST /auth/refresh with your refresh token.',
+  },
+  INVALID_CREDENTIALS: {
+    status: 401,
+    phase: 'auth',
+    hint: 'Check the email and password; accounts are created by an operator with the CLI.',
+  },
+  RATE_LIMIT_EXCEEDED: {
+    status: 429,
+    phase: 'auth',
+    hint: 'Wait retryAfter seconds before retrying; higher limits come with a plan upgrade.',
+  },
+  DEMO_DISABLED: {
+    status: 403,
+    phase: 'auth',
+    hint: 'Demo session activation exists on the test network only; in production submit a proof to POST /verify.',
+  },
+
+  // --- preflight ----------------------------------------------------------------------------
+  INSTITUTION_OWNERSHIP_MISMATCH: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.',
+  },
+  UNSUPPORTED_TOKEN: {
+    status: 400,
+    phase: 'preflight',
+    hint: 'Use a supported token; GET /api/v1/defi/config lists them.',
+  },
+  SESSION_NOT_ACTIVE: {
+    status: 412,
+    phase: 'preflight',
+    hint: 'Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway.',
+  },
+  ALLOWANCE_INSUFFICIENT: {
+    status: 200,
+    phase: 'preflight',
+    hint: 'Broadcast the transactions in approvals[] (token -> Permit2, then Permit2 -> spender) before this one.',
+  },
+  SESSION_EXPIRES_BEFORE_DEADLINE: {
+    status: 200,
+    phase: 'preflight',
+    hint: 'The compliance session ends before the transaction deadline: broadcast before the session ends, or renew it first.',
+  },
+  PROOF_REPLAYED: {
+    status: 409,
+    phase: 'preflight',
+    hint: 'This proof (nullifier) was already used; generate a new credential proof.',
+  },
+  CHAIN_UNAVAILABLE: {
+    status: 503,
+    phase: 'preflight',
+    hint: 'The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status.',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    phase: 'preflight',
+    hint: 'A backing service (database) is unavailable; retry shortly. GET /health/ready shows which.',
+  },
+
+  // --- build --------------------------------------------------------------------------------
+  BUILD_FAILED: {
+    status: 400,
+    phase: 'build',
+    hint: 'Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).',
+  },
+  SIMULATION_REVERTED: {
+    status: 200,
+    phase: 'build',
+    hint: 'eth_estimateGas reverted: see simulation.revertCode; the transaction would fail if broadcast now.',
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    phase: 'build',
+    hint: 'Unexpected error; retry, and quote errorId when contacting support.',
+  },
+
+  // --- broadcast ----------------------------------------------------------------------------
+  BROADCAST_FAILED: {
+    status: 502,
+    phase: 'broadcast',
+    hint: 'The on-chain transaction failed or was not mined; retry shortly.',
+  },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof entries;
+export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = entries;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(entries, value);
+}

@@ -1,0 +1,52 @@
+import { Module } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { LoggerModule } from 'nestjs-pino';
+import { appConfig, AppConfig } from '../../config/app.config';
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Reuses a caller's X-Request-Id when it is sane, otherwise makes one; echoed on the response. */
+export function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
+/** Credentials never reach a log line, whatever logs the request. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'password',
+  'refreshToken',
+  'accessToken',
+  'apiKey',
+  'key',
+];
+
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      imports: [],
+      providers: [],
+      inject: [appConfig.KEY],
+      useFactory: (config: AppConfig) => ({
+        pinoHttp: {
+          level: config.logLevel,
+          genReqId: requestIdFor,
+          redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+          customLogLevel: (_req, res, err) =>
+            err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+          serializers: {
+            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+            res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+          },
+        },
+      }),
+    }),
+  ],
+})
+export class LoggingModule {}

@@ -1,0 +1,34 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+import { getAddress } from 'ethers';
+
+export const EVM_ADDRESS_CONSTRAINT = 'isEvmAddress';
+const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * 0x + 40 hex. All-lower or all-upper hex is accepted as is; mixed case is an EIP-55 checksum and
+ * must be a correct one (a wrong checksum usually means a typo in the address).
+ */
+export function isEvmAddress(value: unknown): value is string {
+  if (typeof value !== 'string' || !ADDRESS_PATTERN.test(value)) return false;
+  const hex = value.slice(2);
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
+  try {
+    return getAddress(value) === value;
+  } catch {
+    return false;
+  }
+}
+
+export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: EVM_ADDRESS_CONSTRAINT,
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: {
+        message: '$property must be a 0x-prefixed 40-hex-character address (mixed case must be a valid EIP-55 checksum)',
+        ...options,
+      },
+      validator: { validate: (value: unknown) => isEvmAddress(value) },
+    });
+}

@@ -1,0 +1,26 @@
+import { ConfigType, registerAs } from '@nestjs/config';
+import { resolve } from 'node:path';
+import { envBool, envEnum, envInt, envString } from './env-reader';
+
+export const APP_MODES = ['demo', 'production'] as const;
+export type AppMode = (typeof APP_MODES)[number];
+
+export const appConfig = registerAs('app', () => {
+  const env = process.env;
+  const mode = envEnum(env, 'APP_MODE', APP_MODES, 'demo');
+  return {
+    port: envInt(env, 'PORT', 3000, { min: 0, max: 65535 }),
+    host: envString(env, 'HOST', '0.0.0.0'),
+    mode,
+    dataDir: resolve(envString(env, 'DATA_DIR', './data')),
+    /** Spec §8 leaves request size open; 16 KiB is ample for every body we accept. */
+    bodyLimitBytes: 16 * 1024,
+    logLevel: envEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    /** Seed and print a demo account on the embedded default (never in production). */
+    seedDemoAccount: envBool(env, 'SEED_DEMO_ACCOUNT', mode === 'demo'),
+    /** How long shutdown waits for in-flight requests before closing anyway. */
+    shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 120_000 }),
+  };
+});
+
+export type AppConfig = ConfigType<typeof appConfig>;

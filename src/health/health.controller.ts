@@ -1,0 +1,51 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { ApiError } from '../common/errors/api-error';
+import { GracefulShutdownService } from '../lifecycle/graceful-shutdown.service';
+import { Public } from '../common/auth/public.decorator';
+import { ReadinessRegistry } from './readiness.registry';
+
+@ApiTags('health')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly registry: ReadinessRegistry,
+    private readonly shutdown: GracefulShutdownService,
+    db: TypeOrmHealthIndicator,
+  ) {
+    registry.register(() => db.pingCheck('database', { timeout: 1_500 }));
+  }
+
+  @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process is up' })
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: database, Redis (when configured) and the chain RPC answer' })
+  async ready() {
+    if (this.shutdown.isDraining) {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'Not ready: shutting down', {
+        hint: 'This instance is draining; send requests to another instance.',
+      });
+    }
+    try {
+      return await this.health.check(this.registry.all());
+    } catch (err) {
+      if (!(err instanceof ServiceUnavailableException)) throw err;
+      const result = err.getResponse() as { error?: Record<string, { status: string; message?: string }> };
+      const failed = Object.entries(result.error ?? {}).map(([component, info]) => ({
+        component,
+        status: info.status,
+        message: info.message ?? 'down',
+      }));
+      throw new ApiError('SERVICE_UNAVAILABLE', `Not ready: ${failed.map((f) => f.component).join(', ')}`, {
+        details: failed,
+      });
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Server } from 'node:http';
+import { appConfig, AppConfig } from '../config/app.config';
+import { InFlightRequests } from './in-flight-requests';
+
+/**
+ * Shutdown (SIGTERM via enableShutdownHooks, or app.close()): readiness turns 503, the server stops
+ * accepting connections, and in-flight requests finish before the database and other clients are
+ * closed by the later shutdown hooks. onModuleDestroy is the first hook Nest runs on close.
+ */
+@Injectable()
+export class GracefulShutdownService implements OnModuleDestroy {
+  private readonly logger = new Logger(GracefulShutdownService.name);
+  private draining = false;
+
+  constructor(
+    readonly inFlight: InFlightRequests,
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+  ) {}
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.draining = true;
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (server?.listening) {
+      server.close();
+      server.closeIdleConnections?.();
+    }
+    const pending = this.inFlight.size;
+    const drained = await this.inFlight.drained(this.config.shutdownGraceMs);
+    if (pending > 0) this.logger.log({ pending, drained }, 'Drained in-flight requests');
+    server?.closeAllConnections?.();
+  }
+}
