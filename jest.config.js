@@ -25,6 +25,8 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/contracts/test/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'],
     },
     e2e('sqlite'),
+    // Whole-process tests (npm start, signals): engine-independent, run once.
+    { ...base, displayName: 'process', testMatch: ['<rootDir>/test/process/**/*.process-spec.ts'] },
     ...(process.env.TEST_DATABASE_URL ? [e2e('postgres')] : []),
   ],
 };

@@ -2,16 +2,19 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
-import { appConfig } from './config/app.config';
+import type { AddressInfo } from 'node:net';
+import { appConfig, AppConfig } from './config/app.config';
 
 async function bootstrap(): Promise<void> {
   const started = process.hrtime.bigint();
   const app = await NestFactory.create(AppModule, { bodyParser: false, bufferLogs: true, abortOnError: false });
   configureApp(app);
-  const { port, host } = app.get<ReturnType<typeof appConfig>>(appConfig.KEY);
+  const { port, host } = app.get<AppConfig>(appConfig.KEY);
   await app.listen(port, host);
+  const address = app.getHttpServer().address() as AddressInfo;
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  process.stdout.write(`Ready on http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port} in ${ms.toFixed(0)} ms (docs: /docs)\n`);
+  const shown = host === '0.0.0.0' ? '127.0.0.1' : host;
+  process.stdout.write(`Ready on http://${shown}:${address.port} in ${ms.toFixed(0)} ms (docs: /docs)\n`);
 }
 
 bootstrap().catch((err: unknown) => {

@@ -70,3 +70,14 @@ export class ErrorProbeController {
     throw new Error('unreachable');
   }
 }
+
+/** A slow public route, to observe graceful shutdown with a request in flight. */
+@Public()
+@Controller('test-slow')
+export class SlowProbeController {
+  @Get()
+  async slow(@Query('ms') ms = '300') {
+    await new Promise((resolve) => setTimeout(resolve, Number(ms)));
+    return { done: true };
+  }
+}

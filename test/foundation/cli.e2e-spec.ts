@@ -1,0 +1,60 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AccountsService } from '../../src/accounts/accounts.service';
+import { CliModule } from '../../src/cli/cli.module';
+import { CliUsageError, parseFlags, runCommand } from '../../src/cli/cli-commands';
+import { createTestDatabase, TestDatabase, withEnv } from '../helpers/test-env';
+
+describe('Operator CLI', () => {
+  let db: TestDatabase;
+  let cli: INestApplicationContext;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    cli = await withEnv({ ...db.env, LOG_LEVEL: 'silent' }, () =>
+      NestFactory.createApplicationContext(CliModule, { logger: false }),
+    );
+  });
+  afterAll(async () => {
+    await cli.close();
+    await db.drop();
+  });
+
+  const run = (line: string) => {
+    const [command, ...args] = line.match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
+    return runCommand(cli, command, parseFlags(args));
+  };
+
+  it('creates an account with its first user, then changes plan and override', async () => {
+    const created = await run("create-account --name Acme --email Ops@Acme.test --password 'a long password!' --plan pro");
+    expect(created).toEqual({ accountId: expect.any(String), userId: expect.any(String) });
+    const accounts = cli.get(AccountsService);
+    expect(await accounts.findById(created.accountId as string)).toMatchObject({ name: 'Acme', plan: 'pro' });
+
+    await expect(run('set-plan --email ops@acme.test --plan enterprise')).resolves.toEqual({
+      accountId: created.accountId,
+      plan: 'enterprise',
+    });
+    await run('set-rate-limit --email ops@acme.test --per-minute 5');
+    expect(await accounts.findById(created.accountId as string)).toMatchObject({ plan: 'enterprise', rateLimitPerMinute: 5 });
+    await run('set-rate-limit --email ops@acme.test --per-minute 0');
+    expect((await accounts.findById(created.accountId as string))?.rateLimitPerMinute).toBeNull();
+  });
+
+  it('refuses bad input with a usage error and no change', async () => {
+    await expect(run("create-account --name X --email x@y.z --password short")).rejects.toThrow(CliUsageError);
+    await expect(run("create-account --name X --email x@y.z --password 'long enough pw' --plan gold")).rejects.toThrow(
+      /--plan must be one of free, pro, enterprise/,
+    );
+    await expect(run('set-rate-limit --email nobody@x.y --per-minute 5')).rejects.toThrow(/No user with email/);
+    await expect(run('frobnicate --x y')).rejects.toThrow(/Unknown command/);
+    expect(() => parseFlags(['--name'])).toThrow(CliUsageError);
+  });
+
+  it('refuses a second user with the same email', async () => {
+    await run("create-account --name A --email dup@x.test --password 'long enough pw'");
+    await expect(run("create-account --name B --email DUP@x.test --password 'long enough pw'")).rejects.toThrow(
+      /already exists/,
+    );
+  });
+});
