@@ -16,9 +16,17 @@ const e2e = (engine) => ({
   setupFiles: [`<rootDir>/test/setup/${engine}.ts`],
 });
 
+const reliability = {
+  ...base,
+  displayName: 'reliability',
+  testMatch: ['<rootDir>/test/reliability/**/*.reliability-spec.ts'],
+  setupFiles: ['<rootDir>/test/setup/postgres.ts'],
+};
+
 module.exports = {
   testTimeout: 60_000,
-  projects: [
+  // `npm run test:reliability` runs the fault, load and fuzzing suites on PostgreSQL + Redis.
+  projects: process.env.JEST_SUITE === 'reliability' ? [reliability] : [
     {
       ...base,
       displayName: 'unit',
@@ -28,5 +36,5 @@ module.exports = {
     // Whole-process tests (npm start, signals): engine-independent, run once.
     { ...base, displayName: 'process', testMatch: ['<rootDir>/test/process/**/*.process-spec.ts'] },
     ...(process.env.TEST_DATABASE_URL ? [e2e('postgres')] : []),
-  ],
+  ]
 };

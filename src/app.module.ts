@@ -1,16 +1,24 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { ApiKeyOrJwtGuard } from './auth/api-key-or-jwt.guard';
+import { AuthMethodInterceptor } from './auth/auth-method.interceptor';
+import { AuthModule } from './auth/auth.module';
+import { ChainModule } from './chain/chain.module';
 import { DemoAccountSeeder } from './accounts/demo-account.seeder';
 import { ErrorEnvelopeFilter } from './common/errors/error-envelope.filter';
 import { LoggingModule } from './common/logging/logging.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { RequestValidationGuard } from './common/validation/request-validation.guard';
 import { CONFIG_NAMESPACES } from './config';
+import { ComplianceModule } from './compliance/compliance.module';
 import { DatabaseModule } from './database/database.module';
+import { DefiBuilderModule } from './defi-builder/defi-builder.module';
 import { HealthModule } from './health/health.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { AccountRateLimitGuard } from './usage/rate-limit/account-rate-limit.guard';
+import { UsageModule } from './usage/usage.module';
 
 @Module({
   imports: [
@@ -20,6 +28,11 @@ import { LifecycleModule } from './lifecycle/lifecycle.module';
     DatabaseModule,
     HealthModule,
     AccountsModule,
+    AuthModule,
+    UsageModule,
+    ChainModule,
+    DefiBuilderModule,
+    ComplianceModule,
     // Feature modules (auth, usage, chain, compliance, defi-builder) are registered below.
   ],
   providers: [
@@ -28,6 +41,9 @@ import { LifecycleModule } from './lifecycle/lifecycle.module';
     { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
     // Global guards run in this order (spec §7): validation, then auth, then the rate limit.
     { provide: APP_GUARD, useClass: RequestValidationGuard },
+    { provide: APP_GUARD, useClass: ApiKeyOrJwtGuard },
+    { provide: APP_GUARD, useClass: AccountRateLimitGuard },
+    { provide: APP_INTERCEPTOR, useClass: AuthMethodInterceptor },
     DemoAccountSeeder,
   ],
 })

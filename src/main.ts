@@ -4,9 +4,11 @@ import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
 import type { AddressInfo } from 'node:net';
 import { appConfig, AppConfig } from './config/app.config';
+import { validateConfiguration } from './config';
 
 async function bootstrap(): Promise<void> {
   const started = process.hrtime.bigint();
+  validateConfiguration();
   const app = await NestFactory.create(AppModule, { bodyParser: false, bufferLogs: true, abortOnError: false });
   configureApp(app);
   const { port, host } = app.get<AppConfig>(appConfig.KEY);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { validateConfiguration } from '../config';
 import { CliModule } from './cli.module';
 import { CliUsageError, parseFlags, runCommand, USAGE } from './cli-commands';
 
@@ -9,6 +10,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
   }
+  validateConfiguration();
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'], abortOnError: false });
   try {
     const result = await runCommand(app, command, parseFlags(rest));

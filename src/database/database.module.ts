@@ -7,7 +7,12 @@ import { buildDataSourceOptions } from './data-source-options';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [databaseConfig.KEY],
-      useFactory: (config: DatabaseConfig) => buildDataSourceOptions(config),
+      useFactory: (database: DatabaseConfig) => ({
+        ...buildDataSourceOptions(database),
+        // A database that starts after us gets a few seconds; then the boot fails loudly.
+        retryAttempts: 5,
+        retryDelay: 1_000,
+      }),
     }),
   ],
 })

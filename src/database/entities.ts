@@ -1,6 +1,12 @@
 import { Account } from '../accounts/account.entity';
+import { ApiKey } from '../auth/api-keys/api-key.entity';
+import { AuthSession } from '../auth/tokens/auth-session.entity';
+import { RefreshToken } from '../auth/tokens/refresh-token.entity';
 import { User } from '../auth/users/user.entity';
 import { Wallet } from '../compliance/wallets/wallet.entity';
+import { UsageRecord } from '../usage/usage-record.entity';
+import { SiweNonce } from '../compliance/onboarding/siwe-nonce.entity';
+import { ProofNullifier } from '../compliance/verification/proof-nullifier.entity';
 
 /** Every TypeORM entity, listed explicitly so the app, the CLI and the tests agree. */
-export const ENTITIES = [Account, User, Wallet];
+export const ENTITIES = [Account, User, Wallet, ApiKey, AuthSession, RefreshToken, UsageRecord, SiweNonce, ProofNullifier];

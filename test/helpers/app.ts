@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { Server } from 'node:http';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap/configure-app';
+import { validateConfiguration } from '../../src/config';
 import { AccountProvisioningService } from '../../src/accounts/account-provisioning.service';
 import { Plan } from '../../src/accounts/account.entity';
 import { createTestDatabase, TestDatabase, withEnv } from './test-env';
@@ -44,19 +45,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const db = options.db ?? (await createTestDatabase());
   const env = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SEED_DEMO_ACCOUNT: 'false', ...db.env, ...options.env };
   const app = await withEnv(env, async () => {
-    let builder = Test.createTestingModule({
-      imports: [AppModule, ...(options.extra?.imports ?? [])],
-      controllers: options.extra?.controllers ?? [],
-      providers: options.extra?.providers ?? [],
-    });
-    for (const o of options.overrides ?? []) builder = builder.overrideProvider(o.provide).useValue(o.useValue);
-    const moduleRef = await builder.compile();
-    const nest = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
-    configureApp(nest);
-    if (options.listen) await nest.listen(0, '127.0.0.1');
-    else await nest.init();
-    return nest;
+    try {
+      return await bootApp(options);
+    } catch (err) {
+      if (!options.db) await db.drop();
+      throw err;
+    }
   });
+
   let closed = false;
   return {
     app,
@@ -80,4 +76,25 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (!options.db) await db.drop();
     },
   };
+}
+
+async function bootApp(options: TestAppOptions): Promise<INestApplication> {
+  validateConfiguration();
+  let builder = Test.createTestingModule({
+    imports: [AppModule, ...(options.extra?.imports ?? [])],
+    controllers: options.extra?.controllers ?? [],
+    providers: options.extra?.providers ?? [],
+  });
+  for (const o of options.overrides ?? []) builder = builder.overrideProvider(o.provide).useValue(o.useValue);
+  const moduleRef = await builder.compile();
+  const nest = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
+  try {
+    configureApp(nest);
+    if (options.listen) await nest.listen(0, '127.0.0.1');
+    else await nest.init();
+    return nest;
+  } catch (err) {
+    await nest.close().catch(() => undefined);
+    throw err;
+  }
 }

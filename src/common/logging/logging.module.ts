@@ -27,6 +27,13 @@ export const REDACTED_PATHS = [
   'key',
 ];
 
+/** API keys (`<prefix>_{test|live}_<hex>`) and JWTs pasted into a URL by mistake are masked too. */
+const SECRET_IN_TEXT = /\b[a-z][a-z0-9]{1,15}_(?:test|live)_[0-9a-fA-F]{4,}|\beyJ[\w-]*\.[\w-]+\.[\w-]*/g;
+
+export function scrubSecrets(text: string): string {
+  return text.replace(SECRET_IN_TEXT, '[redacted]');
+}
+
 @Module({
   imports: [
     LoggerModule.forRootAsync({
@@ -41,7 +48,7 @@ export const REDACTED_PATHS = [
           customLogLevel: (_req, res, err) =>
             err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
           serializers: {
-            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: scrubSecrets(req.url) }),
             res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
           },
         },

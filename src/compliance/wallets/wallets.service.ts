@@ -2,14 +2,82 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
 import { Repository } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { isUniqueViolation } from './unique-violation';
 import { Wallet } from './wallet.entity';
+
+/** What binding did: the wallet is now the caller's; `reboundFrom` names the account it left. */
+export interface BindResult {
+  walletAddress: string;
+  accountId: string;
+  /** False when the wallet was already bound to this account (idempotent). */
+  changed: boolean;
+  reboundFrom: string | null;
+}
+
+/** `rebind`: demo mode takes a wallet over from another account; `keep`: never (production). */
+export type BindPolicy = 'rebind' | 'keep';
+
+/** Lost races (another request bound or rebound the same wallet in between) are retried this often. */
+const MAX_BIND_ATTEMPTS = 4;
 
 /** Wallet binding: which account a wallet belongs to (at most one). */
 @Injectable()
 export class WalletsService {
   constructor(@InjectRepository(Wallet) private readonly wallets: Repository<Wallet>) {}
 
+  /** The binding of a wallet, or null when unbound. Used by the DeFi builder for ownership checks. */
   findByAddress(address: string): Promise<Wallet | null> {
     return this.wallets.findOneBy({ address: getAddress(address) });
   }
+
+  /**
+   * Binds `address` to `accountId`. Every write is conditional (insert on the primary key, or
+   * update WHERE account_id = the owner we read), so concurrent binds cannot both claim a wallet
+   * and `reboundFrom` is always the account the wallet really left.
+   */
+  async bind(address: string, accountId: string, policy: BindPolicy): Promise<BindResult> {
+    const walletAddress = getAddress(address);
+    for (let attempt = 0; attempt < MAX_BIND_ATTEMPTS; attempt++) {
+      const current = await this.wallets.findOneBy({ address: walletAddress });
+      if (!current) {
+        if (await this.tryInsert(walletAddress, accountId)) return { walletAddress, accountId, changed: true, reboundFrom: null };
+        continue;
+      }
+      if (current.accountId === accountId) return { walletAddress, accountId, changed: false, reboundFrom: null };
+      if (policy === 'keep') throw ownershipMismatch(walletAddress);
+      const result = await this.wallets
+        .createQueryBuilder()
+        .update(Wallet)
+        .set({ accountId, boundAt: () => 'CURRENT_TIMESTAMP' })
+        .where('address = :address AND account_id = :previous', { address: walletAddress, previous: current.accountId })
+        .execute();
+      if (result.affected === 1) return { walletAddress, accountId, changed: true, reboundFrom: current.accountId };
+    }
+    throw new Error(`wallet ${walletAddress} kept changing owner while binding`);
+  }
+
+  /** The wallet must be bound to `accountId` (production: binding needs a SIWE proof of control). */
+  async assertBoundTo(address: string, accountId: string): Promise<void> {
+    const current = await this.findByAddress(address);
+    if (current?.accountId === accountId) return;
+    if (current) throw ownershipMismatch(current.address);
+    throw new ApiError('INSTITUTION_OWNERSHIP_MISMATCH', `Wallet ${getAddress(address)} is not bound to your account`, {
+      hint: 'Bind the wallet first: GET /onboarding/nonce, sign the Sign-In-with-Ethereum message with the wallet, then POST /onboarding/register with message and signature.',
+    });
+  }
+
+  private async tryInsert(address: string, accountId: string): Promise<boolean> {
+    try {
+      await this.wallets.insert({ address, accountId });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+}
+
+export function ownershipMismatch(address: string): ApiError {
+  return new ApiError('INSTITUTION_OWNERSHIP_MISMATCH', `Wallet ${address} is bound to another account`);
 }

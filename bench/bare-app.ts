@@ -1,0 +1,27 @@
+/**
+ * The ceiling: a bare NestJS/Express app with one "hello" route and nothing else (no logging,
+ * validation, auth, database or chain), run in its own process like the service.
+ */
+import 'reflect-metadata';
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
+
+@Controller()
+class HelloController {
+  @Get('hello')
+  hello() {
+    return { hello: 'world' };
+  }
+}
+
+@Module({ controllers: [HelloController] })
+class BareModule {}
+
+async function main(): Promise<void> {
+  const app = await NestFactory.create(BareModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  process.stdout.write(`READY ${(app.getHttpServer().address() as AddressInfo).port}\n`);
+}
+
+void main();

@@ -1,0 +1,82 @@
+import autocannon from 'autocannon';
+import { cpuSeconds, memoryMb } from './process-stats';
+
+export interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Status every answer must have (the auth-failure scenario expects 401). */
+  expectStatus: number;
+}
+
+export interface Measurement {
+  name: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  p99AtHalf: number;
+  cpuMsPerReq: number;
+  rssMb: number;
+  unexpected: number;
+  requests: number;
+}
+
+interface Run {
+  requests: number;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  cpuMsPerReq: number;
+  unexpected: number;
+}
+
+async function run(port: number, pid: number, s: Scenario, opts: { connections: number; seconds: number; rate?: number }): Promise<Run> {
+  const cpuBefore = cpuSeconds(pid);
+  let unexpected = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${s.path}`,
+    method: s.method,
+    headers: { 'content-type': 'application/json', ...(s.headers ?? {}) },
+    body: s.body === undefined ? undefined : JSON.stringify(s.body),
+    connections: opts.connections,
+    duration: opts.seconds,
+    ...(opts.rate ? { overallRate: opts.rate } : {}),
+    setupClient: (client) => {
+      client.on('response', (statusCode: number) => {
+        if (statusCode !== s.expectStatus) unexpected += 1;
+      });
+    },
+  });
+  const requests = result.requests.total;
+  return {
+    requests,
+    reqPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMsPerReq: ((cpuSeconds(pid) - cpuBefore) * 1000) / Math.max(1, requests),
+    unexpected: unexpected + result.errors + result.timeouts,
+  };
+}
+
+/**
+ * One scenario: a warm-up, a saturating run at `connections` (throughput, CPU per request), then a
+ * run paced at half that throughput, whose p99 is the latency target's figure.
+ */
+export async function measure(port: number, pid: number, s: Scenario, connections: number, seconds: number): Promise<Measurement> {
+  await run(port, pid, s, { connections, seconds: 1 });
+  const max = await run(port, pid, s, { connections, seconds });
+  const half = await run(port, pid, s, { connections, seconds, rate: Math.max(1, Math.floor(max.reqPerSec / 2)) });
+  return {
+    name: s.name,
+    reqPerSec: max.reqPerSec,
+    p50: max.p50,
+    p99: max.p99,
+    p99AtHalf: half.p99,
+    cpuMsPerReq: max.cpuMsPerReq,
+    rssMb: memoryMb(pid).peak,
+    unexpected: max.unexpected + half.unexpected,
+    requests: max.requests + half.requests,
+  };
+}

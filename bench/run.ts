@@ -1,0 +1,130 @@
+/**
+ * `npm run bench`: the service (built, its own process) against a devnet in another process, and
+ * a bare NestJS "hello" app as the ceiling, measured in the same run. Prints one table with
+ * req/s, p50/p99, p99 at half of max throughput, service CPU per request, peak RSS and ratios to
+ * the bare app, plus the RPC requests per swap build counted at the devnet.
+ */
+import { HDNodeWallet, JsonRpcProvider, Mnemonic } from 'ethers';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { spawnDevnet } from '../src/chain/devnet/devnet-process';
+import { measure, Measurement, Scenario } from './lib/load';
+import { spawnServer } from './lib/spawn-server';
+
+const ROOT = join(__dirname, '..');
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+async function http(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, any>;
+  if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function rpcStats(url: string): Promise<Record<string, number>> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_rpcStats', params: [] }) });
+  return ((await res.json()) as { result: Record<string, number> }).result;
+}
+
+const total = (s: Record<string, number>) => Object.values(s).reduce((a, b) => a + b, 0);
+
+async function main(): Promise<void> {
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const dataDir = mkdtempSync(join(tmpdir(), 'cgk-bench-'));
+  const devnet = await spawnDevnet({ port: 0 });
+  const env = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    CHAIN_RPC_URL: devnet.rpcUrl,
+    CHAIN_NETWORK: 'devnet',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    SEED_DEMO_ACCOUNT: 'false',
+  };
+  const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, env }).toString());
+  const email = 'bench@example.com';
+  const password = 'bench password 123';
+  cli('create-account', '--name', 'Bench', '--email', email, '--password', password, '--plan', 'enterprise');
+  cli('set-rate-limit', '--email', email, '--per-minute', '999999999');
+
+  const service = await spawnServer(process.execPath, ['dist/main.js'], env, /Ready on http:\/\/127\.0\.0\.1:(\d+)/, ROOT);
+  const bare = await spawnServer(process.execPath, ['-r', 'ts-node/register', 'bench/bare-app.ts'], { ...process.env, TS_NODE_SWC: 'true' }, /READY (\d+)/, ROOT);
+  try {
+    const { accessToken } = await http(service.port, 'POST', '/auth/login', { email, password });
+    const scopes = ['defi:swap', 'defi:liquidity', 'defi:preflight', 'usage:read', 'onboarding:write', 'compliance:verify'];
+    const { key } = await http(service.port, 'POST', '/api/v1/api-keys', { name: 'bench', scopes }, { Authorization: `Bearer ${accessToken}` });
+    const auth = { 'X-API-Key': key };
+    const config = await http(service.port, 'GET', '/api/v1/defi/config', undefined, auth);
+    const weth: string = config.tokens.WETH.address;
+    const tusdc: string = config.tokens.tUSDC.address;
+
+    // Wallet 1 trades with an active session and approvals in place (the estimateGas path);
+    // wallet 2 has no session and is built with buildOnly=true.
+    const provider = new JsonRpcProvider(devnet.rpcUrl, 84532, { staticNetwork: true });
+    const account = (i: number) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(MNEMONIC), `m/44'/60'/0'/0/${i}`).connect(provider);
+    const trader = account(1);
+    const idle = account(2);
+    await http(service.port, 'POST', '/onboarding/activate-session-demo', { walletAddress: trader.address }, auth);
+    const swapBody = { tokenIn: weth, tokenOut: tusdc, amount: '1000000000000000', userAddress: trader.address };
+    const first = await http(service.port, 'POST', '/api/v1/defi/swap', swapBody, auth);
+    const liquidityBody = { token0: weth, token1: tusdc, amount0: '1000000000000000', amount1: '3000000', tickLower: -887220, tickUpper: 887220, userAddress: trader.address };
+    const firstLiquidity = await http(service.port, 'POST', '/api/v1/defi/liquidity', liquidityBody, auth);
+    for (const approval of [...first.approvals, ...firstLiquidity.approvals]) {
+      await (await trader.sendTransaction({ to: approval.transaction.to, data: approval.transaction.data })).wait();
+    }
+
+    const scenarios: Array<Scenario & { rpcPerRequest?: boolean }> = [
+      { name: 'swap build, buildOnly (no session)', method: 'POST', path: '/api/v1/defi/swap?buildOnly=true', headers: auth, body: { ...swapBody, userAddress: idle.address }, expectStatus: 200, rpcPerRequest: true },
+      { name: 'swap build, active session (+estimateGas)', method: 'POST', path: '/api/v1/defi/swap', headers: auth, body: swapBody, expectStatus: 200, rpcPerRequest: true },
+      { name: 'liquidity build', method: 'POST', path: '/api/v1/defi/liquidity', headers: auth, body: liquidityBody, expectStatus: 200, rpcPerRequest: true },
+      { name: 'preflight', method: 'GET', path: `/api/v1/defi/preflight/${trader.address}`, headers: auth, expectStatus: 200, rpcPerRequest: true },
+      { name: 'usage stats', method: 'GET', path: '/api/v1/usage/stats', headers: auth, expectStatus: 200 },
+      { name: 'auth failure (hash mismatch)', method: 'POST', path: '/api/v1/defi/swap', headers: { 'X-API-Key': `${key.slice(0, -4)}0000` }, body: swapBody, expectStatus: 401 },
+    ];
+
+    const baseline = await measure(bare.port, bare.pid, { name: 'bare NestJS hello', method: 'GET', path: '/hello', expectStatus: 200 }, CONNECTIONS, SECONDS);
+    const rows: Array<Measurement & { rpc?: number }> = [];
+    for (const scenario of scenarios) {
+      const before = total(await rpcStats(devnet.rpcUrl));
+      const m = await measure(service.port, service.pid, scenario, CONNECTIONS, SECONDS);
+      const rpc = scenario.rpcPerRequest ? (total(await rpcStats(devnet.rpcUrl)) - before) / m.requests : undefined;
+      rows.push({ ...m, rpc });
+    }
+    printTable(baseline, rows);
+  } finally {
+    await service.stop();
+    await bare.stop();
+    await devnet.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function printTable(base: Measurement, rows: Array<Measurement & { rpc?: number }>): void {
+  const f = (n: number, d = 1) => n.toFixed(d);
+  const lines = [
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per run`,
+    '',
+    '| scenario | req/s | p50 ms | p99 ms | p99 @ half max ms | CPU ms/req | peak RSS MB | RPC/req | req/s vs bare | CPU vs bare | unexpected |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| ${base.name} | ${f(base.reqPerSec, 0)} | ${base.p50} | ${base.p99} | ${base.p99AtHalf} | ${f(base.cpuMsPerReq, 3)} | ${f(base.rssMb, 0)} | - | 1.00 | 1.00 | ${base.unexpected} |`,
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${f(r.reqPerSec, 0)} | ${r.p50} | ${r.p99} | ${r.p99AtHalf} | ${f(r.cpuMsPerReq, 3)} | ${f(r.rssMb, 0)} | ${r.rpc === undefined ? '-' : f(r.rpc, 2)} | ${f(r.reqPerSec / base.reqPerSec, 2)} | ${f(r.cpuMsPerReq / base.cpuMsPerReq, 2)} | ${r.unexpected} |`,
+    ),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { IS_PUBLIC_KEY } from '../common/auth/public.decorator';
+import { ApiError } from '../common/errors/api-error';
+import { UsageRecorder } from '../usage/usage-recorder.service';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { attachPrincipal, Principal } from './principal';
+import { AUTH_REQUIREMENT_KEY, AuthRequirement } from './require-scope.decorator';
+import { AuthSessionsService } from './tokens/auth-sessions.service';
+import { invalid, JwtTokensService } from './tokens/jwt-tokens.service';
+import { SCOPES } from './scopes';
+
+const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
+
+/**
+ * Global guard (after request validation, before the rate limit). X-API-Key present: the key
+ * alone decides (spec §5.1). Otherwise Authorization: Bearer <access JWT>. Routes without
+ * @Public() need a principal; @RequireScope / @RequireDashboardLogin add their requirement.
+ */
+@Injectable()
+export class ApiKeyOrJwtGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeysService,
+    private readonly tokens: JwtTokensService,
+    private readonly sessions: AuthSessionsService,
+    private readonly usage: UsageRecorder,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
+    const requirement = this.reflector.getAllAndOverride<AuthRequirement>(AUTH_REQUIREMENT_KEY, targets) ?? {};
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    const principal = await this.authenticate(req);
+    attachPrincipal(req, principal);
+    // From here on the request belongs to an account: it is metered, whatever happens next.
+    this.usage.track(req, http.getResponse<Response>(), principal);
+    authorize(principal, requirement);
+    return true;
+  }
+
+  private async authenticate(req: Request): Promise<Principal> {
+    const apiKey = req.headers['x-api-key'];
+    if (apiKey !== undefined) return this.apiKeys.authenticate(Array.isArray(apiKey) ? apiKey.join(',') : apiKey);
+    const authorization = req.headers.authorization;
+    if (authorization === undefined) {
+      throw new ApiError('API_KEY_MISSING', 'No credentials: send an X-API-Key header or Authorization: Bearer <accessToken>');
+    }
+    const match = BEARER.exec(authorization.trim());
+    if (!match) throw new ApiError('JWT_MISSING', 'The Authorization header is not "Bearer <accessToken>"');
+    const claims = await this.tokens.verify(match[1], 'access');
+    if (!(await this.sessions.isActive(claims.sid))) throw invalid('access', 'This login was ended (logout or token reuse)');
+    return { method: 'jwt', accountId: claims.acc, userId: claims.sub, sessionId: claims.sid, scopes: SCOPES };
+  }
+}
+
+function authorize(principal: Principal, requirement: AuthRequirement): void {
+  if (principal.method !== 'api_key') return;
+  if (requirement.jwtOnly) {
+    throw new ApiError('API_KEY_SCOPE_MISSING', 'This endpoint does not accept API keys', {
+      hint: 'Key management needs a dashboard login (JWT): POST /auth/login, then send Authorization: Bearer <accessToken>.',
+    });
+  }
+  const scope = requirement.scope;
+  if (scope && !principal.scopes.includes(scope)) {
+    throw new ApiError('API_KEY_SCOPE_MISSING', `This API key lacks the ${scope} scope`, {
+      details: [{ requiredScope: scope, keyScopes: principal.scopes }],
+    });
+  }
+}

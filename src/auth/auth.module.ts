@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { JwtModule } from '@nestjs/jwt';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsageModule } from '../usage/usage.module';
+import { ApiKey } from './api-keys/api-key.entity';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { AuthController } from './login/auth.controller';
+import { AuthService } from './login/auth.service';
+import { LoginAttemptsLimiter } from './login/login-attempts.limiter';
+import { AuthSession } from './tokens/auth-session.entity';
+import { AuthSessionsService } from './tokens/auth-sessions.service';
+import { JwtTokensService } from './tokens/jwt-tokens.service';
+import { RefreshToken } from './tokens/refresh-token.entity';
+import { UsersModule } from './users/users.module';
+
+/**
+ * Login, tokens and API keys. The global guards (ApiKeyOrJwtGuard, then AccountRateLimitGuard) and
+ * the AuthMethodInterceptor are registered in AppModule, after the request-validation guard.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([ApiKey, AuthSession, RefreshToken]),
+    // The secret and options are passed per call (JwtTokensService), pinned to HS256.
+    JwtModule.register({}),
+    UsersModule,
+    UsageModule,
+  ],
+  controllers: [AuthController, ApiKeysController],
+  providers: [ApiKeysService, AuthSessionsService, JwtTokensService, AuthService, LoginAttemptsLimiter],
+  exports: [ApiKeysService, AuthSessionsService, JwtTokensService, UsageModule],
+})
+export class AuthModule {}

@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import * as argon2 from 'argon2';
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../../common/errors/api-error';
+import { authConfig, AuthConfig } from '../../config/auth.config';
+import { AuthSessionsService } from '../tokens/auth-sessions.service';
+import { invalid, JwtTokensService } from '../tokens/jwt-tokens.service';
+import { ARGON2_OPTIONS, UsersService } from '../users/users.service';
+import { LoginAttemptsLimiter } from './login-attempts.limiter';
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  refreshExpiresIn: number;
+}
+
+/** Dashboard login, refresh-token rotation and logout. */
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger(AuthService.name);
+  /** Verified against for unknown emails, so both failures cost one argon2id verification. */
+  private dummyHash?: Promise<string>;
+
+  constructor(
+    private readonly users: UsersService,
+    private readonly sessions: AuthSessionsService,
+    private readonly tokens: JwtTokensService,
+    private readonly attempts: LoginAttemptsLimiter,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+  ) {}
+
+  async login(email: string, password: string, ip: string | undefined): Promise<TokenPair> {
+    await this.attempts.consume(email, ip);
+    const user = await this.users.findByEmailWithPasswordHash(email);
+    const hash = user?.passwordHash ?? (await this.dummyPasswordHash());
+    const matches = await argon2.verify(hash, password).catch(() => false);
+    if (!user || !matches) {
+      this.logger.log({ userId: user?.id }, 'Login refused');
+      throw new ApiError('INVALID_CREDENTIALS', 'Email or password is incorrect');
+    }
+    const sessionId = await this.sessions.open(user.id, user.accountId);
+    this.logger.log({ userId: user.id, accountId: user.accountId, sessionId }, 'Login');
+    return this.issue(user.id, user.accountId, sessionId);
+  }
+
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const claims = await this.tokens.verify(refreshToken, 'refresh');
+    const outcome = await this.sessions.consumeRefreshToken(claims.sid, claims.jti, refreshToken);
+    if (outcome === 'reused') {
+      throw invalid('refresh', 'This refresh token was already used; every token of this login was revoked for safety');
+    }
+    if (outcome !== 'ok') throw invalid('refresh');
+    return this.issue(claims.sub, claims.acc, claims.sid);
+  }
+
+  /** Ends the login the refresh token belongs to: its access and refresh tokens stop working. */
+  async logout(refreshToken: string): Promise<void> {
+    const claims = await this.tokens.verify(refreshToken, 'refresh');
+    await this.sessions.revoke(claims.sid, 'logout');
+    this.logger.log({ sessionId: claims.sid }, 'Logout');
+  }
+
+  private async issue(userId: string, accountId: string, sessionId: string): Promise<TokenPair> {
+    const ids = { userId, accountId, sessionId };
+    const access = this.tokens.sign('access', ids);
+    const refresh = this.tokens.sign('refresh', ids);
+    await this.sessions.storeRefreshToken(sessionId, refresh.jti, refresh.token, refresh.expiresAt);
+    return {
+      accessToken: access.token,
+      refreshToken: refresh.token,
+      tokenType: 'Bearer',
+      expiresIn: this.config.accessTokenTtlSeconds,
+      refreshExpiresIn: this.config.refreshTokenTtlSeconds,
+    };
+  }
+
+  private dummyPasswordHash(): Promise<string> {
+    this.dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), ARGON2_OPTIONS);
+    return this.dummyHash;
+  }
+}

@@ -1,0 +1,29 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
+
+export class LoginDto {
+  @ApiProperty({ example: 'ops@acme.test', maxLength: 320 })
+  @IsEmail()
+  @MaxLength(320)
+  email: string;
+
+  @ApiProperty({ format: 'password', minLength: 1, maxLength: 1024 })
+  @IsString()
+  @Length(1, 1024)
+  password: string;
+}
+
+export class RefreshTokenDto {
+  @ApiProperty({ description: 'The refresh token of the last login or refresh response' })
+  @IsString()
+  @Length(1, 4096)
+  refreshToken: string;
+}
+
+export class TokenPairResponse {
+  @ApiProperty({ description: 'Send as Authorization: Bearer <accessToken>' }) accessToken: string;
+  @ApiProperty({ description: 'Single use: POST /auth/refresh returns a new pair and retires this one' }) refreshToken: string;
+  @ApiProperty({ enum: ['Bearer'] }) tokenType: string;
+  @ApiProperty({ description: 'Access token lifetime in seconds', example: 900 }) expiresIn: number;
+  @ApiProperty({ description: 'Refresh token lifetime in seconds', example: 604800 }) refreshExpiresIn: number;
+}

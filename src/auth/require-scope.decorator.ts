@@ -1,0 +1,51 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiExtension,
+  ApiForbiddenResponse,
+  ApiSecurity,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Scope } from './scopes';
+
+export const AUTH_REQUIREMENT_KEY = 'authRequirement';
+
+export interface AuthRequirement {
+  scope?: Scope;
+  /** Dashboard-only endpoints (key management): API keys are refused. */
+  jwtOnly?: boolean;
+}
+
+const UNAUTHORIZED =
+  'Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, ' +
+  'API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope).';
+const TOO_MANY =
+  'RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After).';
+
+/**
+ * Protects a route with the API-key-then-JWT guard and requires `scope` of API keys (JWT users
+ * hold every scope). Documents both security schemes and the auth/limit responses in OpenAPI.
+ */
+export function RequireScope(scope: Scope): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    SetMetadata(AUTH_REQUIREMENT_KEY, { scope } satisfies AuthRequirement),
+    ApiSecurity('api-key'),
+    ApiBearerAuth('jwt'),
+    ApiExtension('x-required-scope', scope),
+    ApiUnauthorizedResponse({ description: UNAUTHORIZED }),
+    ApiForbiddenResponse({ description: `API_KEY_SCOPE_MISSING: the API key lacks the \`${scope}\` scope.` }),
+    ApiTooManyRequestsResponse({ description: TOO_MANY }),
+  );
+}
+
+/** Dashboard-only routes: a Bearer access token from POST /auth/login; API keys get 403. */
+export function RequireDashboardLogin(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    SetMetadata(AUTH_REQUIREMENT_KEY, { jwtOnly: true } satisfies AuthRequirement),
+    ApiBearerAuth('jwt'),
+    ApiUnauthorizedResponse({ description: UNAUTHORIZED }),
+    ApiForbiddenResponse({ description: 'API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key.' }),
+    ApiTooManyRequestsResponse({ description: TOO_MANY }),
+  );
+}

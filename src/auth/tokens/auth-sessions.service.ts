@@ -1,0 +1,62 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { AuthSession } from './auth-session.entity';
+import { RefreshToken } from './refresh-token.entity';
+
+export type RefreshOutcome = 'ok' | 'unknown' | 'revoked' | 'reused';
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Login sessions and their refresh tokens: rotation, reuse detection, revocation. */
+@Injectable()
+export class AuthSessionsService {
+  private readonly logger = new Logger(AuthSessionsService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(AuthSession) private readonly sessions: Repository<AuthSession>,
+    @InjectRepository(RefreshToken) private readonly tokens: Repository<RefreshToken>,
+  ) {}
+
+  async open(userId: string, accountId: string): Promise<string> {
+    const id = randomUUID();
+    await this.sessions.insert({ id, userId, accountId, revokedAt: null, revokedReason: null, createdAt: new Date() });
+    return id;
+  }
+
+  async isActive(sessionId: string): Promise<boolean> {
+    return this.sessions.existsBy({ id: sessionId, revokedAt: IsNull() });
+  }
+
+  async storeRefreshToken(sessionId: string, jti: string, token: string, expiresAt: Date): Promise<void> {
+    await this.tokens.insert({ id: jti, sessionId, tokenHash: hashToken(token), expiresAt, usedAt: null, createdAt: new Date() });
+  }
+
+  /**
+   * Marks a refresh token used, exactly once. Presenting a used token again means it leaked (or was
+   * raced): the whole session is revoked, so neither the thief nor the owner can continue with it.
+   */
+  async consumeRefreshToken(sessionId: string, jti: string, token: string): Promise<RefreshOutcome> {
+    const row = await this.tokens.findOneBy({ id: jti, sessionId });
+    if (!row || row.tokenHash !== hashToken(token)) return 'unknown';
+    if (!(await this.isActive(sessionId))) return 'revoked';
+    const result = await this.tokens.update({ id: jti, usedAt: IsNull() }, { usedAt: new Date() });
+    if (result.affected === 1) return 'ok';
+    await this.revoke(sessionId, 'reuse_detected');
+    this.logger.warn({ sessionId }, 'Refresh token reuse detected; session revoked');
+    return 'reused';
+  }
+
+  async revoke(sessionId: string, reason: 'logout' | 'reuse_detected'): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .update(AuthSession)
+      .set({ revokedAt: new Date(), revokedReason: reason })
+      .where('id = :sessionId AND revoked_at IS NULL', { sessionId })
+      .execute();
+  }
+}

@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../common/errors/api-error';
+import { authConfig, AuthConfig } from '../../config/auth.config';
+
+export type TokenType = 'access' | 'refresh';
+
+export interface TokenClaims {
+  sub: string;
+  acc: string;
+  sid: string;
+  typ: TokenType;
+  jti: string;
+}
+
+/** Signs and verifies our JWTs: HS256 pinned, iss/aud/typ checked, bounded clock skew (design §4). */
+@Injectable()
+export class JwtTokensService {
+  constructor(
+    private readonly jwt: JwtService,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+  ) {}
+
+  sign(typ: TokenType, claims: { userId: string; accountId: string; sessionId: string }): { token: string; jti: string; expiresAt: Date } {
+    const jti = randomUUID();
+    const ttl = typ === 'access' ? this.config.accessTokenTtlSeconds : this.config.refreshTokenTtlSeconds;
+    const payload = { acc: claims.accountId, sid: claims.sessionId, typ };
+    const token = this.jwt.sign(payload, {
+      secret: this.config.jwtSecret,
+      algorithm: 'HS256',
+      issuer: this.config.jwtIssuer,
+      audience: this.config.jwtAudience,
+      subject: claims.userId,
+      jwtid: jti,
+      expiresIn: ttl,
+    });
+    return { token, jti, expiresAt: new Date(Date.now() + ttl * 1000) };
+  }
+
+  /** Any defect (signature, algorithm, iss, aud, expiry, wrong typ, missing claim) is JWT_INVALID. */
+  async verify(token: string, typ: TokenType): Promise<TokenClaims> {
+    let payload: Record<string, unknown>;
+    try {
+      payload = await this.jwt.verifyAsync<Record<string, unknown>>(token, {
+        secret: this.config.jwtSecret,
+        algorithms: ['HS256'],
+        issuer: this.config.jwtIssuer,
+        audience: this.config.jwtAudience,
+        clockTolerance: this.config.clockSkewSeconds,
+      });
+    } catch {
+      throw invalid(typ);
+    }
+    const { sub, acc, sid, jti } = payload;
+    if (payload.typ !== typ || !isId(sub) || !isId(acc) || !isId(sid) || !isId(jti)) throw invalid(typ);
+    return { sub, acc, sid, jti, typ };
+  }
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 64;
+}
+
+export function invalid(typ: TokenType, message?: string): ApiError {
+  return new ApiError('JWT_INVALID', message ?? `The ${typ} token is invalid or expired`);
+}

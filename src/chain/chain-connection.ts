@@ -1,0 +1,79 @@
+/**
+ * The one connection to the chain: the ethers v6 provider, the resolved network, and (when no
+ * CHAIN_RPC_URL is configured) the embedded devnet child process it owns and stops on shutdown.
+ */
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
+import { FetchRequest, JsonRpcProvider } from 'ethers';
+import type { ChainConfig } from '../config/chain.config';
+import { DevnetProcess, sharedDevnet, spawnDevnet } from './devnet/devnet-process';
+import { devnetNetworkDefinition } from './network/network-definition';
+import { loadNetwork } from './network/network-loader';
+import type { NetworkDefinition } from './network/network.types';
+
+export function createChainProvider(
+  rpcUrl: string,
+  chainId: number,
+  timeoutMs: number,
+): JsonRpcProvider {
+  const request = new FetchRequest(rpcUrl);
+  request.timeout = timeoutMs;
+  return new JsonRpcProvider(request, chainId, {
+    // No eth_chainId probe before calls: a read costs exactly the requests we make, and a dead
+    // RPC cannot trap the provider in ethers' endless network-detection retry loop.
+    staticNetwork: true,
+    // One JSON-RPC call per HTTP request, sent at once (no 10 ms batching stall).
+    batchMaxCount: 1,
+    // Preflight reads just before and after an approval must both reach the chain.
+    cacheTimeout: -1,
+    pollingInterval: 1_000,
+  });
+}
+
+export class ChainConnection implements OnApplicationShutdown {
+  private static readonly logger = new Logger('Chain');
+
+  private constructor(
+    readonly rpcUrl: string,
+    readonly network: NetworkDefinition,
+    readonly provider: JsonRpcProvider,
+    /** Set when this process started the embedded devnet. */
+    readonly devnet?: DevnetProcess,
+  ) {}
+
+  static async open(config: ChainConfig): Promise<ChainConnection> {
+    if (config.rpcUrl) {
+      const network = loadNetwork(config.network, config.overrides);
+      ChainConnection.logger.log(
+        `chain ${network.name} (chainId ${network.chainId}) via ${redactUrl(config.rpcUrl)}`,
+      );
+      return new ChainConnection(
+        config.rpcUrl,
+        network,
+        createChainProvider(config.rpcUrl, network.chainId, config.timeoutMs),
+      );
+    }
+    const options = { port: config.devnetPort, readyTimeoutMs: config.devnetStartTimeoutMs };
+    const devnet = await (config.devnetShared ? sharedDevnet(options) : spawnDevnet(options));
+    const network = devnetNetworkDefinition(devnet.deployment);
+    ChainConnection.logger.log(
+      `embedded devnet ready at ${devnet.rpcUrl} in ${devnet.startupMs} ms (pid ${devnet.pid}, deployment ${devnet.timings.deployMs} ms)`,
+    );
+    return new ChainConnection(
+      devnet.rpcUrl,
+      network,
+      createChainProvider(devnet.rpcUrl, network.chainId, config.timeoutMs),
+      devnet,
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.provider.destroy();
+    if (this.devnet) await this.devnet.stop();
+  }
+}
+
+/** RPC URLs often embed API keys (e.g. https://base-sepolia.g.alchemy.com/v2/<key>). */
+function redactUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname.length > 1 ? '/…' : ''}`;
+}

@@ -1,0 +1,31 @@
+import { Global, Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { chainConfig, ChainConfig } from '../config/chain.config';
+import { ChainConnection } from './chain-connection';
+import { ChainReaderService } from './chain-reader.service';
+import { ChainRpcService } from './chain-rpc.service';
+import { ChainHealthIndicator } from './chain.health';
+import { NetworkService } from './network/network.service';
+
+/**
+ * Chain access for every feature module (global): the provider, the network's addresses, the
+ * batched reader, and readiness. Opening the connection starts the embedded devnet when no
+ * CHAIN_RPC_URL is configured, so the app is ready only once the chain is.
+ */
+@Global()
+@Module({
+  imports: [TerminusModule],
+  providers: [
+    {
+      provide: ChainConnection,
+      useFactory: (config: ChainConfig) => ChainConnection.open(config),
+      inject: [chainConfig.KEY],
+    },
+    NetworkService,
+    ChainRpcService,
+    ChainReaderService,
+    ChainHealthIndicator,
+  ],
+  exports: [ChainConnection, NetworkService, ChainRpcService, ChainReaderService],
+})
+export class ChainModule {}

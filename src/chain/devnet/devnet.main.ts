@@ -1,0 +1,69 @@
+/**
+ * Entry point of the devnet process: `npm run devnet` (standalone, prints the addresses) and the
+ * child process that `spawnDevnet()` manages for `npm start` and the tests. As a child it reports
+ * `{ type: 'ready', ... }` over IPC and exits as soon as its parent goes away, so a crashed API
+ * or test worker never leaves an orphan EVM holding a port.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findRepoRoot } from './artifacts';
+import { startDevnet } from './devnet';
+import { devnetNetworkDefinition, devnetNetworkFile } from '../network/network-definition';
+import type { DevnetReadyMessage } from './devnet-process';
+
+function portFromArgs(): number {
+  const flag = process.argv.indexOf('--port');
+  const text = flag >= 0 ? process.argv[flag + 1] : (process.env.DEVNET_PORT ?? '8545');
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid devnet port: ${text}`);
+  return port;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const devnet = await startDevnet({ port: portFromArgs() });
+  const network = devnetNetworkDefinition(devnet.deployment);
+  const networkFile = devnetNetworkFile(devnet.deployment);
+
+  if (process.argv.includes('--write-network-file')) {
+    const path = join(findRepoRoot(), 'src', 'config', 'networks', 'devnet.json');
+    writeFileSync(path, `${JSON.stringify(networkFile, null, 2)}\n`);
+  }
+
+  const shutdown = (): void => void devnet.close().finally(() => process.exit(0));
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+
+  if (process.send) {
+    const message: DevnetReadyMessage = {
+      type: 'ready',
+      rpcUrl: devnet.rpcUrl,
+      deployment: devnet.deployment,
+      timings: devnet.timings,
+    };
+    process.send(message);
+    process.on('disconnect', shutdown);
+    return;
+  }
+
+  const lines = [
+    `devnet ready in ${Date.now() - started} ms (engine ${devnet.timings.engineMs} ms, deployment ${devnet.timings.deployMs} ms)`,
+    `JSON-RPC   ${devnet.rpcUrl}   chainId ${network.chainId}`,
+    ...Object.entries(network.contracts).map(
+      ([name, address]) => `  ${name.padEnd(20)} ${address}`,
+    ),
+    ...Object.values(network.tokens).map((t) => `  ${t.symbol.padEnd(20)} ${t.address}`),
+    `  pool (WETH/tUSDC)    fee ${network.pool.fee}, tickSpacing ${network.pool.tickSpacing}, hooks ${network.pool.hooks}`,
+    `funded accounts (ETH, WETH, tUSDC; no compliance session), mnemonic "test test ... junk":`,
+    ...devnet.deployment.accounts.funded.map(
+      (a, i) => `  #${i} ${a}${i === 0 ? '  (deployer + attester)' : ''}`,
+    ),
+  ];
+  console.log(lines.join('\n'));
+}
+
+main().catch((error: unknown) => {
+  console.error('devnet failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

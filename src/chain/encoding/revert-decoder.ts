@@ -1,0 +1,132 @@
+/**
+ * Decodes revert data into our vocabulary. PoolManager reports a reverting hook as
+ * `WrappedError(hook, selector, reason, HookCallFailed())` (v4-core CustomRevert.sol), which is in
+ * no deployed ABI, so the wrapper is listed here and unwrapped: a compliance refusal then reads
+ * SessionNotActive(trader), not an opaque wrapper. Pure: no provider, no Nest.
+ */
+import { ErrorFragment, Interface, JsonFragment } from 'ethers';
+import { loadOwnArtifact } from '../devnet/artifacts';
+
+/** Error signatures (`error Name(type name)`) of an ABI; the registry and the hook share some. */
+const errorsOf = (abi: unknown[]): string[] =>
+  (abi as JsonFragment[])
+    .filter((item) => item.type === 'error')
+    .map((item) => ErrorFragment.from(item).format('full'));
+
+export const KNOWN_ERRORS = new Interface(
+  unique([
+    // Read from the committed artifacts (not a JSON import: contracts/ sits outside the build's rootDir).
+    ...errorsOf(loadOwnArtifact('ComplianceHook').abi as unknown[]),
+    ...errorsOf(loadOwnArtifact('ComplianceRegistry').abi as unknown[]),
+    'error WrappedError(address target, bytes4 selector, bytes reason, bytes details)',
+    'error HookCallFailed()',
+    'error Error(string message)',
+    'error Panic(uint256 code)',
+    // v4-core / v4-periphery / universal-router / permit2 errors a caller can act on.
+    'error PoolNotInitialized()',
+    'error CurrencyNotSettled()',
+    'error NotEnoughLiquidity(bytes32 poolId)',
+    'error V4TooLittleReceived(uint256 minAmountOutReceived, uint256 amountReceived)',
+    'error V4TooMuchRequested(uint256 maxAmountInRequested, uint256 amountRequested)',
+    'error MaximumAmountExceeded(uint128 maximumAmount, uint128 amountRequested)',
+    'error DeadlinePassed(uint256 deadline)',
+    'error TransactionDeadlinePassed()',
+    'error ExecutionFailed(uint256 commandIndex, bytes message)',
+    'error AllowanceExpired(uint256 deadline)',
+    'error InsufficientAllowance(uint256 amount)',
+    'error UnexpectedRevertBytes(bytes revertData)',
+  ]),
+);
+
+function unique(signatures: string[]): string[] {
+  return [...new Set(signatures)];
+}
+
+/** Our error codes for reverts a client can act on. */
+export const REVERT_CODES: Record<string, string> = {
+  SessionNotActive: 'SESSION_NOT_ACTIVE',
+  RouterNotAllowed: 'ROUTER_NOT_ALLOWED',
+  NotAttester: 'NOT_ATTESTER',
+  AllowanceExpired: 'ALLOWANCE_INSUFFICIENT',
+  InsufficientAllowance: 'ALLOWANCE_INSUFFICIENT',
+  V4TooLittleReceived: 'SLIPPAGE_EXCEEDED',
+  MaximumAmountExceeded: 'SLIPPAGE_EXCEEDED',
+  DeadlinePassed: 'DEADLINE_PASSED',
+  TransactionDeadlinePassed: 'DEADLINE_PASSED',
+  NotEnoughLiquidity: 'INSUFFICIENT_POOL_LIQUIDITY',
+};
+
+export interface DecodedRevert {
+  /** Innermost error name, e.g. SessionNotActive; 'Unknown' when undecodable. */
+  name: string;
+  args: Record<string, unknown>;
+  /** Our code (REVERT_CODES) or REVERTED when the error has no specific code. */
+  code: string;
+  /** Hook (or other contract) that raised it, when it came wrapped. */
+  raisedBy?: string;
+  /** Human-readable signature, e.g. `SessionNotActive(0x7099...)`. */
+  summary: string;
+}
+
+const MAX_DEPTH = 4;
+
+export function decodeRevert(data: string | null | undefined, depth = 0): DecodedRevert {
+  const unknown: DecodedRevert = {
+    name: 'Unknown',
+    args: {},
+    code: 'REVERTED',
+    summary: `revert ${data ?? '0x'}`,
+  };
+  if (!data || data.length < 10) return unknown;
+  let parsed;
+  try {
+    parsed = KNOWN_ERRORS.parseError(data);
+  } catch {
+    return unknown;
+  }
+  if (!parsed) return unknown;
+  const args: Record<string, unknown> = {};
+  parsed.fragment.inputs.forEach((input, i) => (args[input.name || String(i)] = parsed.args[i]));
+
+  // Unwrap hook failures (and router command failures) to the innermost reason.
+  if (depth < MAX_DEPTH && parsed.name === 'WrappedError') {
+    const inner = decodeRevert(parsed.args[2] as string, depth + 1);
+    return { ...inner, raisedBy: inner.raisedBy ?? (parsed.args[0] as string) };
+  }
+  if (
+    depth < MAX_DEPTH &&
+    (parsed.name === 'ExecutionFailed' || parsed.name === 'UnexpectedRevertBytes')
+  ) {
+    const inner = decodeRevert(
+      parsed.args[parsed.name === 'ExecutionFailed' ? 1 : 0] as string,
+      depth + 1,
+    );
+    if (inner.name !== 'Unknown') return inner;
+  }
+  const summary = `${parsed.name}(${parsed.args.map((a: unknown) => (typeof a === 'string' ? a : String(a))).join(', ')})`;
+  return { name: parsed.name, args, code: REVERT_CODES[parsed.name] ?? 'REVERTED', summary };
+}
+
+/**
+ * The revert payload inside an ethers / JSON-RPC error, wherever the node put it (`data`,
+ * `error.data`, `info.error.data`, ...); undefined when the failure was not a revert.
+ */
+export function revertDataOf(err: unknown): string | undefined {
+  const queue: unknown[] = [err];
+  const seen = new Set<unknown>();
+  while (queue.length > 0) {
+    const node = queue.shift();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    const record = node as Record<string, unknown>;
+    if (
+      typeof record.data === 'string' &&
+      /^0x[0-9a-fA-F]*$/.test(record.data) &&
+      record.data.length >= 10
+    )
+      return record.data;
+    for (const key of ['data', 'error', 'info', 'cause', 'payload'])
+      if (key in record) queue.push(record[key]);
+  }
+  return undefined;
+}

@@ -1,0 +1,93 @@
+import { getAddress } from 'ethers';
+import baseSepolia from '../../config/networks/base-sepolia.json';
+import devnetFile from '../../config/networks/devnet.json';
+import { chainConfig } from '../../config/chain.config';
+import { NetworkFile, resolveNetworkFile } from './network-definition';
+
+const ours = {
+  complianceRegistryAddress: '0x1111111111111111111111111111111111111111',
+  complianceHookAddress: '0x0000000000000000000000000000000000000880',
+  tusdcAddress: getAddress(`0x${'f'.repeat(40)}`),
+};
+
+function withEnv<T>(env: Record<string, string | undefined>, fn: () => T): T {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
+  try {
+    return fn();
+  } finally {
+    process.env = saved;
+  }
+}
+
+describe('network definitions', () => {
+  it('resolves the Base Sepolia file with our contracts from env, WETH as token0', () => {
+    const net = resolveNetworkFile(baseSepolia as NetworkFile, ours);
+    expect(net.chainId).toBe(84532);
+    expect(net.tokens.WETH.address).toBe('0x4200000000000000000000000000000000000006');
+    expect(net.pool).toEqual({
+      currency0: net.tokens.WETH.address,
+      currency1: ours.tusdcAddress,
+      fee: 3000,
+      tickSpacing: 60,
+      hooks: ours.complianceHookAddress,
+    });
+    expect(net.deprecated.map((d) => [d.kind, d.replacedBy])).toEqual([
+      ['token', ours.tusdcAddress],
+      ['hook', ours.complianceHookAddress],
+      ['hook', ours.complianceHookAddress],
+    ]);
+  });
+
+  it('refuses a Base Sepolia configuration without our contracts', () => {
+    expect(() => resolveNetworkFile(baseSepolia as NetworkFile)).toThrow(
+      /COMPLIANCE_REGISTRY_ADDRESS/,
+    );
+  });
+
+  it('resolves the devnet file as is, with one shape for both', () => {
+    const net = resolveNetworkFile(devnetFile as NetworkFile);
+    expect(Object.keys(net).sort()).toEqual(
+      Object.keys(resolveNetworkFile(baseSepolia as NetworkFile, ours)).sort(),
+    );
+    expect(BigInt(net.tokens.WETH.address) < BigInt(net.tokens.tUSDC.address)).toBe(true);
+  });
+});
+
+describe('chain config', () => {
+  const clean = {
+    CHAIN_RPC_URL: undefined,
+    CHAIN_NETWORK: undefined,
+    APP_MODE: undefined,
+    COMPLIANCE_REGISTRY_ADDRESS: undefined,
+    COMPLIANCE_HOOK_ADDRESS: undefined,
+    TUSDC_ADDRESS: undefined,
+  };
+
+  it('defaults to the embedded devnet in demo mode', () => {
+    expect(withEnv(clean, () => chainConfig())).toMatchObject({
+      rpcUrl: undefined,
+      network: 'devnet',
+      timeoutMs: 3_000,
+      retries: 1,
+    });
+  });
+
+  it('requires an RPC URL and our addresses for base-sepolia, and fails with the variable name', () => {
+    expect(() => withEnv({ ...clean, CHAIN_NETWORK: 'base-sepolia' }, () => chainConfig())).toThrow(
+      /CHAIN_RPC_URL/,
+    );
+    expect(() =>
+      withEnv({ ...clean, APP_MODE: 'production', CHAIN_RPC_URL: 'https://sepolia.base.org' }, () =>
+        chainConfig(),
+      ),
+    ).toThrow(/COMPLIANCE_REGISTRY_ADDRESS/);
+    expect(() =>
+      withEnv({ ...clean, COMPLIANCE_HOOK_ADDRESS: '0x123' }, () => chainConfig()),
+    ).toThrow(/COMPLIANCE_HOOK_ADDRESS/);
+    expect(() => withEnv({ ...clean, CHAIN_RPC_URL: 'ftp://x' }, () => chainConfig())).toThrow(
+      /CHAIN_RPC_URL/,
+    );
+  });
+});

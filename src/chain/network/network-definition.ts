@@ -1,0 +1,177 @@
+/**
+ * Builds the resolved NetworkDefinition from a network file (+ env overrides) or from a devnet
+ * deployment. Pure functions: the Nest service only calls them.
+ */
+import { getAddress, isAddress } from 'ethers';
+import type {
+  DeprecatedItem,
+  DevnetDeployment,
+  NetworkDefinition,
+  TokenInfo,
+} from './network.types';
+
+/** Shape of src/config/networks/*.json. Our own contracts may be null: they then come from env. */
+export interface NetworkFile {
+  name: string;
+  chainId: number;
+  notes?: string[];
+  contracts: { [K in keyof NetworkDefinition['contracts']]: string | null };
+  tokens: {
+    WETH: Omit<TokenInfo, 'address'> & { address: string | null };
+    tUSDC: Omit<TokenInfo, 'address'> & { address: string | null };
+  };
+  pool: { fee: number; tickSpacing: number };
+  deprecated: DeprecatedEntry[];
+}
+
+/** `replacedBy` names the current item symbolically, so one entry works on every network. */
+export interface DeprecatedEntry {
+  kind: 'token' | 'hook';
+  label: string;
+  address: string;
+  replacedBy: 'tUSDC' | 'complianceHook';
+  reason: string;
+}
+
+export interface NetworkOverrides {
+  complianceRegistryAddress?: string;
+  complianceHookAddress?: string;
+  tusdcAddress?: string;
+}
+
+/**
+ * Deprecated items of spec §1. Their real test-network addresses are not published, so these are
+ * clearly fake, deterministic placeholders (0xdead... prefix) used on the devnet and in the
+ * default network file; nothing is deployed there. Replace them per deployment when known.
+ */
+export const DEPRECATED_ITEMS: DeprecatedEntry[] = [
+  {
+    kind: 'token',
+    label: 'tUSDC v0 (deprecated test stablecoin)',
+    address: '0xDeAD00000000000000000000000000000005dc01',
+    replacedBy: 'tUSDC',
+    reason: 'Its pool was drained and replaced by the tUSDC pool.',
+  },
+  {
+    kind: 'hook',
+    label: 'ComplianceHook v1 (deprecated)',
+    address: '0xDEaD0000000000000000000000000000000004B1',
+    replacedBy: 'complianceHook',
+    reason: 'Trusted hookData for the trader identity; replaced by the router-msgSender() hook.',
+  },
+  {
+    kind: 'hook',
+    label: 'ComplianceHook v2 (deprecated)',
+    address: '0xDeAd0000000000000000000000000000000004B2',
+    replacedBy: 'complianceHook',
+    reason: 'Did not gate liquidity additions; replaced by the current hook.',
+  },
+];
+
+function required(value: string | null | undefined, what: string): string {
+  if (!value || !isAddress(value)) {
+    throw new Error(
+      `Network configuration: ${what} is missing or not an address (got ${JSON.stringify(value ?? null)})`,
+    );
+  }
+  return getAddress(value);
+}
+
+function resolveDeprecated(
+  entries: DeprecatedEntry[],
+  tusdc: string,
+  hook: string,
+): DeprecatedItem[] {
+  return entries.map((e) => ({
+    kind: e.kind,
+    label: e.label,
+    address: getAddress(e.address),
+    replacedBy: e.replacedBy === 'tUSDC' ? tusdc : hook,
+    replacedByLabel: e.replacedBy === 'tUSDC' ? 'tUSDC' : 'ComplianceHook (current)',
+    reason: e.reason,
+  }));
+}
+
+export function resolveNetworkFile(
+  file: NetworkFile,
+  overrides: NetworkOverrides = {},
+): NetworkDefinition {
+  const c = file.contracts;
+  const contracts = {
+    poolManager: required(c.poolManager, `${file.name}.contracts.poolManager`),
+    positionManager: required(c.positionManager, `${file.name}.contracts.positionManager`),
+    ...(c.positionDescriptor ? { positionDescriptor: getAddress(c.positionDescriptor) } : {}),
+    universalRouter: required(c.universalRouter, `${file.name}.contracts.universalRouter`),
+    stateView: required(c.stateView, `${file.name}.contracts.stateView`),
+    v4Quoter: required(c.v4Quoter, `${file.name}.contracts.v4Quoter`),
+    permit2: required(c.permit2, `${file.name}.contracts.permit2`),
+    multicall3: required(c.multicall3, `${file.name}.contracts.multicall3`),
+    complianceRegistry: required(
+      overrides.complianceRegistryAddress ?? c.complianceRegistry,
+      'COMPLIANCE_REGISTRY_ADDRESS',
+    ),
+    complianceHook: required(
+      overrides.complianceHookAddress ?? c.complianceHook,
+      'COMPLIANCE_HOOK_ADDRESS',
+    ),
+  };
+  const weth = {
+    ...file.tokens.WETH,
+    address: required(file.tokens.WETH.address, `${file.name}.tokens.WETH`),
+  };
+  const tusdc = {
+    ...file.tokens.tUSDC,
+    address: required(overrides.tusdcAddress ?? file.tokens.tUSDC.address, 'TUSDC_ADDRESS'),
+  };
+  const [currency0, currency1] =
+    BigInt(weth.address) < BigInt(tusdc.address)
+      ? [weth.address, tusdc.address]
+      : [tusdc.address, weth.address];
+  return {
+    name: file.name,
+    chainId: file.chainId,
+    contracts,
+    tokens: { WETH: weth, tUSDC: tusdc },
+    pool: {
+      currency0,
+      currency1,
+      fee: file.pool.fee,
+      tickSpacing: file.pool.tickSpacing,
+      hooks: contracts.complianceHook,
+    },
+    deprecated: resolveDeprecated(file.deprecated, tusdc.address, contracts.complianceHook),
+  };
+}
+
+/** The network file describing a devnet deployment (what `--write-network-file` commits). */
+export function devnetNetworkFile(deployment: DevnetDeployment): NetworkFile {
+  return {
+    name: 'devnet',
+    chainId: deployment.chainId,
+    notes: [
+      'Generated by `npm run devnet -- --write-network-file`: the embedded devnet deploys to these addresses deterministically.',
+      'A test (src/chain/devnet/devnet.spec.ts) fails when a deployment no longer matches this file.',
+    ],
+    contracts: deployment.contracts,
+    tokens: {
+      WETH: {
+        symbol: 'WETH',
+        name: 'Wrapped Ether',
+        decimals: 18,
+        address: deployment.tokens.WETH,
+      },
+      tUSDC: {
+        symbol: 'tUSDC',
+        name: 'Test USD Coin',
+        decimals: 6,
+        address: deployment.tokens.tUSDC,
+      },
+    },
+    pool: { fee: deployment.pool.fee, tickSpacing: deployment.pool.tickSpacing },
+    deprecated: DEPRECATED_ITEMS,
+  };
+}
+
+export function devnetNetworkDefinition(deployment: DevnetDeployment): NetworkDefinition {
+  return resolveNetworkFile(devnetNetworkFile(deployment));
+}

@@ -1,0 +1,59 @@
+/**
+ * One shape for every network the service can target: the public network file
+ * (src/config/networks/*.json) and the embedded devnet deployment resolve to the same type.
+ */
+export interface ChainContracts {
+  poolManager: string;
+  positionManager: string;
+  positionDescriptor?: string;
+  universalRouter: string;
+  stateView: string;
+  v4Quoter: string;
+  permit2: string;
+  multicall3: string;
+  complianceRegistry: string;
+  complianceHook: string;
+}
+
+export interface TokenInfo {
+  symbol: 'WETH' | 'tUSDC';
+  name: string;
+  address: string;
+  decimals: number;
+}
+
+export interface PoolKeyInfo {
+  currency0: string;
+  currency1: string;
+  fee: number;
+  tickSpacing: number;
+  hooks: string;
+}
+
+export interface DeprecatedItem {
+  kind: 'token' | 'hook';
+  label: string;
+  address: string;
+  /** Address that replaces it (tUSDC or the current ComplianceHook). */
+  replacedBy: string;
+  replacedByLabel: string;
+  reason: string;
+}
+
+export interface NetworkDefinition {
+  name: string;
+  chainId: number;
+  contracts: ChainContracts;
+  tokens: { WETH: TokenInfo; tUSDC: TokenInfo };
+  pool: PoolKeyInfo;
+  deprecated: DeprecatedItem[];
+}
+
+/** What a devnet deployment reports (before it is turned into a NetworkDefinition). */
+export interface DevnetDeployment {
+  chainId: number;
+  contracts: ChainContracts;
+  tokens: { WETH: string; tUSDC: string };
+  pool: PoolKeyInfo & { sqrtPriceX96: string; liquidity: string };
+  accounts: { deployer: string; attester: string; seeder: string; funded: string[] };
+}

@@ -1,0 +1,24 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEvmAddress } from '../../../common/validation/is-evm-address';
+
+export class RegisterWalletDto {
+  @ApiProperty({ description: 'Wallet to bind to your account.', example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
+  @IsEvmAddress()
+  walletAddress: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode.',
+    maxLength: 4096,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  message?: string;
+
+  @ApiPropertyOptional({ description: 'EIP-191 (personal_sign) signature of message by walletAddress: 0x + 130 hex.' })
+  @IsOptional()
+  @Matches(/^0x[0-9a-fA-F]{130}$/, { message: 'signature must be a 65-byte 0x-prefixed hex string' })
+  signature?: string;
+}

@@ -1,0 +1,67 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiBadGatewayResponse,
+  ApiBadRequestResponse,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '../../auth/principal';
+import { RequireScope } from '../../auth/require-scope.decorator';
+import { NonceQueryDto } from './dto/nonce-query.dto';
+import { ActivatedSessionResponse, NonceResponse, RegisterWalletResponse } from './dto/onboarding.responses';
+import { RegisterWalletDto } from './dto/register-wallet.dto';
+import { WalletAddressDto } from './dto/wallet-address.dto';
+import { OnboardingService } from './onboarding.service';
+
+/** Spec §4 lists the unversioned paths; design §4 serves every endpoint under /api/v1 as well. */
+@ApiTags('onboarding')
+@Controller(['onboarding', 'api/v1/onboarding'])
+@RequireScope('onboarding:write')
+export class OnboardingController {
+  constructor(private readonly onboarding: OnboardingService) {}
+
+  @Get('nonce')
+  @ApiOperation({
+    summary: 'A single-use Sign-In-with-Ethereum nonce (10 minutes, for your account only)',
+    description: 'Put it in an ERC-4361 message for domain and chainId as returned, sign it with the wallet (personal_sign) and POST /onboarding/register.',
+  })
+  @ApiOkResponse({ type: NonceResponse })
+  nonce(@Query() query: NonceQueryDto, @CurrentPrincipal() principal: Principal) {
+    return this.onboarding.issueNonce(principal, query.walletAddress);
+  }
+
+  @Post('register')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Bind a wallet to your account',
+    description:
+      'Demo mode (test network): binds; a wallet bound to another account is rebound to yours and reboundFrom names that account. ' +
+      'Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. ' +
+      'Idempotent when the wallet is already yours.',
+  })
+  @ApiOkResponse({ type: RegisterWalletResponse })
+  @ApiBadRequestResponse({ description: 'INVALID_ADDRESS, INVALID_PARAMS, SIWE_INVALID (details[].reason: SIWE_DOMAIN, SIWE_CHAIN, SIWE_SIGNER, SIWE_EXPIRED, SIWE_NONCE, SIWE_INVALID)' })
+  @ApiForbiddenResponse({ description: 'INSTITUTION_OWNERSHIP_MISMATCH (production: bound to another account)' })
+  register(@Body() body: RegisterWalletDto, @CurrentPrincipal() principal: Principal) {
+    return this.onboarding.register(principal, body);
+  }
+
+  @Post('activate-session-demo')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Test network only: open a compliance session for a wallet of yours',
+    description:
+      'The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. ' +
+      'An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH).',
+  })
+  @ApiOkResponse({ type: ActivatedSessionResponse })
+  @ApiForbiddenResponse({ description: 'DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH' })
+  @ApiBadGatewayResponse({ description: 'BROADCAST_FAILED (phase broadcast): the activation reverted or was not mined' })
+  @ApiServiceUnavailableResponse({ description: 'CHAIN_UNAVAILABLE: the chain RPC did not answer; nothing was sent' })
+  activateSessionDemo(@Body() body: WalletAddressDto, @CurrentPrincipal() principal: Principal) {
+    return this.onboarding.activateDemoSession(principal, body.walletAddress);
+  }
+}

@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { getAddress } from 'ethers';
+import type { Principal } from '../../auth/principal';
+import { ApiError } from '../../common/errors/api-error';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
+import { buildSiweMessage, verifySiweSignature } from '../siwe';
+import { WalletsService } from '../wallets/wallets.service';
+import { RegisterWalletDto } from './dto/register-wallet.dto';
+import { SiweNoncesService } from './siwe-nonces.service';
+
+const SIWE_STATEMENT = 'Bind this wallet to my account on the compliance-gated DeFi transaction builder.';
+
+@Injectable()
+export class OnboardingService {
+  constructor(
+    private readonly wallets: WalletsService,
+    private readonly nonces: SiweNoncesService,
+    private readonly sessions: SessionsService,
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+  ) {}
+
+  private get demo(): boolean {
+    return this.app.mode === 'demo';
+  }
+
+  async issueNonce(principal: Principal, walletAddress?: string) {
+    const now = new Date();
+    const { nonce, expiresAt } = await this.nonces.issue(principal.accountId, now.getTime());
+    const { siweDomain: domain, siweChainId: chainId, siweUri: uri } = this.config;
+    const message = walletAddress
+      ? buildSiweMessage({ domain, address: walletAddress, uri, chainId, nonce, issuedAt: now, expirationTime: expiresAt, statement: SIWE_STATEMENT })
+      : undefined;
+    return { nonce, expiresAt: expiresAt.toISOString(), domain, chainId, uri, ...(message ? { message } : {}) };
+  }
+
+  /**
+   * Demo mode: binds, taking the wallet over from another account if needed. Production: a valid
+   * SIWE message + signature by the wallet with one of our nonces is required, and a wallet bound
+   * elsewhere stays there (403). Checks run in the spec's phase order: the signature (validation)
+   * before ownership (preflight).
+   */
+  async register(principal: Principal, body: RegisterWalletDto) {
+    const walletAddress = getAddress(body.walletAddress.toLowerCase());
+    if (!this.demo || body.message !== undefined || body.signature !== undefined) {
+      await this.checkSiwe(principal.accountId, walletAddress, body);
+    }
+    const result = await this.wallets.bind(walletAddress, principal.accountId, this.demo ? 'rebind' : 'keep');
+    return { walletAddress, accountId: principal.accountId, bound: true, reboundFrom: result.reboundFrom };
+  }
+
+  /**
+   * Test network only. The wallet must be the caller's: an unbound wallet is bound to the caller
+   * first (so nobody else can take over a session you opened), one bound elsewhere is refused.
+   */
+  async activateDemoSession(principal: Principal, wallet: string): Promise<ActivatedSession & { walletBound: true }> {
+    if (!this.demo) {
+      throw new ApiError('DEMO_DISABLED', 'Demo session activation is disabled in production mode');
+    }
+    await this.wallets.bind(wallet, principal.accountId, 'keep');
+    return { ...(await this.sessions.activate(wallet)), walletBound: true };
+  }
+
+  private async checkSiwe(accountId: string, walletAddress: string, body: RegisterWalletDto): Promise<void> {
+    if (body.message === undefined || body.signature === undefined) {
+      throw new ApiError('SIWE_INVALID', 'Production mode binds a wallet only with a Sign-In-with-Ethereum message and its signature', {
+        details: [{ field: body.message === undefined ? 'message' : 'signature', reason: 'SIWE_INVALID', message: 'is required' }],
+      });
+    }
+    const verified = verifySiweSignature(
+      { message: body.message, signature: body.signature },
+      {
+        expectedDomain: this.config.siweDomain,
+        expectedChainId: this.config.siweChainId,
+        expectedAddress: walletAddress,
+        now: new Date(),
+        maxAgeSeconds: this.config.siweNonceTtlSeconds,
+      },
+    );
+    if (!verified.ok) {
+      throw new ApiError('SIWE_INVALID', verified.message, { details: [{ reason: verified.reason, message: verified.message }] });
+    }
+    if (!(await this.nonces.consume(accountId, verified.nonce))) {
+      const message = 'The SIWE nonce is unknown, expired, already used or was issued to another account';
+      throw new ApiError('SIWE_INVALID', message, { details: [{ reason: 'SIWE_NONCE', message }] });
+    }
+  }
+}

@@ -1,0 +1,7 @@
+export { buildSiweMessage, newSiweNonce, type BuildSiweMessageParams } from './build-siwe-message';
+export {
+  verifySiweSignature,
+  type SiweExpectations,
+  type SiweSignedMessage,
+} from './verify-siwe-signature';
+export type { SiweFailureReason, SiweVerification } from './siwe.types';

@@ -1,0 +1,14 @@
+export type SiweFailureReason =
+  'SIWE_INVALID' | 'SIWE_DOMAIN' | 'SIWE_CHAIN' | 'SIWE_SIGNER' | 'SIWE_EXPIRED';
+
+export type SiweVerification =
+  | {
+      ok: true;
+      /** The message's nonce: the caller must check it was issued by us and consume it (single use). */
+      nonce: string;
+      /** EIP-55 checksummed signer (= the message's address). */
+      address: string;
+      issuedAt: string;
+      expirationTime?: string;
+    }
+  | { ok: false; reason: SiweFailureReason; message: string };

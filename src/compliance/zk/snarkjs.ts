@@ -1,0 +1,105 @@
+/**
+ * Typed facade over the few snarkjs 0.7 functions we use (snarkjs ships no type declarations).
+ *
+ * Threads: snarkjs reuses one bn128 curve cached on `globalThis.curve_bn128`; when none is cached
+ * it builds a multi-threaded one whose worker threads keep a process alive until `terminate()`.
+ * `withBn128Curve` pins a single-threaded curve there instead (no workers, nothing to clean up),
+ * which is also the faster choice for verifying (a few group operations and one pairing check).
+ * See ffjavascript src/bn128.js (`buildBn128(singleThread)`).
+ */
+
+export type Groth16Proof = {
+  pi_a: [string, string, string];
+  pi_b: [[string, string], [string, string], [string, string]];
+  pi_c: [string, string, string];
+  protocol: 'groth16';
+  curve: 'bn128';
+};
+
+export type Groth16VerificationKey = {
+  protocol: 'groth16';
+  curve: 'bn128';
+  nPublic: number;
+  vk_alpha_1: string[];
+  vk_beta_2: string[][];
+  vk_gamma_2: string[][];
+  vk_delta_2: string[][];
+  IC: string[][];
+  [key: string]: unknown;
+};
+
+type Logger = {
+  info: (...a: unknown[]) => void;
+  warn: (...a: unknown[]) => void;
+  error: (...a: unknown[]) => void;
+  debug: (...a: unknown[]) => void;
+};
+
+type Curve = { terminate: () => Promise<void> };
+
+export type SnarkJs = {
+  groth16: {
+    fullProve(
+      input: Record<string, unknown>,
+      wasmFile: string,
+      zkeyFile: string,
+    ): Promise<{ proof: Groth16Proof; publicSignals: string[] }>;
+    verify(vk: unknown, publicSignals: unknown, proof: unknown, logger?: Logger): Promise<boolean>;
+  };
+  powersOfTau: {
+    newAccumulator(curve: Curve, power: number, file: string, logger?: Logger): Promise<unknown>;
+    contribute(o: string, n: string, name: string, entropy: string, l?: Logger): Promise<unknown>;
+    beacon(
+      o: string,
+      n: string,
+      name: string,
+      hash: string,
+      exp: number,
+      l?: Logger,
+    ): Promise<unknown>;
+    preparePhase2(o: string, n: string, l?: Logger): Promise<unknown>;
+  };
+  zKey: {
+    newZKey(r1cs: string, ptau: string, zkey: string, l?: Logger): Promise<unknown>;
+    contribute(o: string, n: string, name: string, entropy: string, l?: Logger): Promise<unknown>;
+    beacon(
+      o: string,
+      n: string,
+      name: string,
+      hash: string,
+      exp: number,
+      l?: Logger,
+    ): Promise<unknown>;
+    exportVerificationKey(zkey: string, l?: Logger): Promise<Groth16VerificationKey>;
+    verifyFromR1cs(r1cs: string, ptau: string, zkey: string, l?: Logger): Promise<boolean>;
+  };
+  r1cs: { info(file: string, l?: Logger): Promise<{ nConstraints: number; nVars: number }> };
+  curves: { getCurveFromName(name: string, options?: { singleThread?: boolean }): Promise<Curve> };
+};
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const snarkjs: SnarkJs = require('snarkjs');
+
+type CurveGlobal = { curve_bn128?: Curve | null };
+
+let singleThreadCurve: Promise<Curve> | undefined;
+
+/**
+ * Runs `fn` with a single-threaded bn128 curve cached where snarkjs looks for it. Another curve
+ * already cached there (e.g. a multi-threaded one built by a build script) is left in place.
+ * Checked on every call: loading another copy of ffjavascript resets the global to null.
+ */
+export async function withBn128Curve<T>(fn: () => Promise<T>): Promise<T> {
+  const g = globalThis as CurveGlobal;
+  if (!g.curve_bn128) {
+    singleThreadCurve ??= snarkjs.curves
+      .getCurveFromName('bn128', { singleThread: true })
+      .catch((error: unknown) => {
+        singleThreadCurve = undefined;
+        throw error;
+      });
+    const curve = await singleThreadCurve;
+    g.curve_bn128 ??= curve;
+  }
+  return fn();
+}

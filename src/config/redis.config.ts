@@ -1,0 +1,20 @@
+import { ConfigType, registerAs } from '@nestjs/config';
+import { envInt, envString, envUrl, InvalidConfigError } from './env-reader';
+
+export const redisConfig = registerAs('redis', () => {
+  const env = process.env;
+  const keyPrefix = envString(env, 'REDIS_KEY_PREFIX', 'cgk:');
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) {
+    throw new InvalidConfigError('REDIS_KEY_PREFIX', 'must be 1-64 characters of A-Z a-z 0-9 : _ . -', keyPrefix);
+  }
+  return {
+    /** Unset: rate-limit state lives in process memory (one instance only). */
+    url: envUrl(env, 'REDIS_URL', ['redis', 'rediss']),
+    keyPrefix,
+    /** Short on purpose: a slow or absent Redis must never hold a request (see the outage policy). */
+    connectTimeoutMs: envInt(env, 'REDIS_CONNECT_TIMEOUT_MS', 1_000, { min: 50, max: 30_000 }),
+    commandTimeoutMs: envInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 250, { min: 10, max: 10_000 }),
+  };
+});
+
+export type RedisConfig = ConfigType<typeof redisConfig>;

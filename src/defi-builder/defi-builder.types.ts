@@ -1,0 +1,79 @@
+/** Success response shapes of design §6 (big numbers as decimal strings, addresses checksummed). */
+import type { ApprovalStep, UnsignedTx } from './encoding/approvals';
+import type { PoolKey } from './encoding/pool-key';
+
+export interface SessionView {
+  active: boolean;
+  /** ISO-8601 end of the compliance session (chain clock), null when none was ever opened or it was revoked. */
+  activeUntil: string | null;
+}
+
+export interface Warning {
+  code: 'ALLOWANCE_INSUFFICIENT' | 'SESSION_EXPIRES_BEFORE_DEADLINE' | 'SIMULATION_REVERTED';
+  message: string;
+  hint: string;
+  [extra: string]: unknown;
+}
+
+export interface SimulationView {
+  /** true: eth_estimateGas succeeded; false: it reverted (revertCode says why); null: not run. */
+  ok: boolean | null;
+  revertCode?: string;
+  revertReason?: string;
+  /** Why the simulation did not run (no active session, approvals pending). */
+  skipped?: 'SESSION_NOT_ACTIVE' | 'ALLOWANCE_INSUFFICIENT';
+}
+
+export interface BuildResponseBase {
+  chainId: number;
+  transaction: UnsignedTx;
+  /** 'eth_estimateGas' (+20 %) or 'calibrated' (measured figure +30 %, see gas.ts). */
+  gasSource: 'eth_estimateGas' | 'calibrated';
+  walletBound: boolean;
+  session: SessionView;
+  warnings: Warning[];
+  approvals: ApprovalStep[];
+  simulation: SimulationView;
+  poolKey: PoolKey;
+  deadline: number;
+}
+
+export interface SwapResponse extends BuildResponseBase {
+  tokenIn: string;
+  tokenOut: string;
+  zeroForOne: boolean;
+  amountIn: string;
+  /** V4Quoter exact-input quote at build time (null when the caller set amountOutMinimum and the quote failed). */
+  quotedAmountOut: string | null;
+  minAmountOut: string;
+  slippageBps: number | null;
+}
+
+export interface LiquidityResponse extends BuildResponseBase {
+  tickLower: number;
+  tickUpper: number;
+  liquidity: string;
+  amount0Max: string;
+  amount1Max: string;
+  /** What the mint takes at the build-time price (rounded up like v4-core); the rest stays in the wallet. */
+  expectedAmount0: string;
+  expectedAmount1: string;
+  sqrtPriceX96: string;
+  currentTick: number;
+  owner: string;
+}
+
+export type NextAction =
+  | { action: 'approve'; use: 'swap' | 'liquidity'; token: string; symbol: string; spender: string; transaction: UnsignedTx; description: string }
+  | { action: 'activateSession'; description: string; endpoints: string[] }
+  | { action: 'bindWallet'; description: string; endpoint: string };
+
+export interface PreflightResponse {
+  address: string;
+  chainId: number;
+  walletBound: boolean;
+  session: SessionView;
+  balances: { ETH: string; WETH: string; tUSDC: string };
+  allowances: { swap: { WETH: string; tUSDC: string }; liquidity: { WETH: string; tUSDC: string } };
+  nextActions: NextAction[];
+}

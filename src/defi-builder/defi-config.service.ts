@@ -1,0 +1,29 @@
+/** GET /api/v1/defi/config: everything an integrator needs to call us and to check our calldata. */
+import { Inject, Injectable } from '@nestjs/common';
+import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
+import { poolIdOf } from './encoding/pool-key';
+import { MAX_TICK, MIN_TICK } from './encoding/liquidity-calldata';
+import { CALIBRATED_GAS, CALIBRATED_BUFFER_PERCENT, ESTIMATE_BUFFER_PERCENT } from './gas';
+import { DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS } from './swap-builder.service';
+
+@Injectable()
+export class DefiConfigService {
+  constructor(@Inject(DEFI_CHAIN) private readonly chain: DefiChain) {}
+
+  config() {
+    const n = this.chain.network();
+    return {
+      chain: { chainId: n.chainId, name: n.name },
+      tokens: Object.values(n.tokens).map((t) => ({ symbol: t.symbol, name: t.name, address: t.address, decimals: t.decimals })),
+      pool: { key: n.pool, poolId: poolIdOf(n.pool), minTick: MIN_TICK, maxTick: MAX_TICK },
+      contracts: n.contracts,
+      deprecated: n.deprecated,
+      defaults: { slippageBps: DEFAULT_SLIPPAGE_BPS, deadlineSeconds: DEFAULT_DEADLINE_SECONDS },
+      gas: {
+        calibrated: Object.fromEntries(Object.entries(CALIBRATED_GAS).map(([k, v]) => [k, v.toString()])),
+        calibratedBufferPercent: Number(CALIBRATED_BUFFER_PERCENT),
+        estimateBufferPercent: Number(ESTIMATE_BUFFER_PERCENT),
+      },
+    };
+  }
+}

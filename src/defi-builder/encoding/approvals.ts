@@ -1,0 +1,87 @@
+/**
+ * Permit2 allowance math and the approval transactions that fix a shortfall. Both routers pull
+ * tokens through Permit2, so a spend needs two grants: ERC-20 token -> Permit2, and a Permit2
+ * allowance (amount + expiry) token -> router.
+ */
+import { getAddress } from 'ethers';
+import { ERC20, PERMIT2 } from './abis';
+
+export const MAX_UINT256 = (1n << 256n) - 1n;
+export const MAX_UINT160 = (1n << 160n) - 1n;
+/** How long a Permit2 grant we build stays valid. Permit2 treats expiration 0 as "now", so never 0. */
+export const PERMIT2_GRANT_SECONDS = 30n * 24n * 3600n;
+
+export interface Permit2Allowance {
+  amount: bigint;
+  expiration: bigint;
+}
+
+/** What the spender can actually pull right now: the smaller of both grants; expired counts as 0. */
+export function effectiveAllowance(erc20ToPermit2: bigint, permit2: Permit2Allowance, now: bigint): bigint {
+  const permit2Amount = permit2.expiration > now ? permit2.amount : 0n;
+  return erc20ToPermit2 < permit2Amount ? erc20ToPermit2 : permit2Amount;
+}
+
+export interface UnsignedTx {
+  to: string;
+  data: string;
+  value: string;
+  gas: string;
+}
+
+export interface ApprovalStep {
+  token: string;
+  /** Who is approved: Permit2 for the ERC-20 step, the router for the Permit2 step. */
+  spender: string;
+  kind: 'erc20' | 'permit2';
+  transaction: UnsignedTx;
+}
+
+/** Gas of each approval, measured on the devnet (see defi-builder gas.ts) with a buffer. */
+export interface ApprovalGas {
+  erc20Approve: bigint;
+  permit2Approve: bigint;
+}
+
+export interface ApprovalNeed {
+  token: string;
+  amount: bigint;
+  erc20ToPermit2: bigint;
+  permit2: Permit2Allowance;
+}
+
+/** The approval transactions (in broadcast order) that let `spender` pull each needed amount. */
+export function planApprovals(
+  needs: ApprovalNeed[],
+  ctx: { permit2: string; spender: string; now: bigint; gas: ApprovalGas },
+): ApprovalStep[] {
+  const permit2 = getAddress(ctx.permit2);
+  const spender = getAddress(ctx.spender);
+  const steps: ApprovalStep[] = [];
+  for (const need of needs) {
+    const token = getAddress(need.token);
+    if (need.erc20ToPermit2 < need.amount) {
+      steps.push({
+        token,
+        spender: permit2,
+        kind: 'erc20',
+        transaction: tx(token, ERC20.encodeFunctionData('approve', [permit2, MAX_UINT256]), ctx.gas.erc20Approve),
+      });
+    }
+    const usable = need.permit2.expiration > ctx.now ? need.permit2.amount : 0n;
+    if (usable < need.amount) {
+      const expiration = ctx.now + PERMIT2_GRANT_SECONDS;
+      steps.push({
+        token,
+        spender,
+        kind: 'permit2',
+        transaction: tx(permit2, PERMIT2.encodeFunctionData('approve', [token, spender, MAX_UINT160, expiration]), ctx.gas.permit2Approve),
+      });
+    }
+  }
+  return steps;
+}
+
+function tx(to: string, data: string, gas: bigint): UnsignedTx {
+  return { to, data, value: '0', gas: gas.toString() };
+}

@@ -1,0 +1,52 @@
+/**
+ * Gas for a built transaction (design §4): eth_estimateGas from the user's wallet when it could
+ * succeed (session active, approvals in place), reporting a revert instead of hiding it; the
+ * calibrated per-operation figure otherwise.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { ERROR_CATALOGUE } from '../common/errors/error-catalogue';
+import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
+import { decodeRevert } from '../chain/encoding/revert-decoder';
+import type { SimulationView, Warning } from './defi-builder.types';
+import { CALIBRATED_GAS, ESTIMATE_BUFFER_PERCENT, withBuffer } from './gas';
+
+export interface GasPlan {
+  gas: bigint;
+  gasSource: 'eth_estimateGas' | 'calibrated';
+  simulation: SimulationView;
+  warnings: Warning[];
+}
+
+@Injectable()
+export class GasEstimatorService {
+  constructor(@Inject(DEFI_CHAIN) private readonly chain: DefiChain) {}
+
+  async plan(
+    operation: 'swap' | 'mint',
+    tx: { from: string; to: string; data: string },
+    state: { sessionActive: boolean; approvalsPending: boolean },
+  ): Promise<GasPlan> {
+    const calibrated = CALIBRATED_GAS[operation];
+    if (!state.sessionActive) return { gas: calibrated, gasSource: 'calibrated', simulation: { ok: null, skipped: 'SESSION_NOT_ACTIVE' }, warnings: [] };
+    if (state.approvalsPending) return { gas: calibrated, gasSource: 'calibrated', simulation: { ok: null, skipped: 'ALLOWANCE_INSUFFICIENT' }, warnings: [] };
+
+    const estimate = await this.chain.estimateGas({ ...tx, value: 0n });
+    if (estimate.ok) return { gas: withBuffer(estimate.gas, ESTIMATE_BUFFER_PERCENT), gasSource: 'eth_estimateGas', simulation: { ok: true }, warnings: [] };
+    const decoded = decodeRevert(estimate.revertData);
+    const revertCode = decoded.code;
+    const revertReason = decoded.summary;
+    return {
+      gas: calibrated,
+      gasSource: 'calibrated',
+      simulation: { ok: false, revertCode, revertReason },
+      warnings: [
+        {
+          code: 'SIMULATION_REVERTED',
+          message: `eth_estimateGas reverted with ${revertReason}: broadcasting this transaction now would fail`,
+          hint: ERROR_CATALOGUE.SIMULATION_REVERTED.hint,
+          revertCode,
+        },
+      ],
+    };
+  }
+}

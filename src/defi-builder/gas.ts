@@ -1,0 +1,34 @@
+/**
+ * Gas figures used when eth_estimateGas cannot run (no session yet, or approvals still pending:
+ * the estimate would only revert). Each is the gas used measured on the embedded devnet
+ * (test/defi-builder.e2e-spec.ts logs the live figures) times a buffer, rounded up.
+ *
+ * Measured (Hardhat EDR, cancun, WETH/tUSDC pool with ComplianceHook, cold first use per wallet):
+ *   swap exact-in single (UniversalRouter V4_SWAP), 0.1 WETH  151,081
+ *   mint position (PositionManager MINT+SETTLE_PAIR), new ticks  315,715
+ *   ERC20.approve(Permit2, max)                                 46,143
+ *   Permit2.approve(token, spender, max160, expiry)             47,794
+ * The 30 % buffer covers what the measurement does not: swaps crossing initialized ticks, a
+ * first mint into cold storage slots, and other chains' slightly different warm/cold costs.
+ */
+export const CALIBRATED_BUFFER_PERCENT = 30n;
+/** Buffer added on top of a live eth_estimateGas figure (state can move between build and broadcast). */
+export const ESTIMATE_BUFFER_PERCENT = 20n;
+
+export const MEASURED_GAS = {
+  swap: 151_081n,
+  mint: 315_715n,
+  erc20Approve: 46_143n,
+  permit2Approve: 47_794n,
+} as const;
+
+export function withBuffer(gas: bigint, percent: bigint): bigint {
+  return (gas * (100n + percent) + 99n) / 100n;
+}
+
+export const CALIBRATED_GAS = {
+  swap: withBuffer(MEASURED_GAS.swap, CALIBRATED_BUFFER_PERCENT),
+  mint: withBuffer(MEASURED_GAS.mint, CALIBRATED_BUFFER_PERCENT),
+  erc20Approve: withBuffer(MEASURED_GAS.erc20Approve, CALIBRATED_BUFFER_PERCENT),
+  permit2Approve: withBuffer(MEASURED_GAS.permit2Approve, CALIBRATED_BUFFER_PERCENT),
+} as const;

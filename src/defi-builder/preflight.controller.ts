@@ -1,0 +1,24 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '../auth/principal';
+import { RequireScope } from '../auth/require-scope.decorator';
+import { PreflightParamsDto } from './dto/preflight-params.dto';
+import { PreflightService } from './preflight.service';
+
+/** Spec §4 lists the unversioned path; design §4 serves every endpoint under /api/v1 as well. */
+@ApiTags('defi')
+@Controller(['defi', 'api/v1/defi'])
+export class PreflightController {
+  constructor(private readonly preflightService: PreflightService) {}
+
+  @Get('preflight/:address')
+  @RequireScope('defi:preflight')
+  @ApiOperation({
+    summary: 'Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take',
+    description: 'nextActions[] holds ready unsigned approval transactions and how to activate a session. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
+  })
+  @ApiOkResponse({ description: '{ authMethod, address, chainId, walletBound, session, balances, allowances, nextActions }' })
+  preflight(@Param() params: PreflightParamsDto, @CurrentPrincipal() principal?: Principal) {
+    return this.preflightService.preflight(params.address, principal);
+  }
+}

@@ -1,0 +1,39 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+class UsageCounts {
+  @ApiProperty() requests: number;
+  @ApiProperty({ description: 'Status < 400' }) succeeded: number;
+  @ApiProperty({ description: 'Status >= 400 (rate-limited included)' }) failed: number;
+  @ApiProperty({ description: 'Status 429' }) rateLimited: number;
+}
+
+class EndpointUsage extends UsageCounts {
+  @ApiProperty({ example: 'POST' }) method: string;
+  @ApiProperty({ description: 'Route pattern', example: '/api/v1/defi/swap' }) route: string;
+  @ApiProperty() avgLatencyMs: number;
+  @ApiProperty() maxLatencyMs: number;
+}
+
+class KeyUsage extends UsageCounts {
+  @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
+  @ApiProperty({ nullable: true, type: String, description: 'API key id (api_key requests)' }) keyId: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Dashboard user id (jwt requests)' }) userId: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastRequestAt: string | null;
+}
+
+class RateLimitWindow {
+  @ApiProperty({ description: 'Requests per minute of your plan (or override)' }) limit: number;
+  @ApiProperty({ description: 'Left in the current 60 s window, after this request' }) remaining: number;
+  @ApiProperty() resetInSeconds: number;
+}
+
+export class UsageStatsResponse {
+  @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
+  @ApiProperty({ format: 'date-time' }) from: string;
+  @ApiProperty({ format: 'date-time' }) to: string;
+  @ApiProperty({ type: UsageCounts }) totals: UsageCounts;
+  @ApiProperty({ type: [EndpointUsage] }) byEndpoint: EndpointUsage[];
+  @ApiProperty({ description: 'Failed requests per error code', example: { RATE_LIMIT_EXCEEDED: 3 } }) byCode: Record<string, number>;
+  @ApiProperty({ type: [KeyUsage], description: 'Per API key and per dashboard user of your account' }) byKey: KeyUsage[];
+  @ApiProperty({ type: RateLimitWindow }) rateLimit: RateLimitWindow;
+}

@@ -1,0 +1,66 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import { redisConfig, RedisConfig } from '../../config/redis.config';
+import { MemoryFixedWindowStorage } from './memory-fixed-window.storage';
+import { RedisConnection } from './redis-connection';
+import { RedisFixedWindowStorage } from './redis-fixed-window.storage';
+
+export type RateLimitBackend = 'memory' | 'redis' | 'memory-fallback';
+
+/**
+ * Redis outage policy: FAIL OPEN, per instance. While Redis is unreachable (or a command fails or
+ * times out) each instance counts in its own memory, with the same windows and limits, logs a
+ * warning once per outage and reports Redis "degraded" on /health/ready. Requests never wait on
+ * Redis for more than REDIS_COMMAND_TIMEOUT_MS. Worst case during an outage: N instances admit up
+ * to N x the limit; the alternative (refusing every request) would turn a limiter outage into a
+ * full outage.
+ */
+@Injectable()
+export class RateLimitStorage implements ThrottlerStorage {
+  private readonly logger = new Logger(RateLimitStorage.name);
+  private readonly memory = new MemoryFixedWindowStorage();
+  private readonly redis?: RedisFixedWindowStorage;
+  private fallingBack = false;
+
+  constructor(
+    private readonly connection: RedisConnection,
+    @Inject(redisConfig.KEY) private readonly config: RedisConfig,
+  ) {
+    if (connection.client) this.redis = new RedisFixedWindowStorage(connection.client);
+  }
+
+  /** Which store answered the last request: for logs, tests and readiness. */
+  get backend(): RateLimitBackend {
+    if (!this.redis) return 'memory';
+    return this.fallingBack ? 'memory-fallback' : 'redis';
+  }
+
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {
+    const prefixed = `${this.config.keyPrefix}${key}`;
+    if (this.redis && this.connection.isReady) {
+      try {
+        const record = await this.redis.increment(prefixed, ttl, limit, blockDuration, name);
+        this.recovered();
+        return record;
+      } catch (err) {
+        this.failed(err);
+      }
+    } else if (this.redis) {
+      this.failed(new Error('not connected'));
+    }
+    return this.memory.increment(prefixed, ttl, limit);
+  }
+
+  private failed(err: unknown): void {
+    if (!this.fallingBack) {
+      this.logger.warn({ err: (err as Error).message }, 'Rate limiter cannot reach Redis: counting in this instance only');
+    }
+    this.fallingBack = true;
+  }
+
+  private recovered(): void {
+    if (this.fallingBack) this.logger.log('Rate limiter uses Redis again');
+    this.fallingBack = false;
+  }
+}

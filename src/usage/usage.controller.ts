@@ -1,0 +1,27 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '../auth/principal';
+import { RequireScope } from '../auth/require-scope.decorator';
+import { UsageStatsQueryDto } from './dto/usage-stats-query.dto';
+import { UsageStatsResponse } from './dto/usage-stats.response';
+import { CurrentRateLimit, RateLimitState } from './rate-limit/rate-limit-state';
+import { UsageStatsService } from './usage-stats.service';
+
+@ApiTags('usage')
+@Controller('api/v1/usage')
+export class UsageController {
+  constructor(private readonly stats: UsageStatsService) {}
+
+  @Get('stats')
+  @RequireScope('usage:read')
+  @ApiOperation({ summary: "Your account's usage (requests, failures, rate-limited) and your current rate-limit window" })
+  @ApiOkResponse({ type: UsageStatsResponse })
+  async getStats(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentRateLimit() rateLimit: RateLimitState,
+    @Query() query: UsageStatsQueryDto,
+  ) {
+    const stats = await this.stats.statsFor({ accountId: principal.accountId, ...query });
+    return { ...stats, rateLimit };
+  }
+}

@@ -1,0 +1,107 @@
+import request from 'supertest';
+import { SCOPES } from '../../src/auth/scopes';
+import { createTestApp, TestApp } from '../helpers/app';
+import { createApiKey, login } from '../helpers/auth';
+
+describe('ApiKeysController (dashboard, JWT only)', () => {
+  let t: TestApp;
+  let token: string;
+  let otherToken: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    token = await login(t, await t.createAccount());
+    otherToken = await login(t, await t.createAccount());
+  });
+  afterAll(() => t.close());
+
+  const as = (bearer: string) => ({
+    post: (path: string) => request(t.server).post(path).set('Authorization', `Bearer ${bearer}`),
+    get: (path: string) => request(t.server).get(path).set('Authorization', `Bearer ${bearer}`),
+    delete: (path: string) => request(t.server).delete(path).set('Authorization', `Bearer ${bearer}`),
+  });
+
+  it('creates a key in the service format and shows the secret only once', async () => {
+    const res = await as(token).post('/api/v1/api-keys').send({ name: 'CI', scopes: ['defi:swap', 'usage:read'] }).expect(201);
+    expect(res.body).toMatchObject({
+      authMethod: 'jwt',
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'CI',
+      key: expect.stringMatching(/^cgk_test_[0-9a-f]{48}$/),
+      scopes: ['defi:swap', 'usage:read'],
+      active: true,
+      expiresAt: null,
+      lastUsedAt: null,
+    });
+    expect(res.body.prefix).toBe(res.body.key.slice(0, 'cgk_test_'.length + 12));
+    const list = await as(token).get('/api/v1/api-keys').expect(200);
+    expect(list.body.authMethod).toBe('jwt');
+    const listed = list.body.items.find((k: { id: string }) => k.id === res.body.id);
+    expect(listed).toBeDefined();
+    expect(listed.key).toBeUndefined();
+    expect(JSON.stringify(list.body)).not.toContain(res.body.key.slice(-36));
+    expect(JSON.stringify(list.body)).not.toMatch(/hash/i);
+  });
+
+  it('records the last use of a key', async () => {
+    const key = await createApiKey(t, token, ['usage:read']);
+    await request(t.server).get('/api/v1/usage/stats').set('X-API-Key', key.key).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const listed = (await as(token).get('/api/v1/api-keys')).body.items.find((k: { id: string }) => k.id === key.id);
+    expect(listed.lastUsedAt).not.toBeNull();
+  });
+
+  it('validates names, scopes and expiry before anything else', async () => {
+    const cases = [
+      { name: '', scopes: ['defi:swap'] },
+      { name: 'x', scopes: [] },
+      { name: 'x', scopes: ['admin'] },
+      { name: 'x', scopes: ['defi:swap', 'defi:swap'] },
+      { name: 'x', scopes: ['defi:swap'], expiresAt: '2001-01-01T00:00:00Z' },
+      { name: 'x', scopes: ['defi:swap'], expiresAt: 'tomorrow' },
+      { name: 'x', scopes: ['defi:swap'], extra: true },
+    ];
+    for (const body of cases) {
+      const res = await as(token).post('/api/v1/api-keys').send(body);
+      expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'INVALID_PARAMS' });
+    }
+    await as(token).post('/api/v1/api-keys').send({ name: 'all', scopes: [...SCOPES] }).expect(201);
+  });
+
+  it('revokes (idempotently) and hides other accounts\' keys (BOLA -> 404)', async () => {
+    const key = await createApiKey(t, token, ['defi:swap']);
+    const foreign = await as(otherToken).delete(`/api/v1/api-keys/${key.id}`).expect(404);
+    expect(foreign.body.code).toBe('NOT_FOUND');
+    expect((await as(otherToken).get('/api/v1/api-keys')).body.items.map((k: { id: string }) => k.id)).not.toContain(key.id);
+    await as(token).delete('/api/v1/api-keys/not-a-uuid').expect(404);
+    const revoked = await as(token).delete(`/api/v1/api-keys/${key.id}`).expect(200);
+    expect(revoked.body).toMatchObject({ authMethod: 'jwt', id: key.id, active: false, revokedAt: expect.any(String) });
+    await as(token).delete(`/api/v1/api-keys/${key.id}`).expect(200);
+    // Still usable by the other account? Never: the key is revoked for everyone.
+    const res = await request(t.server).get('/api/v1/usage/stats').set('X-API-Key', key.key).expect(401);
+    expect(res.body.code).toBe('API_KEY_INACTIVE');
+  });
+
+  it('needs a login: no credentials -> API_KEY_MISSING', async () => {
+    expect((await request(t.server).get('/api/v1/api-keys').expect(401)).body.code).toBe('API_KEY_MISSING');
+  });
+});
+
+describe('OpenAPI security documentation', () => {
+  it('documents both schemes, the scope and the auth responses on protected routes', async () => {
+    const t = await createTestApp();
+    try {
+      const doc = (await request(t.server).get('/docs/json').expect(200)).body;
+      const stats = doc.paths['/api/v1/usage/stats'].get;
+      expect(stats.security).toEqual(expect.arrayContaining([{ 'api-key': [] }, { jwt: [] }]));
+      expect(stats['x-required-scope']).toBe('usage:read');
+      expect(Object.keys(stats.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
+      const create = doc.paths['/api/v1/api-keys'].post;
+      expect(create.security).toEqual([{ jwt: [] }]);
+      expect(doc.paths['/auth/login'].post.security).toBeUndefined();
+      expect(doc.paths['/api/v1/auth/login']).toBeDefined();
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * DeFi e2e helpers: the worker devnet (ephemeral port), ethers Wallets of the development
+ * mnemonic, session activation/revocation through the registry with the attester (account 0),
+ * and the devnet's JSON-RPC call counter.
+ *
+ * Built on the chain layer's acquireDevnet() (one devnet per jest worker, snapshot-reverted per suite).
+ */
+import { Contract, JsonRpcProvider, TransactionReceipt, Wallet } from 'ethers';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import type { DevnetDeployment } from '../../src/chain/network/network.types';
+import { Wallet as WalletBinding } from '../../src/compliance/wallets/wallet.entity';
+import { COMPLIANCE_REGISTRY, ERC20, POSITION_MANAGER } from '../../src/defi-builder/encoding/abis';
+import { revertDataOf } from '../../src/chain/encoding/revert-decoder';
+import type { UnsignedTx } from '../../src/defi-builder/encoding/approvals';
+import type { TestApp } from './app';
+import { acquireDevnet, DevnetHandle } from './devnet';
+
+export interface DefiDevnet {
+  rpcUrl: string;
+  deployment: DevnetDeployment;
+  provider: JsonRpcProvider;
+  /** Development mnemonic accounts 0..9 (0 = deployer + attester). */
+  wallets: Wallet[];
+  /** Opens a session for `address` lasting `seconds` (chain clock). */
+  activate(address: string, seconds?: number): Promise<void>;
+  revoke(address: string): Promise<void>;
+  /** eth_call count (etc.) served since the last reset. */
+  rpcStats(): Promise<Record<string, number>>;
+  resetRpcStats(): Promise<void>;
+  send(wallet: Wallet, tx: UnsignedTx): Promise<TransactionReceipt>;
+  /** Broadcasts a transaction that must fail; returns its revert data and whether it was mined (status 0). */
+  sendExpectingRevert(wallet: Wallet, tx: UnsignedTx): Promise<{ revertData: string; mined: boolean }>;
+  balanceOf(token: string, owner: string): Promise<bigint>;
+  positionManager: Contract;
+  chainTime(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startDefiDevnet(): Promise<DefiDevnet> {
+  // The chain layer's per-worker devnet, reverted to its post-deployment snapshot for this suite.
+  const handle: DevnetHandle = await acquireDevnet();
+  const { provider, wallets, chainTime } = handle;
+  const registry = new Contract(handle.network.contracts.complianceRegistry, COMPLIANCE_REGISTRY, wallets[0]);
+  const send = async (wallet: Wallet, tx: UnsignedTx): Promise<TransactionReceipt> => {
+    const response = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value), gasLimit: BigInt(tx.gas) });
+    return (await response.wait())!;
+  };
+  return {
+    rpcUrl: handle.rpcUrl,
+    deployment: handle.deployment,
+    provider,
+    wallets,
+    activate: (address, seconds = 3600) => handle.activateSession(address, seconds),
+    async revoke(address) {
+      await (await registry.revoke(address)).wait();
+    },
+    rpcStats: () => handle.rpcStats(),
+    resetRpcStats: () => handle.resetRpcCount(),
+    send,
+    async sendExpectingRevert(wallet, tx) {
+      const nonce = await wallet.getNonce();
+      try {
+        await send(wallet, tx);
+      } catch (err) {
+        const revertData = revertDataOf(err);
+        if (!revertData) throw err;
+        // Automine: a failing transaction is still mined; find it by the sender's nonce.
+        const block = await provider.getBlock('latest', true);
+        const minedTx = block!.prefetchedTransactions.find((t) => t.from === wallet.address && t.nonce === nonce);
+        const receipt = minedTx ? await provider.getTransactionReceipt(minedTx.hash) : null;
+        return { revertData, mined: receipt?.status === 0 };
+      }
+      throw new Error('transaction did not revert');
+    },
+    balanceOf: (token, owner) => new Contract(token, ERC20, provider).balanceOf(owner) as Promise<bigint>,
+    positionManager: new Contract(handle.network.contracts.positionManager, POSITION_MANAGER, provider),
+    chainTime,
+    close: () => handle.release(),
+  };
+}
+
+/** Binds a wallet to an account directly (the onboarding endpoints belong to another module). */
+export async function bindWallet(t: TestApp, address: string, accountId: string): Promise<void> {
+  await t.app.get(DataSource).getRepository(WalletBinding).save({ address, accountId });
+}
+
+export function postSwap(t: TestApp, token: string, body: object, query = '') {
+  return request(t.server).post(`/api/v1/defi/swap${query}`).set('Authorization', `Bearer ${token}`).send(body);
+}
+
+export function postLiquidity(t: TestApp, token: string, body: object, query = '') {
+  return request(t.server).post(`/api/v1/defi/liquidity${query}`).set('Authorization', `Bearer ${token}`).send(body);
+}
