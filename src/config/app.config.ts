@@ -20,6 +20,11 @@ export const appConfig = registerAs('app', () => {
     seedDemoAccount: envBool(env, 'SEED_DEMO_ACCOUNT', mode === 'demo'),
     /** How long shutdown waits for in-flight requests before closing anyway. */
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 120_000 }),
+    /**
+     * After SIGTERM, readiness answers 503 for this long while the server still accepts, so a load
+     * balancer stops routing here before connections are refused (0: close at once).
+     */
+    shutdownReadinessDelayMs: envInt(env, 'SHUTDOWN_READINESS_DELAY_MS', 0, { min: 0, max: 60_000 }),
   };
 });
 

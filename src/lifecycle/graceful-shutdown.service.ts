@@ -5,8 +5,8 @@ import { appConfig, AppConfig } from '../config/app.config';
 import { InFlightRequests } from './in-flight-requests';
 
 /**
- * Shutdown (SIGTERM via enableShutdownHooks, or app.close()): readiness turns 503, the server stops
- * accepting connections, and in-flight requests finish before the database and other clients are
+ * Shutdown (SIGTERM via enableShutdownHooks, or app.close()): readiness turns 503 (for
+ * SHUTDOWN_READINESS_DELAY_MS while still accepting), then the server stops accepting connections, and in-flight requests finish before the database and other clients are
  * closed by the later shutdown hooks. onModuleDestroy is the first hook Nest runs on close.
  */
 @Injectable()
@@ -26,6 +26,9 @@ export class GracefulShutdownService implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.draining = true;
+    if (this.config.shutdownReadinessDelayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, this.config.shutdownReadinessDelayMs));
+    }
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
     if (server?.listening) {
       server.close();

@@ -59,6 +59,9 @@ export async function acquireDevnet(): Promise<DevnetHandle> {
   const backToPristine = async () => {
     if (shared.pristineSnapshot !== null) await rpc(url, 'evm_revert', [shared.pristineSnapshot]);
     shared.pristineSnapshot = (await rpc(url, 'evm_snapshot')) as string;
+    // The reverted-to latest block is as old as the snapshot: mine an empty one so "latest"
+    // carries the current time, as on a live chain (sessions are computed from it).
+    await rpc(url, 'evm_mine');
   };
   await backToPristine();
   await rpc(url, 'devnet_resetRpcStats');

@@ -62,7 +62,10 @@ async function createEngine(privateKeys: string[]): Promise<Eip1193> {
       allowUnlimitedContractSize: false,
       throwOnTransactionFailures: true,
       throwOnCallFailures: true,
-      allowBlocksWithSameTimestamp: false,
+      // Automine mines one block per transaction; with strictly increasing timestamps a burst of
+      // transactions (the deployment alone is ~45) pushes chain time ahead of wall-clock time,
+      // and sessions (activeUntil vs block.timestamp) would drift from the API's clock.
+      allowBlocksWithSameTimestamp: true,
       enableTransientStorage: true,
       enableRip7212: false,
     },

@@ -14,7 +14,8 @@ export const COMPLIANCE_REGISTRY_ABI = new Interface([
 ]);
 
 const NONCE_ERROR = /nonce (too low|too high|has already been used)|already known|replacement (fee too low|transaction underpriced)/i;
-const MAX_SEND_ATTEMPTS = 3;
+/** Nonce clashes only happen when another process sends with the same key; back off and resync. */
+const MAX_SEND_ATTEMPTS = 8;
 const RECEIPT_POLL_MS = [0, 50, 100, 200, 400, 800, 1_000];
 
 export interface MinedActivation {
@@ -106,6 +107,7 @@ export class AttesterService {
         const message = (error as Error)?.message ?? '';
         if (NONCE_ERROR.test(message) && attempt < MAX_SEND_ATTEMPTS) {
           this.logger.warn(`attester nonce ${nonce} clashed; resyncing from the node (attempt ${attempt})`);
+          await sleep(Math.floor(Math.random() * 25 * attempt));
           continue;
         }
         // Unreachable node before it took the transaction: nothing was sent, 503. Otherwise 502.

@@ -1,0 +1,108 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createTestDatabase, TestDatabase } from '../helpers/test-env';
+import { requireEnv } from './reliability-env';
+
+const ROOT = join(__dirname, '..', '..');
+const REQUESTS = 1_000;
+
+/**
+ * The built service under 1,000 concurrent requests receives SIGTERM: readiness turns 503 while
+ * it drains, every request it answered is stored as a usage row (counted in PostgreSQL), and no
+ * request it accepted goes unanswered (rows == responses).
+ */
+describe('SIGTERM under load', () => {
+  const pgUrl = requireEnv('TEST_DATABASE_URL');
+  let db: TestDatabase;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+    db = await createTestDatabase('postgres');
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await db?.drop();
+  });
+
+  it('answers and records every admitted request, reporting not-ready while draining', async () => {
+    const env = {
+      ...process.env,
+      ...db.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DEVNET_PORT: '0',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO_ACCOUNT: 'false',
+      SHUTDOWN_READINESS_DELAY_MS: '500',
+    };
+    const cli = (...args: string[]) =>
+      JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, env }).toString());
+    const { accountId } = cli('create-account', '--name', 'Drain', '--email', 'drain@example.com', '--password', 'drain password 1');
+    cli('set-rate-limit', '--email', 'drain@example.com', '--per-minute', '1000000');
+
+    child = spawn(process.execPath, ['dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not ready:\n${output}`)), 45_000);
+      child!.stdout!.on('data', (c: Buffer) => {
+        output += c.toString();
+        const match = /Ready on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(Number(match[1]));
+        }
+      });
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      (await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
+    const { accessToken } = await post('/auth/login', { email: 'drain@example.com', password: 'drain password 1' });
+    const { key } = await post('/api/v1/api-keys', { name: 'drain', scopes: ['usage:read'] }, { Authorization: `Bearer ${accessToken}` });
+
+    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
+    let answered = 0;
+    let signalled = false;
+    const readiness: number[] = [];
+    const results = await Promise.all(
+      Array.from({ length: REQUESTS }, async () => {
+        try {
+          const res = await fetch(`${base}/api/v1/usage/stats`, { headers: { 'X-API-Key': key } });
+          await res.arrayBuffer();
+          answered += 1;
+          if (answered === 100 && !signalled) {
+            signalled = true;
+            child!.kill('SIGTERM');
+            await new Promise((r) => setTimeout(r, 100));
+            const probe = await fetch(`${base}/health/ready`).catch(() => undefined);
+            readiness.push(probe?.status ?? 0);
+          }
+          return res.status;
+        } catch {
+          return 0; // refused or cut before the server read it: not admitted
+        }
+      }),
+    );
+    await exited;
+
+    const responses = results.filter((s) => s !== 0);
+    expect(signalled).toBe(true);
+    expect(readiness).toEqual([503]);
+    expect(responses.filter((s) => s !== 200)).toEqual([]);
+
+    const client = new Client({ connectionString: pgUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS n FROM "${db.env.DATABASE_SCHEMA}".usage_records WHERE account_id = $1 AND route = '/api/v1/usage/stats'`,
+        [accountId],
+      );
+      process.stdout.write(`sigterm drain: ${responses.length} answered, ${REQUESTS - responses.length} refused, ${rows[0].n} usage rows\n`);
+      expect(rows[0].n).toBe(responses.length);
+    } finally {
+      await client.end();
+    }
+  }, 180_000);
+});
