@@ -11,7 +11,8 @@ import { AuthSessionsService } from './tokens/auth-sessions.service';
 import { invalid, JwtTokensService } from './tokens/jwt-tokens.service';
 import { SCOPES } from './scopes';
 
-const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
+// The signature part may be empty: an unsigned (alg "none") JWT is a token, and an invalid one.
+const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i;
 
 /**
  * Global guard (after request validation, before the rate limit). X-API-Key present: the key
