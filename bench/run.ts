@@ -56,7 +56,9 @@ async function main(): Promise<void> {
   cli('create-account', '--name', 'Bench', '--email', email, '--password', password, '--plan', 'enterprise');
   cli('set-rate-limit', '--email', email, '--per-minute', '999999999');
 
-  const service = await spawnServer(process.execPath, ['dist/main.js'], env, /Ready on http:\/\/127\.0\.0\.1:(\d+)/, ROOT);
+  // BENCH_PROFILE=dir writes a V8 CPU profile of the service (open it in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const service = await spawnServer(process.execPath, [...profile, 'dist/main.js'], env, /Ready on http:\/\/127\.0\.0\.1:(\d+)/, ROOT);
   const bare = await spawnServer(process.execPath, ['-r', 'ts-node/register', 'bench/bare-app.ts'], { ...process.env, TS_NODE_SWC: 'true' }, /READY (\d+)/, ROOT);
   try {
     const { accessToken } = await http(service.port, 'POST', '/auth/login', { email, password });
@@ -64,12 +66,13 @@ async function main(): Promise<void> {
     const { key } = await http(service.port, 'POST', '/api/v1/api-keys', { name: 'bench', scopes }, { Authorization: `Bearer ${accessToken}` });
     const auth = { 'X-API-Key': key };
     const config = await http(service.port, 'GET', '/api/v1/defi/config', undefined, auth);
-    const weth: string = config.tokens.WETH.address;
-    const tusdc: string = config.tokens.tUSDC.address;
+    const token = (symbol: string): string => config.tokens.find((t: { symbol: string }) => t.symbol === symbol).address;
+    const weth = token('WETH');
+    const tusdc = token('tUSDC');
 
     // Wallet 1 trades with an active session and approvals in place (the estimateGas path);
     // wallet 2 has no session and is built with buildOnly=true.
-    const provider = new JsonRpcProvider(devnet.rpcUrl, 84532, { staticNetwork: true });
+    const provider = new JsonRpcProvider(devnet.rpcUrl, 84532, { staticNetwork: true, cacheTimeout: -1 });
     const account = (i: number) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(MNEMONIC), `m/44'/60'/0'/0/${i}`).connect(provider);
     const trader = account(1);
     const idle = account(2);
@@ -78,9 +81,9 @@ async function main(): Promise<void> {
     const first = await http(service.port, 'POST', '/api/v1/defi/swap', swapBody, auth);
     const liquidityBody = { token0: weth, token1: tusdc, amount0: '1000000000000000', amount1: '3000000', tickLower: -887220, tickUpper: 887220, userAddress: trader.address };
     const firstLiquidity = await http(service.port, 'POST', '/api/v1/defi/liquidity', liquidityBody, auth);
-    for (const approval of [...first.approvals, ...firstLiquidity.approvals]) {
-      await (await trader.sendTransaction({ to: approval.transaction.to, data: approval.transaction.data })).wait();
-    }
+    const approvals = new Map<string, { to: string; data: string }>();
+    for (const a of [...first.approvals, ...firstLiquidity.approvals]) approvals.set(a.transaction.to + a.transaction.data, a.transaction);
+    for (const tx of approvals.values()) await (await trader.sendTransaction({ to: tx.to, data: tx.data })).wait();
 
     const scenarios: Array<Scenario & { rpcPerRequest?: boolean }> = [
       { name: 'swap build, buildOnly (no session)', method: 'POST', path: '/api/v1/defi/swap?buildOnly=true', headers: auth, body: { ...swapBody, userAddress: idle.address }, expectStatus: 200, rpcPerRequest: true },
@@ -93,7 +96,8 @@ async function main(): Promise<void> {
 
     const baseline = await measure(bare.port, bare.pid, { name: 'bare NestJS hello', method: 'GET', path: '/hello', expectStatus: 200 }, CONNECTIONS, SECONDS);
     const rows: Array<Measurement & { rpc?: number }> = [];
-    for (const scenario of scenarios) {
+    const only = process.env.BENCH_ONLY;
+    for (const scenario of scenarios.filter((sc) => !only || sc.name.includes(only))) {
       const before = total(await rpcStats(devnet.rpcUrl));
       const m = await measure(service.port, service.pid, scenario, CONNECTIONS, SECONDS);
       const rpc = scenario.rpcPerRequest ? (total(await rpcStats(devnet.rpcUrl)) - before) / m.requests : undefined;

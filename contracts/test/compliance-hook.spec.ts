@@ -1,0 +1,195 @@
+/**
+ * ComplianceHook on the local EVM with the real Uniswap v4 PoolManager, UniversalRouter,
+ * PositionManager and V4Quoter: every rule of the hook.
+ */
+import { AbiCoder, Contract, ContractFactory, InterfaceAbi, JsonRpcProvider, Wallet } from 'ethers';
+import { loadOwnArtifact, loadUniswapArtifact } from '../../src/chain/devnet/artifacts';
+import type { NetworkDefinition } from '../../src/chain/network/network.types';
+import { useContractFixture } from './contract-fixture';
+import {
+  decreaseAndTake,
+  mintPosition,
+  POSITION_MANAGER,
+  quoteExactInputSingle,
+  swapExactInSingle,
+  V4_QUOTER,
+} from './uniswap-actions';
+
+describe('ComplianceHook', () => {
+  const f = useContractFixture();
+  let net: NetworkDefinition;
+  let provider: JsonRpcProvider;
+  let registry: Contract;
+  let hook: Contract;
+  let deployer: Wallet, alice: Wallet, bob: Wallet, carol: Wallet;
+  const activate = (who: string, seconds?: number) => f.activate(who, seconds);
+  const revertOf = (from: Wallet, to: string, data: string) => f.revertOf(from, to, data);
+  const send = (from: Wallet, to: string, data: string) => f.send(from, to, data);
+  const approveThroughPermit2 = (owner: Wallet, spender: string) =>
+    f.approveThroughPermit2(owner, spender);
+  const balance = (token: string, who: string) => f.balance(token, who);
+
+  beforeAll(() => {
+    ({ net, provider, registry, hook } = f);
+    [deployer, alice, bob, carol] = f.wallets;
+  });
+
+  const swapData = (amount = 10n ** 17n, hookData = '0x') =>
+    swapExactInSingle(net.pool, true, amount, hookData);
+
+  it('sits at an address carrying exactly the beforeSwap + beforeAddLiquidity flags, and refuses any other', async () => {
+    expect(BigInt(net.contracts.complianceHook) & 0x3fffn).toBe((1n << 11n) | (1n << 7n));
+    const artifact = loadOwnArtifact('ComplianceHook');
+    const factory = new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, deployer);
+    const tx = await factory.getDeployTransaction(
+      net.contracts.poolManager,
+      net.contracts.complianceRegistry,
+      deployer.address,
+    );
+    expect((await revertOf(deployer, undefined as unknown as string, tx.data)).name).toBe(
+      'HookAddressNotValid',
+    );
+  });
+
+  it('refuses a swap from a wallet without a session, naming the trader (hook revert unwrapped)', async () => {
+    await approveThroughPermit2(alice, net.contracts.universalRouter);
+    const decoded = await revertOf(alice, net.contracts.universalRouter, swapData());
+    expect(decoded).toMatchObject({
+      name: 'SessionNotActive',
+      code: 'SESSION_NOT_ACTIVE',
+      raisedBy: net.contracts.complianceHook,
+    });
+    expect(decoded.args.trader).toBe(alice.address);
+  });
+
+  it('lets a wallet with a session swap 0.1 WETH for tUSDC through the UniversalRouter', async () => {
+    await approveThroughPermit2(alice, net.contracts.universalRouter);
+    await activate(alice.address);
+    const before = await balance(net.tokens.tUSDC.address, alice.address);
+    const receipt = await send(alice, net.contracts.universalRouter, swapData(10n ** 17n));
+    expect(receipt!.status).toBe(1);
+    const received = (await balance(net.tokens.tUSDC.address, alice.address)) - before;
+    // ~300 tUSDC at 1 WETH = 3000 tUSDC, minus the 0.3 % fee and a little price impact.
+    expect(received).toBeGreaterThan(290n * 10n ** 6n);
+    expect(received).toBeLessThan(300n * 10n ** 6n);
+  });
+
+  it("does not let a wallet borrow another wallet's session (hookData is never identity)", async () => {
+    await approveThroughPermit2(alice, net.contracts.universalRouter);
+    await activate(bob.address);
+    const borrowing = swapData(
+      10n ** 17n,
+      AbiCoder.defaultAbiCoder().encode(['address'], [bob.address]),
+    );
+    const decoded = await revertOf(alice, net.contracts.universalRouter, borrowing);
+    expect(decoded.name).toBe('SessionNotActive');
+    expect(decoded.args.trader).toBe(alice.address);
+  });
+
+  it('refuses a swap once the session has expired', async () => {
+    await approveThroughPermit2(alice, net.contracts.universalRouter);
+    await activate(alice.address, 60);
+    await provider.send('evm_increaseTime', [61]);
+    await provider.send('evm_mine', []);
+    expect((await revertOf(alice, net.contracts.universalRouter, swapData())).name).toBe(
+      'SessionNotActive',
+    );
+  });
+
+  it('lets the V4Quoter price a swap for a wallet without a session (it can never trade)', async () => {
+    const raw = await provider.call({
+      from: carol.address,
+      to: net.contracts.v4Quoter,
+      data: quoteExactInputSingle(net.pool, true, 10n ** 17n),
+    });
+    const [amountOut] = V4_QUOTER.decodeFunctionResult('quoteExactInputSingle', raw);
+    expect(amountOut).toBeGreaterThan(290n * 10n ** 6n);
+  });
+
+  it('refuses a router that is not allowlisted, even for a wallet with a session', async () => {
+    const ur = loadUniswapArtifact('UniversalRouter');
+    const zero = '0x' + '00'.repeat(20);
+    const zero32 = '0x' + '00'.repeat(32);
+    const rogue = await new ContractFactory(ur.abi as InterfaceAbi, ur.bytecode, deployer).deploy([
+      net.contracts.permit2,
+      net.tokens.WETH.address,
+      zero,
+      zero,
+      zero32,
+      zero32,
+      net.contracts.poolManager,
+      zero,
+      net.contracts.positionManager,
+      zero,
+    ]);
+    const rogueAddress = await rogue.getAddress();
+    await approveThroughPermit2(alice, rogueAddress);
+    await activate(alice.address);
+    const decoded = await revertOf(alice, rogueAddress, swapData());
+    expect(decoded).toMatchObject({ name: 'RouterNotAllowed', code: 'ROUTER_NOT_ALLOWED' });
+    expect(decoded.args.router).toBe(rogueAddress);
+  });
+
+  it('accepts hook callbacks only from the PoolManager', async () => {
+    const key = [
+      net.pool.currency0,
+      net.pool.currency1,
+      net.pool.fee,
+      net.pool.tickSpacing,
+      net.pool.hooks,
+    ];
+    const data = hook.interface.encodeFunctionData('beforeSwap', [
+      alice.address,
+      key,
+      [true, -1n, 0n],
+      '0x',
+    ]);
+    expect((await revertOf(alice, net.contracts.complianceHook, data)).name).toBe('NotPoolManager');
+  });
+
+  it('lets only the owner change the router and quoter allowlists', async () => {
+    for (const fn of ['setRouter', 'setQuoter']) {
+      const data = hook.interface.encodeFunctionData(fn, [alice.address, true]);
+      expect((await revertOf(alice, net.contracts.complianceHook, data)).name).toBe('NotOwner');
+    }
+    expect(await hook.isRouter(net.contracts.universalRouter)).toBe(true);
+    expect(await hook.isRouter(net.contracts.positionManager)).toBe(true);
+    expect(await hook.isQuoter(net.contracts.v4Quoter)).toBe(true);
+  });
+
+  it('gates adding liquidity on a session, but removing it stays open after the session ends', async () => {
+    await approveThroughPermit2(alice, net.contracts.positionManager);
+    const mint = mintPosition(
+      net.pool,
+      -887220,
+      887220,
+      10n ** 12n,
+      alice.address,
+      10n ** 18n,
+      10n ** 10n,
+    );
+    expect(await revertOf(alice, net.contracts.positionManager, mint)).toMatchObject({
+      name: 'SessionNotActive',
+      raisedBy: net.contracts.complianceHook,
+    });
+
+    await activate(alice.address);
+    const pm = new Contract(net.contracts.positionManager, POSITION_MANAGER, provider);
+    const tokenId = (await pm.nextTokenId()) as bigint;
+    expect((await send(alice, net.contracts.positionManager, mint))!.status).toBe(1);
+    expect(await pm.ownerOf(tokenId)).toBe(alice.address);
+    expect(await pm.getPositionLiquidity(tokenId)).toBe(10n ** 12n);
+
+    await (await registry.revoke(alice.address)).wait();
+    const wethBefore = await balance(net.tokens.WETH.address, alice.address);
+    expect(
+      (await send(
+        alice,
+        net.contracts.positionManager,
+        decreaseAndTake(net.pool, tokenId, 10n ** 12n, alice.address),
+      ))!.status,
+    ).toBe(1);
+    expect(await pm.getPositionLiquidity(tokenId)).toBe(0n);
+    expect(await balance(net.tokens.WETH.address, alice.address)).toBeGreaterThan(wethBefore);
+  });
+});
