@@ -116,12 +116,16 @@ describe('ChainModule (e2e)', () => {
   describe('embedded devnet (no CHAIN_RPC_URL)', () => {
     it('starts with the app, serves reads, and is stopped when the app shuts down', async () => {
       const started = Date.now();
-      const t = await createTestApp({ env: { CHAIN_RPC_URL: undefined, DEVNET_SHARED: 'false', DEVNET_PORT: '0' } });
+      const t = await createTestApp({
+        env: { CHAIN_RPC_URL: undefined, DEVNET_SHARED: 'false', DEVNET_PORT: '0' },
+      });
       const bootMs = Date.now() - started;
       const devnet = t.app.get(ChainConnection).devnet!;
       expect(devnet.pid).toBeGreaterThan(0);
       expect(bootMs).toBeLessThan(15_000);
-      const { state } = await t.app.get(ChainReaderService).readWallet(devnet.deployment.accounts.funded[3]);
+      const { state } = await t.app
+        .get(ChainReaderService)
+        .readWallet(devnet.deployment.accounts.funded[3]);
       expect(state.balances.WETH).toBe(100n * 10n ** 18n);
       await t.close();
       expect(() => process.kill(devnet.pid, 0)).toThrow(); // the child is gone

@@ -39,11 +39,13 @@ export function devnetPrivateKeys(count = C.DEVNET_ACCOUNT_COUNT): string[] {
 
 async function createEngine(privateKeys: string[]): Promise<Eip1193> {
   // Internal module, loaded lazily: requiring `hardhat` itself would need a hardhat.config.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  type Factory = {
+    createHardhatNetworkProvider: (config: object, logger: object) => Promise<Eip1193>;
+  };
+  /* eslint-disable @typescript-eslint/no-require-imports */
   const { createHardhatNetworkProvider } =
-    require('hardhat/internal/hardhat-network/provider/provider') as {
-      createHardhatNetworkProvider: (config: object, logger: object) => Promise<Eip1193>;
-    };
+    require('hardhat/internal/hardhat-network/provider/provider') as Factory;
+  /* eslint-enable @typescript-eslint/no-require-imports */
   return createHardhatNetworkProvider(
     {
       hardfork: C.DEVNET_HARDFORK,
