@@ -1,18 +1,17 @@
 import { Wallet } from 'ethers';
 import { ChainConnection } from '../src/chain/chain-connection';
-import { ChainModule } from '../src/chain/chain.module';
 import { RegistryConnection } from '../src/compliance/sessions/registry-connection';
 import { createTestApp, TestApp } from './helpers/app';
 import { login } from './helpers/auth';
 import { ComplianceDevnet, postActivateDemo, startComplianceDevnet } from './helpers/compliance';
 
-describe('Compliance sessions over the chain layer (ChainModule registered)', () => {
+describe('Compliance sessions over the chain layer', () => {
   let chain: ComplianceDevnet;
   let t: TestApp;
 
   beforeAll(async () => {
     chain = await startComplianceDevnet();
-    t = await createTestApp({ env: chain.env, extra: { imports: [ChainModule] } });
+    t = await createTestApp({ env: chain.env });
   }, 120_000);
   afterAll(async () => {
     await t?.close();

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WalletsModule } from '../compliance/wallets/wallets.module';
-import { EthersDefiChain } from './chain/defi-chain.adapter';
+import { ChainLayerDefiChain } from './chain/defi-chain.adapter';
 import { DEFI_CHAIN } from './chain/defi-chain.port';
 import { DefiConfigService } from './defi-config.service';
 import { DefiController } from './defi.controller';
@@ -14,7 +14,7 @@ import { SwapBuilderService } from './swap-builder.service';
   imports: [WalletsModule],
   controllers: [DefiController, PreflightController],
   providers: [
-    { provide: DEFI_CHAIN, useClass: EthersDefiChain },
+    { provide: DEFI_CHAIN, useClass: ChainLayerDefiChain },
     PreflightService,
     GasEstimatorService,
     SwapBuilderService,

@@ -79,3 +79,16 @@ export function decodeAggregate3Result(raw: string): AggregateResult[] {
   }
   return results;
 }
+
+/**
+ * ethers v6 recomputes a function's selector (keccak of its signature) on every encode; freeze
+ * each selector once on the fragment so hot-path encodes skip that hash.
+ */
+export function withCachedSelectors<T extends { fragments: readonly unknown[] }>(iface: T): T {
+  for (const fragment of iface.fragments as Array<{ type?: string; selector?: string }>) {
+    if (fragment.type !== 'function' && fragment.type !== 'error') continue;
+    const selector = fragment.selector;
+    Object.defineProperty(fragment, 'selector', { value: selector, enumerable: false });
+  }
+  return iface;
+}

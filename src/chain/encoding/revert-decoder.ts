@@ -6,6 +6,7 @@
  */
 import { ErrorFragment, Interface, JsonFragment } from 'ethers';
 import { loadOwnArtifact } from '../devnet/artifacts';
+import { withCachedSelectors } from './abi-words';
 
 /** Error signatures (`error Name(type name)`) of an ABI; the registry and the hook share some. */
 const errorsOf = (abi: unknown[]): string[] =>
@@ -13,7 +14,7 @@ const errorsOf = (abi: unknown[]): string[] =>
     .filter((item) => item.type === 'error')
     .map((item) => ErrorFragment.from(item).format('full'));
 
-export const KNOWN_ERRORS = new Interface(
+export const KNOWN_ERRORS = withCachedSelectors(new Interface(
   unique([
     // Read from the committed artifacts (not a JSON import: contracts/ sits outside the build's rootDir).
     ...errorsOf(loadOwnArtifact('ComplianceHook').abi as unknown[]),
@@ -36,7 +37,7 @@ export const KNOWN_ERRORS = new Interface(
     'error InsufficientAllowance(uint256 amount)',
     'error UnexpectedRevertBytes(bytes revertData)',
   ]),
-);
+));
 
 function unique(signatures: string[]): string[] {
   return [...new Set(signatures)];
@@ -128,5 +129,15 @@ export function revertDataOf(err: unknown): string | undefined {
     for (const key of ['data', 'error', 'info', 'cause', 'payload'])
       if (key in record) queue.push(record[key]);
   }
-  return undefined;
+  // A revert without data (a bare `require`, WETH's withdraw) is still an answer from the node,
+  // not an outage: report it as empty revert data.
+  return isDatalessRevert(err) ? '0x' : undefined;
+}
+
+function isDatalessRevert(err: unknown): boolean {
+  const e = err as { code?: unknown; shortMessage?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.code === 'CALL_EXCEPTION') return true;
+  const text = `${typeof e.shortMessage === 'string' ? e.shortMessage : ''} ${typeof e.message === 'string' ? e.message : ''}`;
+  return /execution reverted|transaction reverted|reverted with/i.test(text) && !/timeout|ECONNREFUSED/i.test(text);
 }

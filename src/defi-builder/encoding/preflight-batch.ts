@@ -8,6 +8,7 @@ import { getAddress, Interface } from 'ethers';
 import { COMPLIANCE_REGISTRY, ERC20, MULTICALL3, PERMIT2, STATE_VIEW, V4_QUOTER } from './abis';
 import type { Permit2Allowance } from './approvals';
 import { PoolKey, poolIdOf, poolKeyTuple } from './pool-key';
+import { withCachedSelectors } from '../../chain/encoding/abi-words';
 
 export type TokenSymbol = 'WETH' | 'tUSDC';
 export const TOKEN_SYMBOLS: readonly TokenSymbol[] = ['WETH', 'tUSDC'];
@@ -57,7 +58,7 @@ export interface WalletReads {
   quote?: { ok: true; amountOut: bigint } | { ok: false; revertData: string };
 }
 
-const MULTICALL_ETH_BALANCE = new Interface(['function getEthBalance(address addr) view returns (uint256 balance)']);
+const MULTICALL_ETH_BALANCE = withCachedSelectors(new Interface(['function getEthBalance(address addr) view returns (uint256 balance)']));
 
 interface Slot {
   call: Call3;
