@@ -86,6 +86,8 @@ async function main(): Promise<void> {
     for (const tx of approvals.values()) await (await trader.sendTransaction({ to: tx.to, data: tx.data })).wait();
 
     const scenarios: Array<Scenario & { rpcPerRequest?: boolean }> = [
+      { name: 'liveness (our middleware, no auth)', method: 'GET', path: '/health/live', expectStatus: 200 },
+      { name: 'defi config (auth + limit + usage, no chain)', method: 'GET', path: '/api/v1/defi/config', headers: auth, expectStatus: 200 },
       { name: 'swap build, buildOnly (no session)', method: 'POST', path: '/api/v1/defi/swap?buildOnly=true', headers: auth, body: { ...swapBody, userAddress: idle.address }, expectStatus: 200, rpcPerRequest: true },
       { name: 'swap build, active session (+estimateGas)', method: 'POST', path: '/api/v1/defi/swap', headers: auth, body: swapBody, expectStatus: 200, rpcPerRequest: true },
       { name: 'liquidity build', method: 'POST', path: '/api/v1/defi/liquidity', headers: auth, body: liquidityBody, expectStatus: 200, rpcPerRequest: true },
@@ -98,9 +100,14 @@ async function main(): Promise<void> {
     const rows: Array<Measurement & { rpc?: number }> = [];
     const only = process.env.BENCH_ONLY;
     for (const scenario of scenarios.filter((sc) => !only || sc.name.includes(only))) {
-      const before = total(await rpcStats(devnet.rpcUrl));
+      const before = await rpcStats(devnet.rpcUrl);
       const m = await measure(service.port, service.pid, scenario, CONNECTIONS, SECONDS);
-      const rpc = scenario.rpcPerRequest ? (total(await rpcStats(devnet.rpcUrl)) - before) / m.requests : undefined;
+      const after = await rpcStats(devnet.rpcUrl);
+      const rpc = scenario.rpcPerRequest ? (total(after) - total(before)) / m.requests : undefined;
+      if (scenario.rpcPerRequest) {
+        const perMethod = Object.keys(after).map((k) => `${k}=${((after[k] - (before[k] ?? 0)) / m.requests).toFixed(2)}`);
+        process.stdout.write(`RPC per request, ${scenario.name}: ${perMethod.join(' ')}\n`);
+      }
       rows.push({ ...m, rpc });
     }
     printTable(baseline, rows);

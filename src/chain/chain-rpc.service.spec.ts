@@ -1,54 +1,98 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { ApiError } from '../common/errors/api-error';
 import type { ChainConfig } from '../config/chain.config';
 import type { ChainConnection } from './chain-connection';
 import { ChainRevertError, ChainRpcService } from './chain-rpc.service';
 
 const config = { timeoutMs: 300, retries: 2, healthTimeoutMs: 100 } as ChainConfig;
-const service = (provider: object) =>
-  new ChainRpcService({ provider } as unknown as ChainConnection, config);
-const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+const TO = '0x0000000000000000000000000000000000000001';
+const REVERT = '0x3f9b2f6c00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8';
+
+type Behaviour = (body: { id: number; method: string }, res: ServerResponse) => void;
+
+/** A scripted JSON-RPC node on loopback: the edge we do not own, played for real over HTTP. */
+async function node(behaviour: Behaviour): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
+  let calls = 0;
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      calls += 1;
+      behaviour(JSON.parse(raw), res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls: () => calls,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+const reply = (res: ServerResponse, id: number, payload: object) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, ...payload }));
+
+const service = (url: string) => new ChainRpcService({ rpcUrl: url } as unknown as ChainConnection, config);
 
 describe(ChainRpcService.name, () => {
-  it('retries transport failures within the budget, then answers', async () => {
-    let calls = 0;
-    const rpc = service({ call: async () => (++calls < 2 ? Promise.reject(refused()) : '0x01') });
-    await expect(
-      rpc.call({ to: '0x0000000000000000000000000000000000000001', data: '0x' }),
-    ).resolves.toBe('0x01');
-    expect(calls).toBe(2);
+  it('retries a failed connection within the budget, then answers', async () => {
+    let first = true;
+    const n = await node((body, res) => {
+      if (first) {
+        first = false;
+        res.socket?.destroy();
+        return;
+      }
+      reply(res, body.id, { result: '0x01' });
+    });
+    try {
+      await expect(service(n.url).call({ to: TO, data: '0x' })).resolves.toBe('0x01');
+      expect(n.calls()).toBe(2);
+    } finally {
+      await n.close();
+    }
   });
 
-  it('gives up as CHAIN_UNAVAILABLE (503) once retries are spent', async () => {
-    const rpc = service({ call: async () => Promise.reject(refused()) });
-    const error = await rpc
-      .call({ to: '0x0000000000000000000000000000000000000001', data: '0x' })
-      .catch((e: unknown) => e);
+  it('gives up as CHAIN_UNAVAILABLE (503) when nothing listens', async () => {
+    const n = await node(() => undefined);
+    const url = n.url;
+    await n.close();
+    const error = await service(url).call({ to: TO, data: '0x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(503);
   });
 
-  it('never waits past the time budget for a silent RPC', async () => {
-    const rpc = service({ call: () => new Promise(() => undefined) });
-    const started = Date.now();
-    await expect(
-      rpc.call({ to: '0x0000000000000000000000000000000000000001', data: '0x' }),
-    ).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE' });
-    expect(Date.now() - started).toBeLessThan(config.timeoutMs + 150);
+  it('never waits past the time budget for a silent RPC, and does not resend to it', async () => {
+    const n = await node(() => undefined);
+    try {
+      const started = Date.now();
+      await expect(service(n.url).call({ to: TO, data: '0x' })).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE' });
+      expect(Date.now() - started).toBeLessThan(config.timeoutMs + 150);
+      expect(n.calls()).toBe(1);
+    } finally {
+      await n.close();
+    }
   });
 
   it('does not retry a revert: it is an answer, decoded', async () => {
-    let calls = 0;
-    const data = '0x3f9b2f6c00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8';
-    const rpc = service({
-      call: async () => (calls++, Promise.reject({ code: 'CALL_EXCEPTION', data })),
-      estimateGas: async () => Promise.reject({ code: 'CALL_EXCEPTION', data }),
-    });
-    await expect(
-      rpc.call({ to: '0x0000000000000000000000000000000000000001', data: '0x' }),
-    ).rejects.toBeInstanceOf(ChainRevertError);
-    expect(calls).toBe(1);
-    await expect(
-      rpc.estimateGas({ to: '0x0000000000000000000000000000000000000001', data: '0x' }),
-    ).resolves.toMatchObject({ ok: false, revertData: data });
+    const n = await node((body, res) => reply(res, body.id, { error: { code: 3, message: 'execution reverted', data: REVERT } }));
+    try {
+      const rpc = service(n.url);
+      await expect(rpc.call({ to: TO, data: '0x' })).rejects.toBeInstanceOf(ChainRevertError);
+      expect(n.calls()).toBe(1);
+      await expect(rpc.estimateGas({ to: TO, data: '0x' })).resolves.toMatchObject({ ok: false, revertData: REVERT });
+    } finally {
+      await n.close();
+    }
+  });
+
+  it('reports a revert without data as an answer too', async () => {
+    const n = await node((body, res) => reply(res, body.id, { error: { code: -32000, message: 'execution reverted' } }));
+    try {
+      await expect(service(n.url).estimateGas({ to: TO, data: '0x' })).resolves.toMatchObject({ ok: false, revertData: '0x' });
+    } finally {
+      await n.close();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { chainConfig, ChainConfig } from '../config/chain.config';
 import { ApiError } from '../common/errors/api-error';
 import { ChainConnection } from './chain-connection';
 import { DecodedRevert, decodeRevert, revertDataOf } from './encoding/revert-decoder';
+import { JsonRpcClient } from './json-rpc-client';
 
 export interface ChainTx {
   to: string;
@@ -57,7 +58,11 @@ export class ChainRpcService {
   constructor(
     private readonly connection: ChainConnection,
     @Inject(chainConfig.KEY) private readonly config: ChainConfig,
-  ) {}
+  ) {
+    this.client = new JsonRpcClient(connection.rpcUrl);
+  }
+
+  private readonly client: JsonRpcClient;
 
   get provider(): JsonRpcProvider {
     return this.connection.provider;
@@ -65,7 +70,9 @@ export class ChainRpcService {
 
   /** eth_call at latest; throws ChainRevertError on revert, ApiError CHAIN_UNAVAILABLE otherwise. */
   async call(tx: ChainTx): Promise<string> {
-    return this.withBudget('eth_call', () => this.provider.call(tx));
+    return this.withBudget('eth_call', (remainingMs) =>
+      this.client.request<string>('eth_call', [rpcTx(tx), 'latest'], remainingMs),
+    );
   }
 
   /** eth_estimateGas; a revert is reported (decoded), not thrown. */
@@ -73,7 +80,11 @@ export class ChainRpcService {
     try {
       return {
         ok: true,
-        gas: await this.withBudget('eth_estimateGas', () => this.provider.estimateGas(tx)),
+        gas: BigInt(
+          await this.withBudget('eth_estimateGas', (remainingMs) =>
+            this.client.request<string>('eth_estimateGas', [rpcTx(tx)], remainingMs),
+          ),
+        ),
       };
     } catch (err) {
       if (err instanceof ChainRevertError)
@@ -99,20 +110,21 @@ export class ChainRpcService {
    */
   async withBudget<T>(
     operation: string,
-    fn: () => Promise<T>,
+    fn: (remainingMs: number) => Promise<T>,
     budgetMs = this.config.timeoutMs,
     retries = this.config.retries,
   ): Promise<T> {
     const deadline = Date.now() + budgetMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await withTimeout(fn(), deadline - Date.now());
+        const remaining = deadline - Date.now();
+        return await withTimeout(fn(remaining), remaining);
       } catch (err) {
         const revertData = err instanceof ChainTimeoutError ? undefined : revertDataOf(err);
         if (revertData !== undefined) throw new ChainRevertError(revertData);
-        const remaining = deadline - Date.now();
+        const left = deadline - Date.now();
         const backoff = 100 * (attempt + 1);
-        if (attempt >= retries || remaining <= backoff + 50) {
+        if (attempt >= retries || left <= backoff + 50 || !isRetryable(err)) {
           this.logger.warn(`${operation} failed after ${attempt + 1} attempt(s): ${describe(err)}`);
           throw new ApiError(
             'CHAIN_UNAVAILABLE',
@@ -124,6 +136,25 @@ export class ChainRpcService {
       }
     }
   }
+}
+
+/** Quantities as the JSON-RPC wants them (hex), only the fields a read needs. */
+function rpcTx(tx: ChainTx): Record<string, string> {
+  const out: Record<string, string> = { to: tx.to, data: tx.data };
+  if (tx.from) out.from = tx.from;
+  if (tx.value !== undefined && tx.value !== 0n) out.value = `0x${tx.value.toString(16)}`;
+  return out;
+}
+
+/**
+ * Only a failed connection is worth retrying. A timeout means the node is slow or overloaded:
+ * sending the same work again would add load exactly when it hurts (a retry storm).
+ */
+function isRetryable(err: unknown): boolean {
+  if (err instanceof ChainTimeoutError) return false;
+  const e = err as { name?: string; cause?: { code?: string } } | null;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return false;
+  return true;
 }
 
 function describe(err: unknown): string {

@@ -1,5 +1,5 @@
 import { AbiCoder, Interface, getAddress } from 'ethers';
-import { decodeAggregate3Result, encodeAggregate3Calldata, encodeStaticCall } from './abi-words';
+import { decodeAggregate3Result, encodeAggregate3Calldata, encodeStaticCall, encodeTupleWithEmptyBytes } from './abi-words';
 
 const MULTICALL = new Interface([
   'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
@@ -32,6 +32,15 @@ describe('abi-words', () => {
     expect(encodeAggregate3Calldata(selector, calls)).toBe(
       MULTICALL.encodeFunctionData('aggregate3', [calls.map((c) => [c.target, c.allowFailure, c.callData])]),
     );
+  });
+
+  it('encodes a tuple argument ending in empty bytes exactly as ethers does', () => {
+    const quoter = new Interface([
+      'function quoteExactInputSingle(((address,address,uint24,int24,address) poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256, uint256)',
+    ]);
+    const poolKey = [A, B, 3000, 60, B] as const;
+    const expected = quoter.encodeFunctionData('quoteExactInputSingle', [[poolKey, true, 10n ** 18n, '0x']]);
+    expect(encodeTupleWithEmptyBytes(quoter.getFunction('quoteExactInputSingle')!.selector, [...poolKey.slice(0, 3), 60, B, true, 10n ** 18n])).toBe(expected);
   });
 
   it('decodes aggregate3 results exactly as ethers does', () => {

@@ -12,7 +12,8 @@ function hexBody(hex: string): string {
 }
 
 function word(value: bigint): string {
-  return value.toString(16).padStart(WORD * 2, '0');
+  // Negative integers are two's complement (int24 ticks).
+  return BigInt.asUintN(256, value).toString(16).padStart(WORD * 2, '0');
 }
 
 /** One static argument as a 32-byte word: address, bool, or unsigned integer (< 2^256). */
@@ -91,4 +92,30 @@ export function withCachedSelectors<T extends { fragments: readonly unknown[] }>
     Object.defineProperty(fragment, 'selector', { value: selector, enumerable: false });
   }
   return iface;
+}
+
+/** Word `index` of ABI-encoded static return data, as an unsigned integer. */
+export function readWord(returnData: string, index: number): bigint {
+  const start = 2 + index * WORD * 2;
+  if (returnData.length < start + WORD * 2) throw new Error(`return data has no word ${index}`);
+  return BigInt(`0x${returnData.slice(start, start + WORD * 2)}`);
+}
+
+/** Word `index` as a two's-complement signed integer (int24 ticks and the like). */
+export function readSignedWord(returnData: string, index: number): bigint {
+  return BigInt.asIntN(256, readWord(returnData, index));
+}
+
+/**
+ * A call whose single argument is a tuple of static words followed by one empty `bytes` (the v4
+ * periphery "params with hookData" shape, e.g. V4Quoter.quoteExactInputSingle with hookData 0x).
+ */
+export function encodeTupleWithEmptyBytes(selector: string, staticArgs: ReadonlyArray<string | bigint | number | boolean>): string {
+  const headWords = staticArgs.length + 1;
+  return (
+    `0x${hexBody(selector)}${word(32n)}` +
+    staticArgs.map(staticWord).join('') +
+    word(BigInt(headWords * WORD)) +
+    word(0n)
+  );
 }

@@ -9,13 +9,30 @@ export interface PoolKey {
   hooks: string;
 }
 
+type PoolKeyTuple = [string, string, number, number, string];
+
+// A network has one pool key object for its lifetime: its id and checksummed tuple are computed
+// once instead of on every build (each costs keccak hashes).
+const ids = new WeakMap<PoolKey, string>();
+const tuples = new WeakMap<PoolKey, PoolKeyTuple>();
+
 /** v4-core PoolIdLibrary.toId: keccak256(abi.encode(poolKey)). */
 export function poolIdOf(key: PoolKey): string {
-  return keccak256(AbiCoder.defaultAbiCoder().encode([POOL_KEY_TUPLE], [poolKeyTuple(key)]));
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = keccak256(AbiCoder.defaultAbiCoder().encode([POOL_KEY_TUPLE], [poolKeyTuple(key)]));
+    ids.set(key, id);
+  }
+  return id;
 }
 
-export function poolKeyTuple(key: PoolKey): [string, string, number, number, string] {
-  return [getAddress(key.currency0), getAddress(key.currency1), key.fee, key.tickSpacing, getAddress(key.hooks)];
+export function poolKeyTuple(key: PoolKey): PoolKeyTuple {
+  let tuple = tuples.get(key);
+  if (tuple === undefined) {
+    tuple = [getAddress(key.currency0), getAddress(key.currency1), key.fee, key.tickSpacing, getAddress(key.hooks)];
+    tuples.set(key, tuple);
+  }
+  return [...tuple];
 }
 
 /** Spec §2.1 rule 3: zeroForOne follows the address order (selling currency0 means true). */

@@ -8,7 +8,7 @@ import { getAddress, Interface } from 'ethers';
 import { COMPLIANCE_REGISTRY, ERC20, MULTICALL3, PERMIT2, STATE_VIEW, V4_QUOTER } from './abis';
 import type { Permit2Allowance } from './approvals';
 import { PoolKey, poolIdOf, poolKeyTuple } from './pool-key';
-import { withCachedSelectors } from '../../chain/encoding/abi-words';
+import { encodeStaticCall, encodeTupleWithEmptyBytes, readSignedWord, readWord, withCachedSelectors } from '../../chain/encoding/abi-words';
 
 export type TokenSymbol = 'WETH' | 'tUSDC';
 export const TOKEN_SYMBOLS: readonly TokenSymbol[] = ['WETH', 'tUSDC'];
@@ -65,64 +65,80 @@ interface Slot {
   decode(reads: WalletReads, result: Call3Result): void;
 }
 
+const SELECTOR = {
+  blockTimestamp: MULTICALL3.getFunction('getCurrentBlockTimestamp')!.selector,
+  activeUntil: COMPLIANCE_REGISTRY.getFunction('activeUntil')!.selector,
+  ethBalance: MULTICALL_ETH_BALANCE.getFunction('getEthBalance')!.selector,
+  balanceOf: ERC20.getFunction('balanceOf')!.selector,
+  erc20Allowance: ERC20.getFunction('allowance')!.selector,
+  permit2Allowance: PERMIT2.getFunction('allowance')!.selector,
+  slot0: STATE_VIEW.getFunction('getSlot0')!.selector,
+  quote: V4_QUOTER.getFunction('quoteExactInputSingle')!.selector,
+};
+
+/**
+ * Every read but the quote has static arguments and static results: they are encoded and decoded
+ * word by word (abi-words.ts), which keeps this per-build batch in the microseconds.
+ */
 function slots(t: BatchTarget): Slot[] {
   const c = t.contracts;
   const wallet = getAddress(t.wallet);
-  const one = (iface: Interface, fn: string, r: Call3Result) => iface.decodeFunctionResult(fn, r.returnData);
+  const read = (target: string, selector: string, args: string[] = []): Call3 => ({
+    target,
+    allowFailure: false,
+    callData: encodeStaticCall(selector, args),
+  });
   const list: Slot[] = [
     {
-      call: { target: c.multicall3, allowFailure: false, callData: MULTICALL3.encodeFunctionData('getCurrentBlockTimestamp') },
-      decode: (reads, r) => (reads.blockTimestamp = one(MULTICALL3, 'getCurrentBlockTimestamp', r)[0] as bigint),
+      call: read(c.multicall3, SELECTOR.blockTimestamp),
+      decode: (reads, r) => (reads.blockTimestamp = readWord(r.returnData, 0)),
     },
     {
-      call: { target: c.complianceRegistry, allowFailure: false, callData: COMPLIANCE_REGISTRY.encodeFunctionData('activeUntil', [wallet]) },
-      decode: (reads, r) => (reads.activeUntil = one(COMPLIANCE_REGISTRY, 'activeUntil', r)[0] as bigint),
+      call: read(c.complianceRegistry, SELECTOR.activeUntil, [wallet]),
+      decode: (reads, r) => (reads.activeUntil = readWord(r.returnData, 0)),
     },
     {
-      call: { target: c.multicall3, allowFailure: false, callData: MULTICALL_ETH_BALANCE.encodeFunctionData('getEthBalance', [wallet]) },
-      decode: (reads, r) => (reads.balances.ETH = one(MULTICALL_ETH_BALANCE, 'getEthBalance', r)[0] as bigint),
+      call: read(c.multicall3, SELECTOR.ethBalance, [wallet]),
+      decode: (reads, r) => (reads.balances.ETH = readWord(r.returnData, 0)),
     },
   ];
   for (const symbol of TOKEN_SYMBOLS) {
     const token = t.tokens[symbol];
     list.push(
       {
-        call: { target: token, allowFailure: false, callData: ERC20.encodeFunctionData('balanceOf', [wallet]) },
-        decode: (reads, r) => (reads.balances[symbol] = one(ERC20, 'balanceOf', r)[0] as bigint),
+        call: read(token, SELECTOR.balanceOf, [wallet]),
+        decode: (reads, r) => (reads.balances[symbol] = readWord(r.returnData, 0)),
       },
       {
-        call: { target: token, allowFailure: false, callData: ERC20.encodeFunctionData('allowance', [wallet, c.permit2]) },
-        decode: (reads, r) => (reads.erc20ToPermit2[symbol] = one(ERC20, 'allowance', r)[0] as bigint),
+        call: read(token, SELECTOR.erc20Allowance, [wallet, c.permit2]),
+        decode: (reads, r) => (reads.erc20ToPermit2[symbol] = readWord(r.returnData, 0)),
       },
     );
     for (const [use, spender] of [['swap', c.universalRouter], ['liquidity', c.positionManager]] as const) {
       list.push({
-        call: { target: c.permit2, allowFailure: false, callData: PERMIT2.encodeFunctionData('allowance', [wallet, token, spender]) },
+        call: read(c.permit2, SELECTOR.permit2Allowance, [wallet, token, spender]),
         decode: (reads, r) => {
-          const [amount, expiration] = one(PERMIT2, 'allowance', r) as unknown as [bigint, bigint];
-          reads.permit2[use][symbol] = { amount, expiration };
+          reads.permit2[use][symbol] = { amount: readWord(r.returnData, 0), expiration: readWord(r.returnData, 1) };
         },
       });
     }
   }
   if (t.slot0) {
     list.push({
-      call: { target: c.stateView, allowFailure: false, callData: STATE_VIEW.encodeFunctionData('getSlot0', [poolIdOf(t.poolKey)]) },
+      call: read(c.stateView, SELECTOR.slot0, [poolIdOf(t.poolKey)]),
       decode: (reads, r) => {
-        const [sqrtPriceX96, tick] = one(STATE_VIEW, 'getSlot0', r) as unknown as [bigint, bigint];
-        reads.slot0 = { sqrtPriceX96, tick: Number(tick) };
+        reads.slot0 = { sqrtPriceX96: readWord(r.returnData, 0), tick: Number(readSignedWord(r.returnData, 1)) };
       },
     });
   }
   if (t.quote) {
-    const params = [poolKeyTuple(t.poolKey), t.quote.zeroForOne, t.quote.exactAmount, '0x'];
     list.push({
       // allowFailure: a quote that reverts (amount too large for the pool...) must not sink the
       // session/allowance reads; the service turns it into BUILD_FAILED with the reason.
-      call: { target: c.v4Quoter, allowFailure: true, callData: V4_QUOTER.encodeFunctionData('quoteExactInputSingle', [params]) },
+      call: { target: c.v4Quoter, allowFailure: true, callData: encodeTupleWithEmptyBytes(SELECTOR.quote, [...poolKeyTuple(t.poolKey), t.quote.zeroForOne, t.quote.exactAmount]) },
       decode: (reads, r) => {
         reads.quote = r.success
-          ? { ok: true, amountOut: one(V4_QUOTER, 'quoteExactInputSingle', r)[0] as bigint }
+          ? { ok: true, amountOut: readWord(r.returnData, 0) }
           : { ok: false, revertData: r.returnData };
       },
     });
