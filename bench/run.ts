@@ -24,6 +24,7 @@ async function http(port: number, method: string, path: string, body?: unknown, 
     headers: { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON of our own API
   const json = (await res.json()) as Record<string, any>;
   if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json)}`);
   return json;

@@ -1,3 +1,4 @@
+import JSBI from 'jsbi';
 import { Token } from '@uniswap/sdk-core';
 import { TickMath } from '@uniswap/v3-sdk';
 import { Pool, Position } from '@uniswap/v4-sdk';
@@ -13,7 +14,7 @@ const OWNER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const KEY: PoolKey = { currency0: WETH, currency1: TUSDC, fee: 3000, tickSpacing: 60, hooks: HOOK };
 // 1 WETH = 3000 tUSDC: sqrt(3000e6 / 1e18) * 2^96, as the devnet initializes it.
 const SQRT_PRICE = 4339505179874779662909440n;
-const TICK = TickMath.getTickAtSqrtRatio(require('jsbi').BigInt(SQRT_PRICE.toString())) as number;
+const TICK = TickMath.getTickAtSqrtRatio(JSBI.BigInt(SQRT_PRICE.toString())) as number;
 const PRICE = { sqrtPriceX96: SQRT_PRICE, tick: TICK };
 
 describe('checkTickRange', () => {
