@@ -8,6 +8,7 @@ import { getAddress, Interface } from 'ethers';
 import { COMPLIANCE_REGISTRY, ERC20, MULTICALL3, PERMIT2, STATE_VIEW, V4_QUOTER } from './abis';
 import type { Permit2Allowance } from './approvals';
 import { PoolKey, poolIdOf, poolKeyTuple } from './pool-key';
+import type { Call3, Call3Result } from '../../chain/encoding/multicall';
 import { encodeStaticCall, encodeTupleWithEmptyBytes, readSignedWord, readWord, withCachedSelectors } from '../../chain/encoding/abi-words';
 
 export type TokenSymbol = 'WETH' | 'tUSDC';
@@ -34,17 +35,7 @@ export interface BatchTarget {
   quote?: { zeroForOne: boolean; exactAmount: bigint };
 }
 
-/** Multicall3.Call3: target, allowFailure, callData. */
-export interface Call3 {
-  target: string;
-  allowFailure: boolean;
-  callData: string;
-}
-
-export interface Call3Result {
-  success: boolean;
-  returnData: string;
-}
+export type { Call3, Call3Result };
 
 export interface WalletReads {
   /** Chain clock (Multicall3.getCurrentBlockTimestamp); PreflightService raises it to the server clock when that is later. */
