@@ -1,25 +1,15 @@
 import request from 'supertest';
-import { createTestApp, TestApp } from './helpers/app';
-import { login } from './helpers/auth';
-import { DefiDevnet, postLiquidity, startDefiDevnet } from './helpers/defi';
+import type { TestApp } from './helpers/app';
+import { DefiDevnet, postLiquidity, useDefiSuite } from './helpers/defi';
 
 describe('DeFi builder: liquidity and preflight on the devnet', () => {
+  const suite = useDefiSuite();
   let chain: DefiDevnet;
   let t: TestApp;
   let token: string;
   let WETH: string;
   let TUSDC: string;
-
-  beforeAll(async () => {
-    chain = await startDefiDevnet();
-    t = await createTestApp({ env: { CHAIN_RPC_URL: chain.rpcUrl } });
-    token = await login(t, await t.createAccount());
-    ({ WETH, tUSDC: TUSDC } = chain.deployment.tokens);
-  }, 120_000);
-  afterAll(async () => {
-    await t?.close();
-    await chain?.close();
-  });
+  beforeAll(() => ({ chain, t, token, WETH, TUSDC } = suite));
 
   const mintBody = (user: string, over: object = {}) => ({
     token0: WETH, token1: TUSDC, amount0: (10n ** 18n).toString(), amount1: (3000n * 10n ** 6n).toString(), tickLower: -887220, tickUpper: 887220, userAddress: user, ...over,

@@ -1,8 +1,7 @@
 import { Interface, InterfaceAbi } from 'ethers';
 import hookArtifact from '../contracts/artifacts/ComplianceHook.json';
-import { createTestApp, TestApp } from './helpers/app';
-import { login } from './helpers/auth';
-import { DefiDevnet, postSwap, startDefiDevnet } from './helpers/defi';
+import type { TestApp } from './helpers/app';
+import { DefiDevnet, postSwap, useDefiSuite } from './helpers/defi';
 import { decodeRevert } from '../src/chain/encoding/revert-decoder';
 
 const HOOK_ERRORS = new Interface([
@@ -11,22 +10,13 @@ const HOOK_ERRORS = new Interface([
 ] as InterfaceAbi);
 
 describe('DeFi builder: swap on the devnet', () => {
+  const suite = useDefiSuite();
   let chain: DefiDevnet;
   let t: TestApp;
   let token: string;
   let WETH: string;
   let TUSDC: string;
-
-  beforeAll(async () => {
-    chain = await startDefiDevnet();
-    t = await createTestApp({ env: { CHAIN_RPC_URL: chain.rpcUrl } });
-    token = await login(t, await t.createAccount());
-    ({ WETH, tUSDC: TUSDC } = chain.deployment.tokens);
-  }, 120_000);
-  afterAll(async () => {
-    await t?.close();
-    await chain?.close();
-  });
+  beforeAll(() => ({ chain, t, token, WETH, TUSDC } = suite));
 
   it('builds a WETH -> tUSDC swap that executes after its approvals and pays out within slippage', async () => {
     const user = chain.wallets[1];

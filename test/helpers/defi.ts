@@ -13,7 +13,8 @@ import { Wallet as WalletBinding } from '../../src/compliance/wallets/wallet.ent
 import { COMPLIANCE_REGISTRY, ERC20, POSITION_MANAGER } from '../../src/defi-builder/encoding/abis';
 import { revertDataOf } from '../../src/chain/encoding/revert-decoder';
 import type { UnsignedTx } from '../../src/defi-builder/encoding/approvals';
-import type { TestApp } from './app';
+import { createTestApp, TestApp } from './app';
+import { login } from './auth';
 import { acquireDevnet, DevnetHandle } from './devnet';
 
 export interface DefiDevnet {
@@ -91,4 +92,32 @@ export function postSwap(t: TestApp, token: string, body: object, query = '') {
 
 export function postLiquidity(t: TestApp, token: string, body: object, query = '') {
   return request(t.server).post(`/api/v1/defi/liquidity${query}`).set('Authorization', `Bearer ${token}`).send(body);
+}
+
+export interface DefiSuite {
+  chain: DefiDevnet;
+  t: TestApp;
+  /** Access token of a fresh account (JWT). */
+  token: string;
+  WETH: string;
+  TUSDC: string;
+}
+
+/**
+ * Registers the beforeAll/afterAll of a DeFi e2e suite: the worker devnet, the app reading it,
+ * and a logged-in account. The returned object is filled in once beforeAll has run.
+ */
+export function useDefiSuite(): DefiSuite {
+  const suite = {} as DefiSuite;
+  beforeAll(async () => {
+    suite.chain = await startDefiDevnet();
+    suite.t = await createTestApp({ env: { CHAIN_RPC_URL: suite.chain.rpcUrl } });
+    suite.token = await login(suite.t, await suite.t.createAccount());
+    ({ WETH: suite.WETH, tUSDC: suite.TUSDC } = suite.chain.deployment.tokens);
+  }, 120_000);
+  afterAll(async () => {
+    await suite.t?.close();
+    await suite.chain?.close();
+  });
+  return suite;
 }
