@@ -8,6 +8,17 @@
  * See ffjavascript src/bn128.js (`buildBn128(singleThread)`).
  */
 
+/** The ceremony steps that powers-of-tau and zkey files share (same arguments in snarkjs). */
+type CeremonyContribute = (oldFile: string, newFile: string, name: string, entropy: string, logger?: Logger) => Promise<unknown>;
+type CeremonyBeacon = (
+  oldFile: string,
+  newFile: string,
+  name: string,
+  beaconHash: string,
+  numIterationsExp: number,
+  logger?: Logger,
+) => Promise<unknown>;
+
 export type Groth16Proof = {
   pi_a: [string, string, string];
   pi_b: [[string, string], [string, string], [string, string]];
@@ -48,28 +59,14 @@ export type SnarkJs = {
   };
   powersOfTau: {
     newAccumulator(curve: Curve, power: number, file: string, logger?: Logger): Promise<unknown>;
-    contribute(o: string, n: string, name: string, entropy: string, l?: Logger): Promise<unknown>;
-    beacon(
-      o: string,
-      n: string,
-      name: string,
-      hash: string,
-      exp: number,
-      l?: Logger,
-    ): Promise<unknown>;
+    contribute: CeremonyContribute;
+    beacon: CeremonyBeacon;
     preparePhase2(o: string, n: string, l?: Logger): Promise<unknown>;
   };
   zKey: {
     newZKey(r1cs: string, ptau: string, zkey: string, l?: Logger): Promise<unknown>;
-    contribute(o: string, n: string, name: string, entropy: string, l?: Logger): Promise<unknown>;
-    beacon(
-      o: string,
-      n: string,
-      name: string,
-      hash: string,
-      exp: number,
-      l?: Logger,
-    ): Promise<unknown>;
+    contribute: CeremonyContribute;
+    beacon: CeremonyBeacon;
     exportVerificationKey(zkey: string, l?: Logger): Promise<Groth16VerificationKey>;
     verifyFromR1cs(r1cs: string, ptau: string, zkey: string, l?: Logger): Promise<boolean>;
   };
