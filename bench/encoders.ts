@@ -25,17 +25,36 @@ const poolKey = network.pool;
 const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const target = {
   wallet,
-  contracts: { multicall3: c.multicall3, complianceRegistry: c.complianceRegistry, permit2: c.permit2, universalRouter: c.universalRouter, positionManager: c.positionManager, stateView: c.stateView, v4Quoter: c.v4Quoter },
+  contracts: {
+    multicall3: c.multicall3,
+    complianceRegistry: c.complianceRegistry,
+    permit2: c.permit2,
+    universalRouter: c.universalRouter,
+    positionManager: c.positionManager,
+    stateView: c.stateView,
+    v4Quoter: c.v4Quoter,
+  },
   tokens,
   poolKey,
   quote: { zeroForOne: true, exactAmount: 10n ** 15n },
 };
 const batch = buildPreflightBatch(target);
-const results = batch.calls.map(() => ({ success: true, returnData: AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256', 'uint256'], [1n, 2n, 3n]) }));
+const results = batch.calls.map(() => ({
+  success: true,
+  returnData: AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256', 'uint256'], [1n, 2n, 3n]),
+}));
 
 time('getAddress (checksum)', 20_000, () => getAddress(wallet.toLowerCase()));
 time('poolIdOf', 5_000, () => poolIdOf(poolKey));
 time('buildPreflightBatch (swap, with quote)', 2_000, () => buildPreflightBatch(target));
 time('encodeAggregate3 (that batch)', 5_000, () => encodeAggregate3(batch.calls));
 time('decode preflight results', 5_000, () => batch.decode(results));
-time('encodeSwapCalldata', 2_000, () => encodeSwapCalldata({ poolKey, zeroForOne: true, amountIn: 10n ** 15n, amountOutMinimum: 1n, deadline: 2_000_000_000n }));
+time('encodeSwapCalldata', 2_000, () =>
+  encodeSwapCalldata({
+    poolKey,
+    zeroForOne: true,
+    amountIn: 10n ** 15n,
+    amountOutMinimum: 1n,
+    deadline: 2_000_000_000n,
+  }),
+);

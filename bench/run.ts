@@ -18,7 +18,13 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const MNEMONIC = 'test test test test test test test test test test test junk';
 
-async function http(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function http(
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -26,12 +32,17 @@ async function http(port: number, method: string, path: string, body?: unknown, 
   });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON of our own API
   const json = (await res.json()) as Record<string, any>;
-  if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json)}`);
+  if (res.status >= 400)
+    throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
 
 async function rpcStats(url: string): Promise<Record<string, number>> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_rpcStats', params: [] }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_rpcStats', params: [] }),
+  });
   return ((await res.json()) as { result: Record<string, number> }).result;
 }
 
@@ -81,53 +92,188 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     SEED_DEMO_ACCOUNT: 'false',
   };
-  const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, env }).toString());
+  const cli = (...args: string[]) =>
+    JSON.parse(
+      execFileSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, env }).toString(),
+    );
   const email = 'bench@example.com';
   const password = 'bench password 123';
-  cli('create-account', '--name', 'Bench', '--email', email, '--password', password, '--plan', 'enterprise');
+  cli(
+    'create-account',
+    '--name',
+    'Bench',
+    '--email',
+    email,
+    '--password',
+    password,
+    '--plan',
+    'enterprise',
+  );
   cli('set-rate-limit', '--email', email, '--per-minute', '999999999');
 
   // BENCH_PROFILE=dir writes a V8 CPU profile of the service (open it in Chrome DevTools).
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const service = await spawnServer(process.execPath, [...profile, 'dist/main.js'], env, /Ready on http:\/\/127\.0\.0\.1:(\d+)/, ROOT);
-  const bare = await spawnServer(process.execPath, ['-r', 'ts-node/register', 'bench/bare-app.ts'], { ...process.env, TS_NODE_SWC: 'true' }, /READY (\d+)/, ROOT);
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
+  const service = await spawnServer(
+    process.execPath,
+    [...profile, 'dist/main.js'],
+    env,
+    /Ready on http:\/\/127\.0\.0\.1:(\d+)/,
+    ROOT,
+  );
+  const bare = await spawnServer(
+    process.execPath,
+    ['-r', 'ts-node/register', 'bench/bare-app.ts'],
+    { ...process.env, TS_NODE_SWC: 'true' },
+    /READY (\d+)/,
+    ROOT,
+  );
   try {
     const { accessToken } = await http(service.port, 'POST', '/auth/login', { email, password });
-    const scopes = ['defi:swap', 'defi:liquidity', 'defi:preflight', 'usage:read', 'onboarding:write', 'compliance:verify'];
-    const { key } = await http(service.port, 'POST', '/api/v1/api-keys', { name: 'bench', scopes }, { Authorization: `Bearer ${accessToken}` });
+    const scopes = [
+      'defi:swap',
+      'defi:liquidity',
+      'defi:preflight',
+      'usage:read',
+      'onboarding:write',
+      'compliance:verify',
+    ];
+    const { key } = await http(
+      service.port,
+      'POST',
+      '/api/v1/api-keys',
+      { name: 'bench', scopes },
+      { Authorization: `Bearer ${accessToken}` },
+    );
     const auth = { 'X-API-Key': key };
     const config = await http(service.port, 'GET', '/api/v1/defi/config', undefined, auth);
-    const token = (symbol: string): string => config.tokens.find((t: { symbol: string }) => t.symbol === symbol).address;
+    const token = (symbol: string): string =>
+      config.tokens.find((t: { symbol: string }) => t.symbol === symbol).address;
     const weth = token('WETH');
     const tusdc = token('tUSDC');
 
     // Wallet 1 trades with an active session and approvals in place (the estimateGas path);
     // wallet 2 has no session and is built with buildOnly=true.
-    const provider = new JsonRpcProvider(devnet.rpcUrl, 84532, { staticNetwork: true, cacheTimeout: -1 });
-    const account = (i: number) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(MNEMONIC), `m/44'/60'/0'/0/${i}`).connect(provider);
+    const provider = new JsonRpcProvider(devnet.rpcUrl, 84532, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
+    const account = (i: number) =>
+      HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(MNEMONIC), `m/44'/60'/0'/0/${i}`).connect(
+        provider,
+      );
     const trader = account(1);
     const idle = account(2);
-    await http(service.port, 'POST', '/onboarding/activate-session-demo', { walletAddress: trader.address }, auth);
-    const swapBody = { tokenIn: weth, tokenOut: tusdc, amount: '1000000000000000', userAddress: trader.address };
+    await http(
+      service.port,
+      'POST',
+      '/onboarding/activate-session-demo',
+      { walletAddress: trader.address },
+      auth,
+    );
+    const swapBody = {
+      tokenIn: weth,
+      tokenOut: tusdc,
+      amount: '1000000000000000',
+      userAddress: trader.address,
+    };
     const first = await http(service.port, 'POST', '/api/v1/defi/swap', swapBody, auth);
-    const liquidityBody = { token0: weth, token1: tusdc, amount0: '1000000000000000', amount1: '3000000', tickLower: -887220, tickUpper: 887220, userAddress: trader.address };
-    const firstLiquidity = await http(service.port, 'POST', '/api/v1/defi/liquidity', liquidityBody, auth);
+    const liquidityBody = {
+      token0: weth,
+      token1: tusdc,
+      amount0: '1000000000000000',
+      amount1: '3000000',
+      tickLower: -887220,
+      tickUpper: 887220,
+      userAddress: trader.address,
+    };
+    const firstLiquidity = await http(
+      service.port,
+      'POST',
+      '/api/v1/defi/liquidity',
+      liquidityBody,
+      auth,
+    );
     const approvals = new Map<string, { to: string; data: string }>();
-    for (const a of [...first.approvals, ...firstLiquidity.approvals]) approvals.set(a.transaction.to + a.transaction.data, a.transaction);
-    for (const tx of approvals.values()) await (await trader.sendTransaction({ to: tx.to, data: tx.data })).wait();
+    for (const a of [...first.approvals, ...firstLiquidity.approvals])
+      approvals.set(a.transaction.to + a.transaction.data, a.transaction);
+    for (const tx of approvals.values())
+      await (await trader.sendTransaction({ to: tx.to, data: tx.data })).wait();
 
     const scenarios: Array<Scenario & { rpcPerRequest?: boolean }> = [
-      { name: 'liveness (our middleware, no auth)', method: 'GET', path: '/health/live', expectStatus: 200 },
-      { name: 'defi config (auth + limit + usage, no chain)', method: 'GET', path: '/api/v1/defi/config', headers: auth, expectStatus: 200 },
-      { name: 'swap build, buildOnly (no session)', method: 'POST', path: '/api/v1/defi/swap?buildOnly=true', headers: auth, body: { ...swapBody, userAddress: idle.address }, expectStatus: 200, rpcPerRequest: true },
-      { name: 'swap build, active session (+estimateGas)', method: 'POST', path: '/api/v1/defi/swap', headers: auth, body: swapBody, expectStatus: 200, rpcPerRequest: true },
-      { name: 'liquidity build', method: 'POST', path: '/api/v1/defi/liquidity', headers: auth, body: liquidityBody, expectStatus: 200, rpcPerRequest: true },
-      { name: 'preflight', method: 'GET', path: `/api/v1/defi/preflight/${trader.address}`, headers: auth, expectStatus: 200, rpcPerRequest: true },
-      { name: 'usage stats', method: 'GET', path: '/api/v1/usage/stats', headers: auth, expectStatus: 200 },
-      { name: 'auth failure (hash mismatch)', method: 'POST', path: '/api/v1/defi/swap', headers: { 'X-API-Key': `${key.slice(0, -4)}0000` }, body: swapBody, expectStatus: 401 },
+      {
+        name: 'liveness (our middleware, no auth)',
+        method: 'GET',
+        path: '/health/live',
+        expectStatus: 200,
+      },
+      {
+        name: 'defi config (auth + limit + usage, no chain)',
+        method: 'GET',
+        path: '/api/v1/defi/config',
+        headers: auth,
+        expectStatus: 200,
+      },
+      {
+        name: 'swap build, buildOnly (no session)',
+        method: 'POST',
+        path: '/api/v1/defi/swap?buildOnly=true',
+        headers: auth,
+        body: { ...swapBody, userAddress: idle.address },
+        expectStatus: 200,
+        rpcPerRequest: true,
+      },
+      {
+        name: 'swap build, active session (+estimateGas)',
+        method: 'POST',
+        path: '/api/v1/defi/swap',
+        headers: auth,
+        body: swapBody,
+        expectStatus: 200,
+        rpcPerRequest: true,
+      },
+      {
+        name: 'liquidity build',
+        method: 'POST',
+        path: '/api/v1/defi/liquidity',
+        headers: auth,
+        body: liquidityBody,
+        expectStatus: 200,
+        rpcPerRequest: true,
+      },
+      {
+        name: 'preflight',
+        method: 'GET',
+        path: `/api/v1/defi/preflight/${trader.address}`,
+        headers: auth,
+        expectStatus: 200,
+        rpcPerRequest: true,
+      },
+      {
+        name: 'usage stats',
+        method: 'GET',
+        path: '/api/v1/usage/stats',
+        headers: auth,
+        expectStatus: 200,
+      },
+      {
+        name: 'auth failure (hash mismatch)',
+        method: 'POST',
+        path: '/api/v1/defi/swap',
+        headers: { 'X-API-Key': `${key.slice(0, -4)}0000` },
+        body: swapBody,
+        expectStatus: 401,
+      },
     ];
 
-    const baseline = await measure(bare.port, bare.pid, { name: 'bare NestJS hello', method: 'GET', path: '/hello', expectStatus: 200 }, CONNECTIONS, SECONDS);
+    const baseline = await measure(
+      bare.port,
+      bare.pid,
+      { name: 'bare NestJS hello', method: 'GET', path: '/hello', expectStatus: 200 },
+      CONNECTIONS,
+      SECONDS,
+    );
     const rows: Array<Measurement & { rpc?: number }> = [];
     // The estimateGas scenarios are bound by the devnet's EVM (one thread simulating each swap);
     // they also run at 4 connections, where the figures describe the service, not the queue.
@@ -135,9 +281,19 @@ async function main(): Promise<void> {
       .filter((sc) => sc.name.includes('estimateGas') || sc.name.includes('liquidity'))
       .map((sc) => ({ ...sc, name: `${sc.name} @4 conn`, connections: 4 }));
     const only = process.env.BENCH_ONLY;
-    for (const scenario of [...scenarios, ...lowConcurrency].filter((sc) => !only || sc.name.includes(only))) {
-      const m = await measure(service.port, service.pid, scenario, (scenario as { connections?: number }).connections ?? CONNECTIONS, SECONDS);
-      const rpc = scenario.rpcPerRequest ? await rpcPerRequest(service.port, devnet.rpcUrl, scenario) : undefined;
+    for (const scenario of [...scenarios, ...lowConcurrency].filter(
+      (sc) => !only || sc.name.includes(only),
+    )) {
+      const m = await measure(
+        service.port,
+        service.pid,
+        scenario,
+        (scenario as { connections?: number }).connections ?? CONNECTIONS,
+        SECONDS,
+      );
+      const rpc = scenario.rpcPerRequest
+        ? await rpcPerRequest(service.port, devnet.rpcUrl, scenario)
+        : undefined;
       rows.push({ ...m, rpc });
     }
     printTable(baseline, rows);

@@ -9,14 +9,20 @@ import { validateConfiguration } from './config';
 async function bootstrap(): Promise<void> {
   const started = process.hrtime.bigint();
   validateConfiguration();
-  const app = await NestFactory.create(AppModule, { bodyParser: false, bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create(AppModule, {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
   configureApp(app);
   const { port, host } = app.get<AppConfig>(appConfig.KEY);
   await app.listen(port, host);
   const address = app.getHttpServer().address() as AddressInfo;
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const shown = host === '0.0.0.0' ? '127.0.0.1' : host;
-  process.stdout.write(`Ready on http://${shown}:${address.port} in ${ms.toFixed(0)} ms (docs: /docs)\n`);
+  process.stdout.write(
+    `Ready on http://${shown}:${address.port} in ${ms.toFixed(0)} ms (docs: /docs)\n`,
+  );
 }
 
 bootstrap().catch((err: unknown) => {

@@ -1,10 +1,22 @@
 import { Wallet } from 'ethers';
-import { generateComplianceProof, GeneratedComplianceProof } from '../src/compliance/zk/proof-generator';
+import {
+  generateComplianceProof,
+  GeneratedComplianceProof,
+} from '../src/compliance/zk/proof-generator';
 import { createTestApp, TestApp } from './helpers/app';
 import { createApiKey, login } from './helpers/auth';
-import { ComplianceDevnet, postRegister, postVerify, startComplianceDevnet } from './helpers/compliance';
+import {
+  ComplianceDevnet,
+  postRegister,
+  postVerify,
+  startComplianceDevnet,
+} from './helpers/compliance';
 
-const body = (wallet: string, p: GeneratedComplianceProof) => ({ walletAddress: wallet, proof: p.proof, publicSignals: p.publicSignals });
+const body = (wallet: string, p: GeneratedComplianceProof) => ({
+  walletAddress: wallet,
+  proof: p.proof,
+  publicSignals: p.publicSignals,
+});
 
 describe('POST /verify: zero-knowledge compliance proofs open sessions (demo mode)', () => {
   let chain: ComplianceDevnet;
@@ -32,14 +44,22 @@ describe('POST /verify: zero-knowledge compliance proofs open sessions (demo mod
     started = Date.now();
     const res = await postVerify(t, token, body(wallet, proof)).expect(200);
     console.info(`POST /verify (verify + activation mined) answered in ${Date.now() - started} ms`);
-    expect(res.body).toMatchObject({ authMethod: 'jwt', verified: true, walletAddress: wallet, nullifier: proof.nullifier });
+    expect(res.body).toMatchObject({
+      authMethod: 'jwt',
+      verified: true,
+      walletAddress: wallet,
+      nullifier: proof.nullifier,
+    });
     expect(await chain.activeUntil(wallet)).toBe(res.body.activeUntilUnix);
     expect(await chain.isActive(wallet)).toBe(true);
 
     const replay = await postVerify(t, token, body(wallet, proof), '/api/v1').expect(409);
     expect(replay.body).toMatchObject({ code: 'PROOF_REPLAYED', phase: 'preflight' });
     // A fresh proof of the same credential differs byte for byte but carries the same nullifier.
-    const reproved = await generateComplianceProof({ wallet, credentialSecret: proof.credentialSecret });
+    const reproved = await generateComplianceProof({
+      wallet,
+      credentialSecret: proof.credentialSecret,
+    });
     expect(reproved.proof.pi_a).not.toEqual(proof.proof.pi_a);
     await postVerify(t, token, body(wallet, reproved)).expect(409);
   });
@@ -54,11 +74,16 @@ describe('POST /verify: zero-knowledge compliance proofs open sessions (demo mod
     expect(a.body.hint).toContain('POST /verify');
 
     const other = Wallet.createRandom().address;
-    expect((await postVerify(t, token, body(other, proof)).expect(400)).body.code).toBe('PROOF_INVALID');
+    expect((await postVerify(t, token, body(other, proof)).expect(400)).body.code).toBe(
+      'PROOF_INVALID',
+    );
 
     const signals = [...proof.publicSignals];
     signals[0] = (BigInt(signals[0]) + 1n).toString(); // another nullifier: the pairing fails
-    expect((await postVerify(t, token, { ...body(wallet, proof), publicSignals: signals }).expect(400)).body.code).toBe('PROOF_INVALID');
+    expect(
+      (await postVerify(t, token, { ...body(wallet, proof), publicSignals: signals }).expect(400))
+        .body.code,
+    ).toBe('PROOF_INVALID');
 
     expect(await chain.isActive(wallet)).toBe(false);
     // None of the refusals spent the nullifier: the genuine proof still works.
@@ -68,7 +93,9 @@ describe('POST /verify: zero-knowledge compliance proofs open sessions (demo mod
   it('lets exactly one of several concurrent submissions of one credential through', async () => {
     const wallet = Wallet.createRandom().address;
     const proof = await generateComplianceProof({ wallet });
-    const results = await Promise.all(Array.from({ length: 5 }, () => postVerify(t, token, body(wallet, proof))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => postVerify(t, token, body(wallet, proof))),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
   });
 
@@ -78,13 +105,29 @@ describe('POST /verify: zero-knowledge compliance proofs open sessions (demo mod
     const noAuth = { bearer: undefined };
     const invalid = async (b: object) => (await postVerify(t, noAuth, b).expect(400)).body;
 
-    expect((await invalid({ ...body(wallet, proof), publicSignals: [...proof.publicSignals, '1'] })).code).toBe('INVALID_PARAMS');
-    expect((await invalid({ ...body(wallet, proof), publicSignals: ['1'.repeat(79), '1', '2', '3'] })).code).toBe('INVALID_PARAMS');
-    expect((await invalid({ ...body(wallet, proof), proof: { ...proof.proof, extra: [] } })).code).toBe('INVALID_PARAMS');
-    expect((await invalid({ ...body(wallet, proof), proof: { ...proof.proof, pi_b: [['1', '2']] } })).code).toBe('INVALID_PARAMS');
+    expect(
+      (await invalid({ ...body(wallet, proof), publicSignals: [...proof.publicSignals, '1'] }))
+        .code,
+    ).toBe('INVALID_PARAMS');
+    expect(
+      (await invalid({ ...body(wallet, proof), publicSignals: ['1'.repeat(79), '1', '2', '3'] }))
+        .code,
+    ).toBe('INVALID_PARAMS');
+    expect(
+      (await invalid({ ...body(wallet, proof), proof: { ...proof.proof, extra: [] } })).code,
+    ).toBe('INVALID_PARAMS');
+    expect(
+      (await invalid({ ...body(wallet, proof), proof: { ...proof.proof, pi_b: [['1', '2']] } }))
+        .code,
+    ).toBe('INVALID_PARAMS');
     const missing = await invalid({ walletAddress: wallet });
-    expect([...new Set(missing.details.map((d: { field: string }) => d.field))].sort()).toEqual(['proof', 'publicSignals']);
-    expect((await invalid({ ...body(wallet, proof), walletAddress: '0xnope' })).code).toBe('INVALID_ADDRESS');
+    expect([...new Set(missing.details.map((d: { field: string }) => d.field))].sort()).toEqual([
+      'proof',
+      'publicSignals',
+    ]);
+    expect((await invalid({ ...body(wallet, proof), walletAddress: '0xnope' })).code).toBe(
+      'INVALID_ADDRESS',
+    );
     await postVerify(t, noAuth, body(wallet, proof)).expect(401);
   });
 
@@ -92,9 +135,14 @@ describe('POST /verify: zero-knowledge compliance proofs open sessions (demo mod
     const wallet = Wallet.createRandom().address;
     const proof = await generateComplianceProof({ wallet });
     const onboardingOnly = await createApiKey(t, token, ['onboarding:write']);
-    expect((await postVerify(t, { apiKey: onboardingOnly.key }, body(wallet, proof)).expect(403)).body.code).toBe('API_KEY_SCOPE_MISSING');
+    expect(
+      (await postVerify(t, { apiKey: onboardingOnly.key }, body(wallet, proof)).expect(403)).body
+        .code,
+    ).toBe('API_KEY_SCOPE_MISSING');
     const key = await createApiKey(t, token, ['compliance:verify']);
-    expect((await postVerify(t, { apiKey: key.key }, body(wallet, proof)).expect(200)).body.authMethod).toBe('api_key');
+    expect(
+      (await postVerify(t, { apiKey: key.key }, body(wallet, proof)).expect(200)).body.authMethod,
+    ).toBe('api_key');
   });
 
   it('refuses a wallet bound to another account (403) without spending the nullifier', async () => {
@@ -109,7 +157,10 @@ describe('POST /verify: zero-knowledge compliance proofs open sessions (demo mod
   it('releases the nullifier when the activation fails, so the same proof works on retry', async () => {
     const wallet = Wallet.createRandom().address;
     const proof = await generateComplianceProof({ wallet });
-    const broken = await createTestApp({ db: t.db, env: { ...chain.env, ATTESTER_PRIVATE_KEY: chain.wallets[9].privateKey } });
+    const broken = await createTestApp({
+      db: t.db,
+      env: { ...chain.env, ATTESTER_PRIVATE_KEY: chain.wallets[9].privateKey },
+    });
     try {
       const failed = await postVerify(broken, token, body(wallet, proof)).expect(502);
       expect(failed.body).toMatchObject({ code: 'BROADCAST_FAILED', phase: 'broadcast' });

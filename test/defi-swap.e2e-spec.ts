@@ -5,7 +5,9 @@ import { DefiDevnet, postSwap, useDefiSuite } from './helpers/defi';
 import { decodeRevert } from '../src/chain/encoding/revert-decoder';
 
 const HOOK_ERRORS = new Interface([
-  ...(hookArtifact.abi as unknown as InterfaceAbi as unknown[]).filter((f) => (f as { type: string }).type === 'error'),
+  ...(hookArtifact.abi as unknown as InterfaceAbi as unknown[]).filter(
+    (f) => (f as { type: string }).type === 'error',
+  ),
   'error WrappedError(address target, bytes4 selector, bytes reason, bytes details)',
 ] as InterfaceAbi);
 
@@ -22,13 +24,26 @@ describe('DeFi builder: swap on the devnet', () => {
     const user = chain.wallets[1];
     await chain.activate(user.address);
     const amount = 10n ** 17n;
-    const body = { tokenIn: WETH, tokenOut: TUSDC, amount: amount.toString(), userAddress: user.address };
+    const body = {
+      tokenIn: WETH,
+      tokenOut: TUSDC,
+      amount: amount.toString(),
+      userAddress: user.address,
+    };
 
     await chain.resetRpcStats();
     const first = await postSwap(t, token, body).expect(200);
     expect((await chain.rpcStats()).eth_call).toBe(1);
-    expect(first.body).toMatchObject({ authMethod: 'jwt', chainId: 84532, zeroForOne: true, walletBound: false, session: { active: true } });
-    expect(first.body.warnings.map((w: { code: string }) => w.code)).toEqual(['ALLOWANCE_INSUFFICIENT']);
+    expect(first.body).toMatchObject({
+      authMethod: 'jwt',
+      chainId: 84532,
+      zeroForOne: true,
+      walletBound: false,
+      session: { active: true },
+    });
+    expect(first.body.warnings.map((w: { code: string }) => w.code)).toEqual([
+      'ALLOWANCE_INSUFFICIENT',
+    ]);
     expect(first.body.approvals).toHaveLength(2);
     expect(first.body.simulation).toEqual({ ok: null, skipped: 'ALLOWANCE_INSUFFICIENT' });
     for (const approval of first.body.approvals) {
@@ -59,7 +74,12 @@ describe('DeFi builder: swap on the devnet', () => {
 
   it('with buildOnly=true and no session, returns a transaction whose broadcast reverts with SessionNotActive', async () => {
     const user = chain.wallets[2];
-    const body = { tokenIn: WETH, tokenOut: TUSDC, amount: '1000000000000000', userAddress: user.address };
+    const body = {
+      tokenIn: WETH,
+      tokenOut: TUSDC,
+      amount: '1000000000000000',
+      userAddress: user.address,
+    };
     await postSwap(t, token, body).expect(412);
     const res = await postSwap(t, token, body, '?buildOnly=true').expect(200);
     expect(res.body.session).toEqual({ active: false, activeUntil: null });
@@ -83,8 +103,14 @@ describe('DeFi builder: swap on the devnet', () => {
     const first = await postSwap(t, token, body).expect(200);
     expect(first.body.zeroForOne).toBe(false);
     for (const approval of first.body.approvals) await chain.send(user, approval.transaction);
-    const res = await postSwap(t, token, { ...body, zeroForOne: false, slippageBps: 100 }).expect(200);
-    expect(res.body).toMatchObject({ zeroForOne: false, slippageBps: 100, simulation: { ok: true } });
+    const res = await postSwap(t, token, { ...body, zeroForOne: false, slippageBps: 100 }).expect(
+      200,
+    );
+    expect(res.body).toMatchObject({
+      zeroForOne: false,
+      slippageBps: 100,
+      simulation: { ok: true },
+    });
     const before = await chain.balanceOf(WETH, user.address);
     expect((await chain.send(user, res.body.transaction)).status).toBe(1);
     const received = (await chain.balanceOf(WETH, user.address)) - before;
@@ -94,18 +120,33 @@ describe('DeFi builder: swap on the devnet', () => {
 
   it('answers 412 SESSION_NOT_ACTIVE to a wallet whose session was revoked', async () => {
     const user = chain.wallets[4];
-    const body = { tokenIn: WETH, tokenOut: TUSDC, amount: '1000000000000000', userAddress: user.address };
+    const body = {
+      tokenIn: WETH,
+      tokenOut: TUSDC,
+      amount: '1000000000000000',
+      userAddress: user.address,
+    };
     await chain.activate(user.address);
     await postSwap(t, token, body).expect(200);
     await chain.revoke(user.address);
     const res = await postSwap(t, token, body).expect(412);
-    expect(res.body).toMatchObject({ code: 'SESSION_NOT_ACTIVE', phase: 'preflight', error: 'Precondition Failed' });
+    expect(res.body).toMatchObject({
+      code: 'SESSION_NOT_ACTIVE',
+      phase: 'preflight',
+      error: 'Precondition Failed',
+    });
     expect(res.body.hint).toContain('/onboarding/activate-session-demo');
   });
 
   it('reports a simulation revert (slippage impossible to meet) instead of hiding it', async () => {
     const user = chain.wallets[1]; // session + approvals from the first test
-    const res = await postSwap(t, token, { tokenIn: WETH, tokenOut: TUSDC, amount: '1000000', userAddress: user.address, amountOutMinimum: '1000000000000' }).expect(200);
+    const res = await postSwap(t, token, {
+      tokenIn: WETH,
+      tokenOut: TUSDC,
+      amount: '1000000',
+      userAddress: user.address,
+      amountOutMinimum: '1000000000000',
+    }).expect(200);
     expect(res.body.simulation).toMatchObject({ ok: false, revertCode: 'SLIPPAGE_EXCEEDED' });
     expect(res.body.gasSource).toBe('calibrated');
     expect(res.body.warnings.map((w: { code: string }) => w.code)).toContain('SIMULATION_REVERTED');
@@ -114,13 +155,28 @@ describe('DeFi builder: swap on the devnet', () => {
   it('warns SESSION_EXPIRES_BEFORE_DEADLINE with both times when the session ends first', async () => {
     const user = chain.wallets[5];
     await chain.activate(user.address, 300); // 5 min; default deadline is 20 min
-    const res = await postSwap(t, token, { tokenIn: WETH, tokenOut: TUSDC, amount: '1000000000000000', userAddress: user.address }).expect(200);
-    const warning = res.body.warnings.find((w: { code: string }) => w.code === 'SESSION_EXPIRES_BEFORE_DEADLINE');
+    const res = await postSwap(t, token, {
+      tokenIn: WETH,
+      tokenOut: TUSDC,
+      amount: '1000000000000000',
+      userAddress: user.address,
+    }).expect(200);
+    const warning = res.body.warnings.find(
+      (w: { code: string }) => w.code === 'SESSION_EXPIRES_BEFORE_DEADLINE',
+    );
     expect(warning).toBeDefined();
     expect(warning.activeUntil).toBe(res.body.session.activeUntil);
     expect(Date.parse(warning.deadline) / 1000).toBe(res.body.deadline);
     expect(Date.parse(warning.activeUntil)).toBeLessThan(Date.parse(warning.deadline));
-    const later = await postSwap(t, token, { tokenIn: WETH, tokenOut: TUSDC, amount: '1000000000000000', userAddress: user.address, deadline: Math.floor(Date.parse(warning.activeUntil) / 1000) - 10 }).expect(200);
-    expect(later.body.warnings.map((w: { code: string }) => w.code)).not.toContain('SESSION_EXPIRES_BEFORE_DEADLINE');
+    const later = await postSwap(t, token, {
+      tokenIn: WETH,
+      tokenOut: TUSDC,
+      amount: '1000000000000000',
+      userAddress: user.address,
+      deadline: Math.floor(Date.parse(warning.activeUntil) / 1000) - 10,
+    }).expect(200);
+    expect(later.body.warnings.map((w: { code: string }) => w.code)).not.toContain(
+      'SESSION_EXPIRES_BEFORE_DEADLINE',
+    );
   });
 });

@@ -32,7 +32,12 @@ interface Run {
   unexpected: number;
 }
 
-async function run(port: number, pid: number, s: Scenario, opts: { connections: number; seconds: number; rate?: number }): Promise<Run> {
+async function run(
+  port: number,
+  pid: number,
+  s: Scenario,
+  opts: { connections: number; seconds: number; rate?: number },
+): Promise<Run> {
   const cpuBefore = cpuSeconds(pid);
   let unexpected = 0;
   const result = await autocannon({
@@ -64,10 +69,20 @@ async function run(port: number, pid: number, s: Scenario, opts: { connections: 
  * One scenario: a warm-up, a saturating run at `connections` (throughput, CPU per request), then a
  * run paced at half that throughput, whose p99 is the latency target's figure.
  */
-export async function measure(port: number, pid: number, s: Scenario, connections: number, seconds: number): Promise<Measurement> {
+export async function measure(
+  port: number,
+  pid: number,
+  s: Scenario,
+  connections: number,
+  seconds: number,
+): Promise<Measurement> {
   await run(port, pid, s, { connections, seconds: 1 });
   const max = await run(port, pid, s, { connections, seconds });
-  const half = await run(port, pid, s, { connections, seconds, rate: Math.max(1, Math.floor(max.reqPerSec / 2)) });
+  const half = await run(port, pid, s, {
+    connections,
+    seconds,
+    rate: Math.max(1, Math.floor(max.reqPerSec / 2)),
+  });
   return {
     name: s.name,
     reqPerSec: max.reqPerSec,

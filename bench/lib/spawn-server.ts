@@ -18,7 +18,10 @@ export function spawnServer(
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server not ready in 60 s:\n${output.slice(-2000)}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server not ready in 60 s:\n${output.slice(-2000)}`)),
+      60_000,
+    );
     const onData = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
       const match = readyPattern.exec(output);
@@ -40,7 +43,12 @@ export function spawnServer(
       });
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output.slice(-2000)}`)));
+    child.stderr!.on(
+      'data',
+      (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)),
+    );
+    child.once('exit', (code) =>
+      reject(new Error(`server exited with ${code}:\n${output.slice(-2000)}`)),
+    );
   });
 }

@@ -26,7 +26,8 @@ export class DemoAccountSeeder implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.app.seedDemoAccount || this.app.mode !== 'demo' || this.database.type !== 'sqlite') return;
+    if (!this.app.seedDemoAccount || this.app.mode !== 'demo' || this.database.type !== 'sqlite')
+      return;
     if ((await this.accounts.count()) > 0) return;
     const password = randomBytes(12).toString('base64url');
     const ids = await this.provisioning.createAccountWithUser({
@@ -36,7 +37,9 @@ export class DemoAccountSeeder implements OnApplicationBootstrap {
       plan: 'pro',
     });
     const file = join(this.app.dataDir, 'demo-credentials.json');
-    writeFileSync(file, JSON.stringify({ email: DEMO_EMAIL, password, ...ids }, null, 2), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify({ email: DEMO_EMAIL, password, ...ids }, null, 2), {
+      mode: 0o600,
+    });
     this.logger.log({ file, accountId: ids.accountId }, 'Seeded the demo account');
     process.stdout.write(
       `\n  Demo account created (first start only):\n    email:    ${DEMO_EMAIL}\n    password: ${password}\n` +

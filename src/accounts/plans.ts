@@ -7,6 +7,9 @@ export const PLAN_LIMITS_PER_MINUTE: Readonly<Record<Plan, number>> = {
   enterprise: 12_000,
 };
 
-export function effectiveRateLimit(account: { plan: Plan; rateLimitPerMinute: number | null }): number {
+export function effectiveRateLimit(account: {
+  plan: Plan;
+  rateLimitPerMinute: number | null;
+}): number {
   return account.rateLimitPerMinute ?? PLAN_LIMITS_PER_MINUTE[account.plan];
 }

@@ -33,7 +33,8 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
-    const requirement = this.reflector.getAllAndOverride<AuthRequirement>(AUTH_REQUIREMENT_KEY, targets) ?? {};
+    const requirement =
+      this.reflector.getAllAndOverride<AuthRequirement>(AUTH_REQUIREMENT_KEY, targets) ?? {};
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     const principal = await this.authenticate(req);
@@ -46,16 +47,28 @@ export class ApiKeyOrJwtGuard implements CanActivate {
 
   private async authenticate(req: Request): Promise<Principal> {
     const apiKey = req.headers['x-api-key'];
-    if (apiKey !== undefined) return this.apiKeys.authenticate(Array.isArray(apiKey) ? apiKey.join(',') : apiKey);
+    if (apiKey !== undefined)
+      return this.apiKeys.authenticate(Array.isArray(apiKey) ? apiKey.join(',') : apiKey);
     const authorization = req.headers.authorization;
     if (authorization === undefined) {
-      throw new ApiError('API_KEY_MISSING', 'No credentials: send an X-API-Key header or Authorization: Bearer <accessToken>');
+      throw new ApiError(
+        'API_KEY_MISSING',
+        'No credentials: send an X-API-Key header or Authorization: Bearer <accessToken>',
+      );
     }
     const match = BEARER.exec(authorization.trim());
-    if (!match) throw new ApiError('JWT_MISSING', 'The Authorization header is not "Bearer <accessToken>"');
+    if (!match)
+      throw new ApiError('JWT_MISSING', 'The Authorization header is not "Bearer <accessToken>"');
     const claims = await this.tokens.verify(match[1], 'access');
-    if (!(await this.sessions.isActive(claims.sid))) throw invalid('access', 'This login was ended (logout or token reuse)');
-    return { method: 'jwt', accountId: claims.acc, userId: claims.sub, sessionId: claims.sid, scopes: SCOPES };
+    if (!(await this.sessions.isActive(claims.sid)))
+      throw invalid('access', 'This login was ended (logout or token reuse)');
+    return {
+      method: 'jwt',
+      accountId: claims.acc,
+      userId: claims.sub,
+      sessionId: claims.sid,
+      scopes: SCOPES,
+    };
   }
 }
 

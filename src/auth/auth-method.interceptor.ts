@@ -6,14 +6,20 @@ import { principalOf } from './principal';
 @Injectable()
 export class AuthMethodInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const principal = context.getType() === 'http' ? principalOf(context.switchToHttp().getRequest()) : undefined;
+    const principal =
+      context.getType() === 'http' ? principalOf(context.switchToHttp().getRequest()) : undefined;
     if (!principal) return next.handle();
-    return next.handle().pipe(
-      map((body: unknown) =>
-        body !== null && typeof body === 'object' && !Array.isArray(body) && !Buffer.isBuffer(body)
-          ? { authMethod: principal.method, ...body }
-          : body,
-      ),
-    );
+    return next
+      .handle()
+      .pipe(
+        map((body: unknown) =>
+          body !== null &&
+          typeof body === 'object' &&
+          !Array.isArray(body) &&
+          !Buffer.isBuffer(body)
+            ? { authMethod: principal.method, ...body }
+            : body,
+        ),
+      );
   }
 }

@@ -27,7 +27,13 @@ import { UsersModule } from './users/users.module';
     UsageModule,
   ],
   controllers: [AuthController, ApiKeysController],
-  providers: [ApiKeysService, AuthSessionsService, JwtTokensService, AuthService, LoginAttemptsLimiter],
+  providers: [
+    ApiKeysService,
+    AuthSessionsService,
+    JwtTokensService,
+    AuthService,
+    LoginAttemptsLimiter,
+  ],
   exports: [ApiKeysService, AuthSessionsService, JwtTokensService, UsageModule],
 })
 export class AuthModule {}

@@ -29,5 +29,6 @@ export function attachPrincipal(req: unknown, principal: Principal): void {
 
 /** The authenticated caller of a protected endpoint (`undefined` only on @Public() routes). */
 export const CurrentPrincipal = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): Principal | undefined => principalOf(context.switchToHttp().getRequest()),
+  (_data: unknown, context: ExecutionContext): Principal | undefined =>
+    principalOf(context.switchToHttp().getRequest()),
 );

@@ -34,7 +34,9 @@ export function RequireScope(scope: Scope): MethodDecorator & ClassDecorator {
     ApiBearerAuth('jwt'),
     ApiExtension('x-required-scope', scope),
     ApiUnauthorizedResponse({ description: UNAUTHORIZED }),
-    ApiForbiddenResponse({ description: `API_KEY_SCOPE_MISSING: the API key lacks the \`${scope}\` scope.` }),
+    ApiForbiddenResponse({
+      description: `API_KEY_SCOPE_MISSING: the API key lacks the \`${scope}\` scope.`,
+    }),
     ApiTooManyRequestsResponse({ description: TOO_MANY }),
   );
 }
@@ -45,7 +47,10 @@ export function RequireDashboardLogin(): MethodDecorator & ClassDecorator {
     SetMetadata(AUTH_REQUIREMENT_KEY, { jwtOnly: true } satisfies AuthRequirement),
     ApiBearerAuth('jwt'),
     ApiUnauthorizedResponse({ description: UNAUTHORIZED }),
-    ApiForbiddenResponse({ description: 'API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key.' }),
+    ApiForbiddenResponse({
+      description:
+        'API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key.',
+    }),
     ApiTooManyRequestsResponse({ description: TOO_MANY }),
   );
 }

@@ -34,8 +34,10 @@ export function configureApp(app: INestApplication): void {
 function bodyParserError(err: unknown): unknown {
   const e = err as { type?: unknown; status?: unknown };
   if (typeof e.type !== 'string') return err;
-  if (e.status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is larger than 16 KiB');
-  if (e.type === 'entity.parse.failed') return new ApiError('INVALID_PARAMS', 'Request body is not valid JSON');
+  if (e.status === 413)
+    return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is larger than 16 KiB');
+  if (e.type === 'entity.parse.failed')
+    return new ApiError('INVALID_PARAMS', 'Request body is not valid JSON');
   return new ApiError('INVALID_PARAMS', 'Request body could not be read (send UTF-8 JSON)');
 }
 

@@ -12,7 +12,9 @@ const REVERT = '0x3f9b2f6c00000000000000000000000070997970c51812dc3a010c7d01b50e
 type Behaviour = (body: { id: number; method: string }, res: ServerResponse) => void;
 
 /** A scripted JSON-RPC node on loopback: the edge we do not own, played for real over HTTP. */
-async function node(behaviour: Behaviour): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
+async function node(
+  behaviour: Behaviour,
+): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
   let calls = 0;
   const server: Server = createServer((req: IncomingMessage, res) => {
     let raw = '';
@@ -26,14 +28,21 @@ async function node(behaviour: Behaviour): Promise<{ url: string; calls: () => n
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls: () => calls,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 const reply = (res: ServerResponse, id: number, payload: object) =>
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, ...payload }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id, ...payload }));
 
-const service = (url: string) => new ChainRpcService({ rpcUrl: url } as unknown as ChainConnection, config);
+const service = (url: string) =>
+  new ChainRpcService({ rpcUrl: url } as unknown as ChainConnection, config);
 
 describe(ChainRpcService.name, () => {
   it('retries a failed connection within the budget, then answers', async () => {
@@ -58,7 +67,9 @@ describe(ChainRpcService.name, () => {
     const n = await node(() => undefined);
     const url = n.url;
     await n.close();
-    const error = await service(url).call({ to: TO, data: '0x' }).catch((e: unknown) => e);
+    const error = await service(url)
+      .call({ to: TO, data: '0x' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(503);
   });
@@ -67,7 +78,9 @@ describe(ChainRpcService.name, () => {
     const n = await node(() => undefined);
     try {
       const started = Date.now();
-      await expect(service(n.url).call({ to: TO, data: '0x' })).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE' });
+      await expect(service(n.url).call({ to: TO, data: '0x' })).rejects.toMatchObject({
+        code: 'CHAIN_UNAVAILABLE',
+      });
       expect(Date.now() - started).toBeLessThan(config.timeoutMs + 150);
       expect(n.calls()).toBe(1);
     } finally {
@@ -76,21 +89,31 @@ describe(ChainRpcService.name, () => {
   });
 
   it('does not retry a revert: it is an answer, decoded', async () => {
-    const n = await node((body, res) => reply(res, body.id, { error: { code: 3, message: 'execution reverted', data: REVERT } }));
+    const n = await node((body, res) =>
+      reply(res, body.id, { error: { code: 3, message: 'execution reverted', data: REVERT } }),
+    );
     try {
       const rpc = service(n.url);
       await expect(rpc.call({ to: TO, data: '0x' })).rejects.toBeInstanceOf(ChainRevertError);
       expect(n.calls()).toBe(1);
-      await expect(rpc.estimateGas({ to: TO, data: '0x' })).resolves.toMatchObject({ ok: false, revertData: REVERT });
+      await expect(rpc.estimateGas({ to: TO, data: '0x' })).resolves.toMatchObject({
+        ok: false,
+        revertData: REVERT,
+      });
     } finally {
       await n.close();
     }
   });
 
   it('reports a revert without data as an answer too', async () => {
-    const n = await node((body, res) => reply(res, body.id, { error: { code: -32000, message: 'execution reverted' } }));
+    const n = await node((body, res) =>
+      reply(res, body.id, { error: { code: -32000, message: 'execution reverted' } }),
+    );
     try {
-      await expect(service(n.url).estimateGas({ to: TO, data: '0x' })).resolves.toMatchObject({ ok: false, revertData: '0x' });
+      await expect(service(n.url).estimateGas({ to: TO, data: '0x' })).resolves.toMatchObject({
+        ok: false,
+        revertData: '0x',
+      });
     } finally {
       await n.close();
     }

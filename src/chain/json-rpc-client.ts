@@ -42,7 +42,8 @@ export class JsonRpcClient {
       throw new Error(`JSON-RPC ${method}: HTTP ${response.status}, body is not JSON`);
     }
     if (body.error) throw new JsonRpcError(body.error.code, body.error.message, body.error.data);
-    if (!response.ok || !('result' in body)) throw new Error(`JSON-RPC ${method}: HTTP ${response.status} without a result`);
+    if (!response.ok || !('result' in body))
+      throw new Error(`JSON-RPC ${method}: HTTP ${response.status} without a result`);
     return body.result as T;
   }
 }

@@ -15,7 +15,8 @@ export function parseFlags(args: string[]): Record<string, string> {
   for (let i = 0; i < args.length; i += 2) {
     const name = args[i];
     const value = args[i + 1];
-    if (!name?.startsWith('--') || value === undefined) throw new CliUsageError(`Unexpected argument: ${name ?? ''}`);
+    if (!name?.startsWith('--') || value === undefined)
+      throw new CliUsageError(`Unexpected argument: ${name ?? ''}`);
     flags[name.slice(2)] = value;
   }
   return flags;
@@ -28,7 +29,8 @@ function required(flags: Record<string, string>, name: string): string {
 }
 
 function plan(value: string): Plan {
-  if (!(PLANS as readonly string[]).includes(value)) throw new CliUsageError(`--plan must be one of ${PLANS.join(', ')}`);
+  if (!(PLANS as readonly string[]).includes(value))
+    throw new CliUsageError(`--plan must be one of ${PLANS.join(', ')}`);
   return value as Plan;
 }
 
@@ -43,7 +45,8 @@ export async function runCommand(
   switch (command) {
     case 'create-account': {
       const password = required(flags, 'password');
-      if (password.length < 12) throw new CliUsageError('--password must have at least 12 characters');
+      if (password.length < 12)
+        throw new CliUsageError('--password must have at least 12 characters');
       return {
         ...(await provisioning.createAccountWithUser({
           name: required(flags, 'name'),

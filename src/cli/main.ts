@@ -11,7 +11,10 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   validateConfiguration();
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'], abortOnError: false });
+  const app = await NestFactory.createApplicationContext(CliModule, {
+    logger: ['error'],
+    abortOnError: false,
+  });
   try {
     const result = await runCommand(app, command, parseFlags(rest));
     process.stdout.write(`${JSON.stringify(result)}\n`);

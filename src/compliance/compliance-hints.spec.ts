@@ -29,12 +29,23 @@ function routesOf(controllers: Controller[]): Set<string> {
   return routes;
 }
 
-const ROUTES = routesOf([OnboardingController, VerificationController, AuthController, HealthController]);
-const mentioned = (hint: string) => [...hint.matchAll(/\b(GET|POST) (\/[\w/-]+)/g)].map((m) => `${m[1]} ${m[2]}`);
+const ROUTES = routesOf([
+  OnboardingController,
+  VerificationController,
+  AuthController,
+  HealthController,
+]);
+const mentioned = (hint: string) =>
+  [...hint.matchAll(/\b(GET|POST) (\/[\w/-]+)/g)].map((m) => `${m[1]} ${m[2]}`);
 
 describe('Hints of spec §7 rule 1 and of the compliance codes', () => {
   it('serves the onboarding and verify paths of spec §4, unversioned and under /api/v1', () => {
-    for (const route of ['POST /onboarding/register', 'POST /onboarding/activate-session-demo', 'POST /verify', 'GET /onboarding/nonce']) {
+    for (const route of [
+      'POST /onboarding/register',
+      'POST /onboarding/activate-session-demo',
+      'POST /verify',
+      'GET /onboarding/nonce',
+    ]) {
       expect(ROUTES).toContain(route);
       expect(ROUTES).toContain(route.replace(' /', ' /api/v1/'));
     }
@@ -51,17 +62,27 @@ describe('Hints of spec §7 rule 1 and of the compliance codes', () => {
   });
 
   it('says "demo mode" for the rebinding hint and "test network" / "production" for the session hint', () => {
-    expect(ERROR_CATALOGUE.INSTITUTION_OWNERSHIP_MISMATCH.hint).toMatch(/POST \/onboarding\/register \(demo mode\)/);
-    expect(ERROR_CATALOGUE.SESSION_NOT_ACTIVE.hint).toMatch(/activate-session-demo on the test network/);
-    expect(ERROR_CATALOGUE.SESSION_NOT_ACTIVE.hint).toMatch(/POST \/verify with a proof in production/);
+    expect(ERROR_CATALOGUE.INSTITUTION_OWNERSHIP_MISMATCH.hint).toMatch(
+      /POST \/onboarding\/register \(demo mode\)/,
+    );
+    expect(ERROR_CATALOGUE.SESSION_NOT_ACTIVE.hint).toMatch(
+      /activate-session-demo on the test network/,
+    );
+    expect(ERROR_CATALOGUE.SESSION_NOT_ACTIVE.hint).toMatch(
+      /POST \/verify with a proof in production/,
+    );
   });
 
-  it.each<ErrorCode>(['DEMO_DISABLED', 'PROOF_INVALID', 'PROOF_REPLAYED', 'SIWE_INVALID', 'BROADCAST_FAILED', 'CHAIN_UNAVAILABLE'])(
-    'every route named by the %s hint exists',
-    (code) => {
-      for (const route of mentioned(ERROR_CATALOGUE[code].hint)) expect(ROUTES).toContain(route);
-    },
-  );
+  it.each<ErrorCode>([
+    'DEMO_DISABLED',
+    'PROOF_INVALID',
+    'PROOF_REPLAYED',
+    'SIWE_INVALID',
+    'BROADCAST_FAILED',
+    'CHAIN_UNAVAILABLE',
+  ])('every route named by the %s hint exists', (code) => {
+    for (const route of mentioned(ERROR_CATALOGUE[code].hint)) expect(ROUTES).toContain(route);
+  });
 
   it('points DEMO_DISABLED to POST /verify and SIWE_INVALID to GET /onboarding/nonce', () => {
     expect(mentioned(ERROR_CATALOGUE.DEMO_DISABLED.hint)).toContain('POST /verify');

@@ -17,7 +17,15 @@ import { WalletsModule } from './wallets/wallets.module';
 @Module({
   imports: [WalletsModule, TypeOrmModule.forFeature([SiweNonce, ProofNullifier])],
   controllers: [OnboardingController, VerificationController],
-  providers: [RegistryConnection, AttesterService, SessionsService, SiweNoncesService, OnboardingService, ProofNullifiersService, VerificationService],
+  providers: [
+    RegistryConnection,
+    AttesterService,
+    SessionsService,
+    SiweNoncesService,
+    OnboardingService,
+    ProofNullifiersService,
+    VerificationService,
+  ],
   exports: [SessionsService],
 })
 export class ComplianceModule {}

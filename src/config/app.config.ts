@@ -15,7 +15,12 @@ export const appConfig = registerAs('app', () => {
     dataDir: resolve(envString(env, 'DATA_DIR', './data')),
     /** Spec §8 leaves request size open; 16 KiB is ample for every body we accept. */
     bodyLimitBytes: 16 * 1024,
-    logLevel: envEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    logLevel: envEnum(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+    ),
     /** Seed and print a demo account on the embedded default (never in production). */
     seedDemoAccount: envBool(env, 'SEED_DEMO_ACCOUNT', mode === 'demo'),
     /** How long shutdown waits for in-flight requests before closing anyway. */
@@ -24,7 +29,10 @@ export const appConfig = registerAs('app', () => {
      * After SIGTERM, readiness answers 503 for this long while the server still accepts, so a load
      * balancer stops routing here before connections are refused (0: close at once).
      */
-    shutdownReadinessDelayMs: envInt(env, 'SHUTDOWN_READINESS_DELAY_MS', 0, { min: 0, max: 60_000 }),
+    shutdownReadinessDelayMs: envInt(env, 'SHUTDOWN_READINESS_DELAY_MS', 0, {
+      min: 0,
+      max: 60_000,
+    }),
   };
 });
 

@@ -23,7 +23,12 @@ describe('authConfig', () => {
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const base = () => ({ DATA_DIR: dataDir, JWT_SECRET: undefined, APP_MODE: undefined, API_KEY_PREFIX: undefined });
+  const base = () => ({
+    DATA_DIR: dataDir,
+    JWT_SECRET: undefined,
+    APP_MODE: undefined,
+    API_KEY_PREFIX: undefined,
+  });
 
   it('generates the JWT secret once, in DATA_DIR/jwt-secret with mode 0600, outside production', () => {
     const first = withEnv(base(), () => authConfig());
@@ -33,20 +38,35 @@ describe('authConfig', () => {
     const file = join(dataDir, 'jwt-secret');
     expect(readFileSync(file, 'utf8').trim()).toBe(first.jwtSecret);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(first).toMatchObject({ apiKeyPrefix: 'cgk', apiKeyMode: 'test', accessTokenTtlSeconds: 900, clockSkewSeconds: 60 });
+    expect(first).toMatchObject({
+      apiKeyPrefix: 'cgk',
+      apiKeyMode: 'test',
+      accessTokenTtlSeconds: 900,
+      clockSkewSeconds: 60,
+    });
   });
 
   it('requires JWT_SECRET in production, and issues live keys there', () => {
-    expect(() => withEnv({ ...base(), APP_MODE: 'production' }, () => authConfig())).toThrow(/JWT_SECRET is required in production/);
-    const config = withEnv({ ...base(), APP_MODE: 'production', JWT_SECRET: 's'.repeat(32) }, () => authConfig());
+    expect(() => withEnv({ ...base(), APP_MODE: 'production' }, () => authConfig())).toThrow(
+      /JWT_SECRET is required in production/,
+    );
+    const config = withEnv({ ...base(), APP_MODE: 'production', JWT_SECRET: 's'.repeat(32) }, () =>
+      authConfig(),
+    );
     expect(config.apiKeyMode).toBe('live');
   });
 
   it('refuses a short secret without echoing it, and a bad key prefix', () => {
-    expect(() => withEnv({ ...base(), JWT_SECRET: 'short-secret' }, () => authConfig())).toThrow(/at least 32 characters \(got "<redacted>"\)/);
+    expect(() => withEnv({ ...base(), JWT_SECRET: 'short-secret' }, () => authConfig())).toThrow(
+      /at least 32 characters \(got "<redacted>"\)/,
+    );
     for (const prefix of ['C', 'cgk_', '1ab', 'a'.repeat(17)]) {
-      expect(() => withEnv({ ...base(), API_KEY_PREFIX: prefix }, () => authConfig())).toThrow(/API_KEY_PREFIX/);
+      expect(() => withEnv({ ...base(), API_KEY_PREFIX: prefix }, () => authConfig())).toThrow(
+        /API_KEY_PREFIX/,
+      );
     }
-    expect(withEnv({ ...base(), API_KEY_PREFIX: 'acme2' }, () => authConfig()).apiKeyPrefix).toBe('acme2');
+    expect(withEnv({ ...base(), API_KEY_PREFIX: 'acme2' }, () => authConfig()).apiKeyPrefix).toBe(
+      'acme2',
+    );
   });
 });

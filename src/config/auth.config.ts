@@ -13,7 +13,11 @@ export const authConfig = registerAs('auth', () => {
   const mode = envEnum(env, 'APP_MODE', APP_MODES, 'demo');
   const apiKeyPrefix = envString(env, 'API_KEY_PREFIX', 'cgk');
   if (!API_KEY_PREFIX_PATTERN.test(apiKeyPrefix)) {
-    throw new InvalidConfigError('API_KEY_PREFIX', 'must be 2-16 lower-case letters or digits, starting with a letter', apiKeyPrefix);
+    throw new InvalidConfigError(
+      'API_KEY_PREFIX',
+      'must be 2-16 lower-case letters or digits, starting with a letter',
+      apiKeyPrefix,
+    );
   }
   return {
     jwtSecret: jwtSecret(env, mode, resolve(envString(env, 'DATA_DIR', './data'))),
@@ -38,11 +42,16 @@ function jwtSecret(env: Record<string, string | undefined>, mode: string, dataDi
   const given = envOptional(env, 'JWT_SECRET');
   if (given !== undefined) {
     if (given.length < MIN_SECRET_LENGTH) {
-      throw new InvalidConfigError('JWT_SECRET', `must have at least ${MIN_SECRET_LENGTH} characters`, given);
+      throw new InvalidConfigError(
+        'JWT_SECRET',
+        `must have at least ${MIN_SECRET_LENGTH} characters`,
+        given,
+      );
     }
     return given;
   }
-  if (mode === 'production') throw new InvalidConfigError('JWT_SECRET', 'is required in production mode', undefined);
+  if (mode === 'production')
+    throw new InvalidConfigError('JWT_SECRET', 'is required in production mode', undefined);
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) {
     const stored = readFileSync(file, 'utf8').trim();

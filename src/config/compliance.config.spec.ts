@@ -2,7 +2,15 @@ import { Wallet } from 'ethers';
 import { DEVNET_ISSUER_PUBLIC_KEY, formatIssuerPublicKey } from '../compliance/zk';
 import { complianceConfig } from './compliance.config';
 
-const VARS = ['APP_MODE', 'SIWE_DOMAIN', 'SIWE_URI', 'ZK_VERIFICATION_KEY_PATH', 'ZK_ISSUER_PUBLIC_KEY', 'ATTESTER_PRIVATE_KEY', 'SESSION_TTL_SECONDS'];
+const VARS = [
+  'APP_MODE',
+  'SIWE_DOMAIN',
+  'SIWE_URI',
+  'ZK_VERIFICATION_KEY_PATH',
+  'ZK_ISSUER_PUBLIC_KEY',
+  'ATTESTER_PRIVATE_KEY',
+  'SESSION_TTL_SECONDS',
+];
 
 function withEnv<T>(vars: Record<string, string | undefined>, run: () => T): T {
   const saved = { ...process.env };
@@ -21,17 +29,21 @@ describe('complianceConfig', () => {
     expect(config.siweDomain).toBe('localhost');
     expect(config.siweChainId).toBe(84532);
     expect(config.issuerPublicKey).toEqual(DEVNET_ISSUER_PUBLIC_KEY);
-    expect(new Wallet(config.attesterPrivateKey).address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    expect(new Wallet(config.attesterPrivateKey).address).toBe(
+      '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    );
     expect(config.sessionTtlSeconds).toBe(86_400);
     expect(config.verificationKey.nPublic).toBe(4);
   });
 
   it('requires the issuer key and the attester key in production', () => {
-    expect(() => withEnv({ APP_MODE: 'production' }, () => complianceConfig())).toThrow(/ZK_ISSUER_PUBLIC_KEY is required/);
-    const issuer = formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY);
-    expect(() => withEnv({ APP_MODE: 'production', ZK_ISSUER_PUBLIC_KEY: issuer }, () => complianceConfig())).toThrow(
-      /ATTESTER_PRIVATE_KEY is required/,
+    expect(() => withEnv({ APP_MODE: 'production' }, () => complianceConfig())).toThrow(
+      /ZK_ISSUER_PUBLIC_KEY is required/,
     );
+    const issuer = formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY);
+    expect(() =>
+      withEnv({ APP_MODE: 'production', ZK_ISSUER_PUBLIC_KEY: issuer }, () => complianceConfig()),
+    ).toThrow(/ATTESTER_PRIVATE_KEY is required/);
   });
 
   it.each([
@@ -46,6 +58,8 @@ describe('complianceConfig', () => {
 
   it('never echoes the attester key in the error', () => {
     const secretish = '0x' + 'ab'.repeat(31);
-    expect(() => withEnv({ ATTESTER_PRIVATE_KEY: secretish }, () => complianceConfig())).toThrow(/<redacted>/);
+    expect(() => withEnv({ ATTESTER_PRIVATE_KEY: secretish }, () => complianceConfig())).toThrow(
+      /<redacted>/,
+    );
   });
 });

@@ -26,7 +26,11 @@ export const complianceConfig = registerAs('compliance', () => {
   const production = envEnum(env, 'APP_MODE', APP_MODES, 'demo') === 'production';
   const siweDomain = envString(env, 'SIWE_DOMAIN', 'localhost');
   if (!/^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/.test(siweDomain)) {
-    throw new InvalidConfigError('SIWE_DOMAIN', 'must be an RFC 3986 authority: host[:port]', siweDomain);
+    throw new InvalidConfigError(
+      'SIWE_DOMAIN',
+      'must be an RFC 3986 authority: host[:port]',
+      siweDomain,
+    );
   }
   return {
     siweDomain,
@@ -34,22 +38,38 @@ export const complianceConfig = registerAs('compliance', () => {
     siweUri: envString(env, 'SIWE_URI', `https://${siweDomain}`),
     siweChainId: SIWE_CHAIN_ID,
     siweNonceTtlSeconds: SIWE_NONCE_TTL_SECONDS,
-    verificationKey: loadVerificationKey(envString(env, 'ZK_VERIFICATION_KEY_PATH', ZK_ARTIFACTS.verificationKey)),
+    verificationKey: loadVerificationKey(
+      envString(env, 'ZK_VERIFICATION_KEY_PATH', ZK_ARTIFACTS.verificationKey),
+    ),
     issuerPublicKey: issuerPublicKey(env, production),
     attesterPrivateKey: attesterPrivateKey(env, production),
     /** Length of a compliance session opened by the demo activation or a verified proof. */
-    sessionTtlSeconds: envInt(env, 'SESSION_TTL_SECONDS', 24 * 60 * 60, { min: 60, max: 30 * 24 * 60 * 60 }),
+    sessionTtlSeconds: envInt(env, 'SESSION_TTL_SECONDS', 24 * 60 * 60, {
+      min: 60,
+      max: 30 * 24 * 60 * 60,
+    }),
     /** How long an activation waits for its transaction to be mined before answering 502. */
-    attesterReceiptTimeoutMs: envInt(env, 'ATTESTER_RECEIPT_TIMEOUT_MS', 30_000, { min: 1_000, max: 300_000 }),
+    attesterReceiptTimeoutMs: envInt(env, 'ATTESTER_RECEIPT_TIMEOUT_MS', 30_000, {
+      min: 1_000,
+      max: 300_000,
+    }),
   };
 });
 
 export type ComplianceConfig = ConfigType<typeof complianceConfig>;
 
-function issuerPublicKey(env: Record<string, string | undefined>, production: boolean): IssuerPublicKey {
+function issuerPublicKey(
+  env: Record<string, string | undefined>,
+  production: boolean,
+): IssuerPublicKey {
   const given = envOptional(env, 'ZK_ISSUER_PUBLIC_KEY');
   if (given === undefined) {
-    if (production) throw new InvalidConfigError('ZK_ISSUER_PUBLIC_KEY', 'is required in production mode ("<x>,<y>")', undefined);
+    if (production)
+      throw new InvalidConfigError(
+        'ZK_ISSUER_PUBLIC_KEY',
+        'is required in production mode ("<x>,<y>")',
+        undefined,
+      );
     return DEVNET_ISSUER_PUBLIC_KEY;
   }
   try {
@@ -62,12 +82,21 @@ function issuerPublicKey(env: Record<string, string | undefined>, production: bo
 function attesterPrivateKey(env: Record<string, string | undefined>, production: boolean): string {
   const given = envOptional(env, 'ATTESTER_PRIVATE_KEY');
   if (given === undefined) {
-    if (production) throw new InvalidConfigError('ATTESTER_PRIVATE_KEY', 'is required in production mode', undefined);
+    if (production)
+      throw new InvalidConfigError(
+        'ATTESTER_PRIVATE_KEY',
+        'is required in production mode',
+        undefined,
+      );
     // Devnet account 0: the deployer and the registry's attester (design §4).
     return Wallet.fromPhrase(DEVNET_MNEMONIC).privateKey;
   }
   if (!/^0x[0-9a-fA-F]{64}$/.test(given)) {
-    throw new InvalidConfigError('ATTESTER_PRIVATE_KEY', 'must be 0x followed by 64 hex characters', given);
+    throw new InvalidConfigError(
+      'ATTESTER_PRIVATE_KEY',
+      'must be 0x followed by 64 hex characters',
+      given,
+    );
   }
   return given;
 }

@@ -10,11 +10,15 @@ describe('env-reader', () => {
   it('parses and bounds integers, naming the variable on failure', () => {
     expect(envInt({ PORT: '8080' }, 'PORT', 1, { min: 0, max: 65535 })).toBe(8080);
     expect(() => envInt({ PORT: '8080x' }, 'PORT', 1)).toThrow(/PORT must be an integer/);
-    expect(() => envInt({ PORT: '70000' }, 'PORT', 1, { min: 0, max: 65535 })).toThrow(InvalidConfigError);
+    expect(() => envInt({ PORT: '70000' }, 'PORT', 1, { min: 0, max: 65535 })).toThrow(
+      InvalidConfigError,
+    );
   });
 
   it('requires a value when there is no fallback', () => {
-    expect(() => envString({}, 'JWT_SECRET')).toThrow('Invalid configuration: JWT_SECRET is required (it is not set)');
+    expect(() => envString({}, 'JWT_SECRET')).toThrow(
+      'Invalid configuration: JWT_SECRET is required (it is not set)',
+    );
   });
 
   it('never echoes a secret value back', () => {
@@ -36,6 +40,8 @@ describe('env-reader', () => {
     expect(envEnum({ M: 'production' }, 'M', ['demo', 'production'], 'demo')).toBe('production');
     expect(envUrl({ U: 'postgres://h/db' }, 'U', ['postgres'])).toBe('postgres://h/db');
     expect(() => envUrl({ U: 'not a url' }, 'U', ['postgres'])).toThrow(/U must be a URL/);
-    expect(() => envUrl({ U: 'http://h' }, 'U', ['postgres'])).toThrow(/U must use one of the protocols postgres/);
+    expect(() => envUrl({ U: 'http://h' }, 'U', ['postgres'])).toThrow(
+      /U must use one of the protocols postgres/,
+    );
   });
 });

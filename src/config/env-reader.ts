@@ -10,7 +10,9 @@ export class InvalidConfigError extends Error {
   ) {
     super(
       `Invalid configuration: ${variable} ${expectation}` +
-        (value === undefined ? ' (it is not set)' : ` (got ${JSON.stringify(redact(variable, value))})`),
+        (value === undefined
+          ? ' (it is not set)'
+          : ` (got ${JSON.stringify(redact(variable, value))})`),
     );
     this.name = 'InvalidConfigError';
   }
@@ -86,7 +88,11 @@ export function envUrl(env: Env, name: string, protocols: readonly string[]): st
     throw new InvalidConfigError(name, `must be a URL (${protocols.join(', ')})`, text);
   }
   if (!protocols.includes(url.protocol.replace(/:$/, ''))) {
-    throw new InvalidConfigError(name, `must use one of the protocols ${protocols.join(', ')}`, text);
+    throw new InvalidConfigError(
+      name,
+      `must use one of the protocols ${protocols.join(', ')}`,
+      text,
+    );
   }
   return text;
 }

@@ -6,7 +6,14 @@ import { databaseConfig } from './database.config';
 import { redisConfig } from './redis.config';
 
 /** Every config namespace; each validates its own variables when the app boots. */
-export const CONFIG_NAMESPACES = [appConfig, databaseConfig, authConfig, redisConfig, complianceConfig, chainConfig];
+export const CONFIG_NAMESPACES = [
+  appConfig,
+  databaseConfig,
+  authConfig,
+  redisConfig,
+  complianceConfig,
+  chainConfig,
+];
 
 /**
  * Parses every namespace once, before any module starts: a bad variable fails the boot with its

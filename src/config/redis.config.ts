@@ -5,7 +5,11 @@ export const redisConfig = registerAs('redis', () => {
   const env = process.env;
   const keyPrefix = envString(env, 'REDIS_KEY_PREFIX', 'cgk:');
   if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) {
-    throw new InvalidConfigError('REDIS_KEY_PREFIX', 'must be 1-64 characters of A-Z a-z 0-9 : _ . -', keyPrefix);
+    throw new InvalidConfigError(
+      'REDIS_KEY_PREFIX',
+      'must be 1-64 characters of A-Z a-z 0-9 : _ . -',
+      keyPrefix,
+    );
   }
   return {
     /** Unset: rate-limit state lives in process memory (one instance only). */

@@ -9,4 +9,14 @@ import { SiweNonce } from '../compliance/onboarding/siwe-nonce.entity';
 import { ProofNullifier } from '../compliance/verification/proof-nullifier.entity';
 
 /** Every TypeORM entity, listed explicitly so the app, the CLI and the tests agree. */
-export const ENTITIES = [Account, User, Wallet, ApiKey, AuthSession, RefreshToken, UsageRecord, SiweNonce, ProofNullifier];
+export const ENTITIES = [
+  Account,
+  User,
+  Wallet,
+  ApiKey,
+  AuthSession,
+  RefreshToken,
+  UsageRecord,
+  SiweNonce,
+  ProofNullifier,
+];

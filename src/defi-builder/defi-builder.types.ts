@@ -64,7 +64,15 @@ export interface LiquidityResponse extends BuildResponseBase {
 }
 
 export type NextAction =
-  | { action: 'approve'; use: 'swap' | 'liquidity'; token: string; symbol: string; spender: string; transaction: UnsignedTx; description: string }
+  | {
+      action: 'approve';
+      use: 'swap' | 'liquidity';
+      token: string;
+      symbol: string;
+      spender: string;
+      transaction: UnsignedTx;
+      description: string;
+    }
   | { action: 'activateSession'; description: string; endpoints: string[] }
   | { action: 'bindWallet'; description: string; endpoint: string };
 

@@ -14,13 +14,20 @@ export class DefiConfigService {
     const n = this.chain.network();
     return {
       chain: { chainId: n.chainId, name: n.name },
-      tokens: Object.values(n.tokens).map((t) => ({ symbol: t.symbol, name: t.name, address: t.address, decimals: t.decimals })),
+      tokens: Object.values(n.tokens).map((t) => ({
+        symbol: t.symbol,
+        name: t.name,
+        address: t.address,
+        decimals: t.decimals,
+      })),
       pool: { key: n.pool, poolId: poolIdOf(n.pool), minTick: MIN_TICK, maxTick: MAX_TICK },
       contracts: n.contracts,
       deprecated: n.deprecated,
       defaults: { slippageBps: DEFAULT_SLIPPAGE_BPS, deadlineSeconds: DEFAULT_DEADLINE_SECONDS },
       gas: {
-        calibrated: Object.fromEntries(Object.entries(CALIBRATED_GAS).map(([k, v]) => [k, v.toString()])),
+        calibrated: Object.fromEntries(
+          Object.entries(CALIBRATED_GAS).map(([k, v]) => [k, v.toString()]),
+        ),
         calibratedBufferPercent: Number(CALIBRATED_BUFFER_PERCENT),
         estimateBufferPercent: Number(ESTIMATE_BUFFER_PERCENT),
       },

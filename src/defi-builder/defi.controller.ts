@@ -29,8 +29,14 @@ export class DefiController {
     summary: 'Build an unsigned Uniswap v4 exact-input swap (UniversalRouter V4_SWAP)',
     description: `Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT). ${ERRORS}`,
   })
-  @ApiOkResponse({ description: 'Unsigned transaction, warnings, approvals, simulation, quote and minAmountOut.' })
-  swap(@Body() body: SwapRequestDto, @Query() query: BuildQueryDto, @CurrentPrincipal() principal?: Principal) {
+  @ApiOkResponse({
+    description: 'Unsigned transaction, warnings, approvals, simulation, quote and minAmountOut.',
+  })
+  swap(
+    @Body() body: SwapRequestDto,
+    @Query() query: BuildQueryDto,
+    @CurrentPrincipal() principal?: Principal,
+  ) {
     return this.swaps.build(body, query.buildOnly === true, principal);
   }
 
@@ -38,17 +44,28 @@ export class DefiController {
   @HttpCode(200)
   @RequireScope('defi:liquidity')
   @ApiOperation({
-    summary: 'Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)',
+    summary:
+      'Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)',
     description: `Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. ${ERRORS}`,
   })
-  @ApiOkResponse({ description: 'Unsigned transaction, liquidity, expected amounts, warnings, approvals, simulation.' })
-  addLiquidity(@Body() body: LiquidityRequestDto, @Query() query: BuildQueryDto, @CurrentPrincipal() principal?: Principal) {
+  @ApiOkResponse({
+    description:
+      'Unsigned transaction, liquidity, expected amounts, warnings, approvals, simulation.',
+  })
+  addLiquidity(
+    @Body() body: LiquidityRequestDto,
+    @Query() query: BuildQueryDto,
+    @CurrentPrincipal() principal?: Principal,
+  ) {
     return this.liquidity.build(body, query.buildOnly === true, principal);
   }
 
   @Get('config')
   @RequireScope('defi:preflight')
-  @ApiOperation({ summary: 'Chain, supported tokens, pool key, contract addresses, deprecated items and builder defaults' })
+  @ApiOperation({
+    summary:
+      'Chain, supported tokens, pool key, contract addresses, deprecated items and builder defaults',
+  })
   config() {
     return this.configService.config();
   }

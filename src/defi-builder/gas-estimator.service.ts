@@ -27,11 +27,29 @@ export class GasEstimatorService {
     state: { sessionActive: boolean; approvalsPending: boolean },
   ): Promise<GasPlan> {
     const calibrated = CALIBRATED_GAS[operation];
-    if (!state.sessionActive) return { gas: calibrated, gasSource: 'calibrated', simulation: { ok: null, skipped: 'SESSION_NOT_ACTIVE' }, warnings: [] };
-    if (state.approvalsPending) return { gas: calibrated, gasSource: 'calibrated', simulation: { ok: null, skipped: 'ALLOWANCE_INSUFFICIENT' }, warnings: [] };
+    if (!state.sessionActive)
+      return {
+        gas: calibrated,
+        gasSource: 'calibrated',
+        simulation: { ok: null, skipped: 'SESSION_NOT_ACTIVE' },
+        warnings: [],
+      };
+    if (state.approvalsPending)
+      return {
+        gas: calibrated,
+        gasSource: 'calibrated',
+        simulation: { ok: null, skipped: 'ALLOWANCE_INSUFFICIENT' },
+        warnings: [],
+      };
 
     const estimate = await this.chain.estimateGas({ ...tx, value: 0n });
-    if (estimate.ok) return { gas: withBuffer(estimate.gas, ESTIMATE_BUFFER_PERCENT), gasSource: 'eth_estimateGas', simulation: { ok: true }, warnings: [] };
+    if (estimate.ok)
+      return {
+        gas: withBuffer(estimate.gas, ESTIMATE_BUFFER_PERCENT),
+        gasSource: 'eth_estimateGas',
+        simulation: { ok: true },
+        warnings: [],
+      };
     const decoded = decodeRevert(estimate.revertData);
     const revertCode = decoded.code;
     const revertReason = decoded.summary;

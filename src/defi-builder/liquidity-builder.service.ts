@@ -5,7 +5,12 @@ import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/errors/api-error';
 import type { LiquidityResponse } from './defi-builder.types';
 import type { LiquidityRequestDto } from './dto/liquidity-request.dto';
-import { checkTickRange, encodeMintCalldata, liquidityForAmounts, mintAmountsFor } from './encoding/liquidity-calldata';
+import {
+  checkTickRange,
+  encodeMintCalldata,
+  liquidityForAmounts,
+  mintAmountsFor,
+} from './encoding/liquidity-calldata';
 import { GasEstimatorService } from './gas-estimator.service';
 import { PreflightService } from './preflight.service';
 import { DEFAULT_DEADLINE_SECONDS } from './swap-builder.service';
@@ -18,7 +23,11 @@ export class LiquidityBuilderService {
     private readonly gas: GasEstimatorService,
   ) {}
 
-  async build(dto: LiquidityRequestDto, buildOnly: boolean, principal: Principal | undefined): Promise<LiquidityResponse> {
+  async build(
+    dto: LiquidityRequestDto,
+    buildOnly: boolean,
+    principal: Principal | undefined,
+  ): Promise<LiquidityResponse> {
     const network = this.preflight.network();
     const user = getAddress(dto.userAddress);
     // --- preflight
@@ -37,21 +46,31 @@ export class LiquidityBuilderService {
     // --- build
     const violation = checkTickRange(dto.tickLower, dto.tickUpper, network.pool.tickSpacing);
     if (violation) {
-      throw new ApiError('BUILD_FAILED', violation.message, { hint: violation.hint, extra: { rule: `TICK_${violation.rule}` } });
+      throw new ApiError('BUILD_FAILED', violation.message, {
+        hint: violation.hint,
+        extra: { rule: `TICK_${violation.rule}` },
+      });
     }
     const price = reads.slot0!;
     if (price.sqrtPriceX96 === 0n) {
-      throw new ApiError('BUILD_FAILED', 'The pool is not initialized', { hint: 'Check the pool key in GET /api/v1/defi/config.' });
+      throw new ApiError('BUILD_FAILED', 'The pool is not initialized', {
+        hint: 'Check the pool key in GET /api/v1/defi/config.',
+      });
     }
     const liquidity = liquidityForAmounts(price, dto.tickLower, dto.tickUpper, amount0, amount1);
     if (liquidity === 0n) {
-      throw new ApiError('BUILD_FAILED', 'These amounts give zero liquidity in this range at the current price', {
-        hint: price.tick < dto.tickLower
-          ? 'The range is above the current price: it takes token0 only; raise amount0.'
-          : price.tick >= dto.tickUpper
-            ? 'The range is below the current price: it takes token1 only; raise amount1.'
-            : 'Raise amount0 and amount1 (the range needs both tokens at the current price).',
-      });
+      throw new ApiError(
+        'BUILD_FAILED',
+        'These amounts give zero liquidity in this range at the current price',
+        {
+          hint:
+            price.tick < dto.tickLower
+              ? 'The range is above the current price: it takes token0 only; raise amount0.'
+              : price.tick >= dto.tickUpper
+                ? 'The range is below the current price: it takes token1 only; raise amount1.'
+                : 'Raise amount0 and amount1 (the range needs both tokens at the current price).',
+        },
+      );
     }
     const expected = mintAmountsFor(liquidity, price, dto.tickLower, dto.tickUpper);
     const deadline = dto.deadline ?? Number(reads.blockTimestamp) + DEFAULT_DEADLINE_SECONDS;
@@ -66,7 +85,11 @@ export class LiquidityBuilderService {
       deadline: BigInt(deadline),
     });
     const to = network.contracts.positionManager;
-    const gas = await this.gas.plan('mint', { from: user, to, data }, { sessionActive: session.active, approvalsPending: spend.approvals.length > 0 });
+    const gas = await this.gas.plan(
+      'mint',
+      { from: user, to, data },
+      { sessionActive: session.active, approvalsPending: spend.approvals.length > 0 },
+    );
 
     return {
       chainId: network.chainId,
@@ -74,7 +97,11 @@ export class LiquidityBuilderService {
       gasSource: gas.gasSource,
       walletBound,
       session,
-      warnings: [...spend.warnings, ...this.preflight.sessionDeadlineWarnings(reads, deadline), ...gas.warnings],
+      warnings: [
+        ...spend.warnings,
+        ...this.preflight.sessionDeadlineWarnings(reads, deadline),
+        ...gas.warnings,
+      ],
       approvals: spend.approvals,
       simulation: gas.simulation,
       poolKey: network.pool,

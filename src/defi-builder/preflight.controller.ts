@@ -14,10 +14,15 @@ export class PreflightController {
   @Get('preflight/:address')
   @RequireScope('defi:preflight')
   @ApiOperation({
-    summary: 'Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take',
-    description: 'nextActions[] holds ready unsigned approval transactions and how to activate a session. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
+    summary:
+      'Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take',
+    description:
+      'nextActions[] holds ready unsigned approval transactions and how to activate a session. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
   })
-  @ApiOkResponse({ description: '{ authMethod, address, chainId, walletBound, session, balances, allowances, nextActions }' })
+  @ApiOkResponse({
+    description:
+      '{ authMethod, address, chainId, walletBound, session, balances, allowances, nextActions }',
+  })
   preflight(@Param() params: PreflightParamsDto, @CurrentPrincipal() principal?: Principal) {
     return this.preflightService.preflight(params.address, principal);
   }

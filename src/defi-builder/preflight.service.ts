@@ -12,13 +12,22 @@ import { ERROR_CATALOGUE } from '../common/errors/error-catalogue';
 import { WalletsService } from '../compliance/wallets/wallets.service';
 import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
 import { ApprovalStep, effectiveAllowance, planApprovals } from './encoding/approvals';
-import { BatchTarget, buildPreflightBatch, TOKEN_SYMBOLS, TokenSymbol, WalletReads } from './encoding/preflight-batch';
+import {
+  BatchTarget,
+  buildPreflightBatch,
+  TOKEN_SYMBOLS,
+  TokenSymbol,
+  WalletReads,
+} from './encoding/preflight-batch';
 import { CALIBRATED_GAS } from './gas';
 import type { NextAction, PreflightResponse, SessionView, Warning } from './defi-builder.types';
 
 export type SpendUse = 'swap' | 'liquidity';
 
-const ACTIVATION_ENDPOINTS = ['POST /onboarding/activate-session-demo (test network)', 'POST /verify (zero-knowledge proof, production)'];
+const ACTIVATION_ENDPOINTS = [
+  'POST /onboarding/activate-session-demo (test network)',
+  'POST /verify (zero-knowledge proof, production)',
+];
 
 @Injectable()
 export class PreflightService {
@@ -36,13 +45,19 @@ export class PreflightService {
     const wallet = await this.wallets.findByAddress(address);
     if (!wallet) return false;
     if (wallet.accountId !== principal?.accountId) {
-      throw new ApiError('INSTITUTION_OWNERSHIP_MISMATCH', `Wallet ${getAddress(address)} is bound to another account`);
+      throw new ApiError(
+        'INSTITUTION_OWNERSHIP_MISMATCH',
+        `Wallet ${getAddress(address)} is bound to another account`,
+      );
     }
     return true;
   }
 
   /** Session, balances, allowances (+ slot0 / quote when asked) in ONE eth_call. */
-  async read(wallet: string, extra: Pick<BatchTarget, 'slot0' | 'quote'> = {}): Promise<WalletReads> {
+  async read(
+    wallet: string,
+    extra: Pick<BatchTarget, 'slot0' | 'quote'> = {},
+  ): Promise<WalletReads> {
     const network = this.chain.network();
     const batch = buildPreflightBatch({
       wallet,
@@ -70,16 +85,26 @@ export class PreflightService {
   assertSession(wallet: string, reads: WalletReads, buildOnly: boolean): SessionView {
     const session = this.session(reads);
     if (!session.active && !buildOnly) {
-      const detail = session.activeUntil ? `ended at ${session.activeUntil}` : 'was never opened or was revoked';
-      throw new ApiError('SESSION_NOT_ACTIVE', `Wallet ${getAddress(wallet)} has no active compliance session (it ${detail})`, {
-        extra: { activeUntil: session.activeUntil },
-      });
+      const detail = session.activeUntil
+        ? `ended at ${session.activeUntil}`
+        : 'was never opened or was revoked';
+      throw new ApiError(
+        'SESSION_NOT_ACTIVE',
+        `Wallet ${getAddress(wallet)} has no active compliance session (it ${detail})`,
+        {
+          extra: { activeUntil: session.activeUntil },
+        },
+      );
     }
     return session;
   }
 
   /** Approval transactions (in broadcast order) for `use`, and the matching warning when any is needed. */
-  planSpend(reads: WalletReads, use: SpendUse, needs: Array<{ symbol: TokenSymbol; amount: bigint }>): { approvals: ApprovalStep[]; warnings: Warning[] } {
+  planSpend(
+    reads: WalletReads,
+    use: SpendUse,
+    needs: Array<{ symbol: TokenSymbol; amount: bigint }>,
+  ): { approvals: ApprovalStep[]; warnings: Warning[] } {
     const network = this.chain.network();
     const approvals = planApprovals(
       needs.map(({ symbol, amount }) => ({
@@ -88,12 +113,21 @@ export class PreflightService {
         erc20ToPermit2: reads.erc20ToPermit2[symbol],
         permit2: reads.permit2[use][symbol],
       })),
-      { permit2: network.contracts.permit2, spender: this.spender(use), now: reads.blockTimestamp, gas: CALIBRATED_GAS },
+      {
+        permit2: network.contracts.permit2,
+        spender: this.spender(use),
+        now: reads.blockTimestamp,
+        gas: CALIBRATED_GAS,
+      },
     );
     if (approvals.length === 0) return { approvals, warnings: [] };
     const short = needs
       .filter(({ symbol }) => approvals.some((a) => a.token === network.tokens[symbol].address))
-      .map(({ symbol, amount }) => ({ symbol, required: amount.toString(), allowance: this.allowance(reads, use, symbol).toString() }));
+      .map(({ symbol, amount }) => ({
+        symbol,
+        required: amount.toString(),
+        allowance: this.allowance(reads, use, symbol).toString(),
+      }));
     const warning: Warning = {
       code: 'ALLOWANCE_INSUFFICIENT',
       message: `Permit2 allowance too low for ${short.map((s) => s.symbol).join(' and ')}: broadcast the ${approvals.length} transaction(s) in approvals[] first`,
@@ -105,7 +139,8 @@ export class PreflightService {
 
   /** SESSION_EXPIRES_BEFORE_DEADLINE: the hook checks the session when the transaction executes. */
   sessionDeadlineWarnings(reads: WalletReads, deadline: number): Warning[] {
-    if (reads.activeUntil <= reads.blockTimestamp || reads.activeUntil >= BigInt(deadline)) return [];
+    if (reads.activeUntil <= reads.blockTimestamp || reads.activeUntil >= BigInt(deadline))
+      return [];
     const activeUntil = isoOf(reads.activeUntil);
     const deadlineIso = isoOf(BigInt(deadline));
     return [
@@ -120,7 +155,11 @@ export class PreflightService {
   }
 
   allowance(reads: WalletReads, use: SpendUse, symbol: TokenSymbol): bigint {
-    return effectiveAllowance(reads.erc20ToPermit2[symbol], reads.permit2[use][symbol], reads.blockTimestamp);
+    return effectiveAllowance(
+      reads.erc20ToPermit2[symbol],
+      reads.permit2[use][symbol],
+      reads.blockTimestamp,
+    );
   }
 
   spender(use: SpendUse): string {
@@ -136,15 +175,27 @@ export class PreflightService {
     const session = this.session(reads);
     const nextActions: NextAction[] = [];
     if (!walletBound) {
-      nextActions.push({ action: 'bindWallet', description: 'Optional: bind this wallet to your account so no other account can use it.', endpoint: 'POST /onboarding/register' });
+      nextActions.push({
+        action: 'bindWallet',
+        description: 'Optional: bind this wallet to your account so no other account can use it.',
+        endpoint: 'POST /onboarding/register',
+      });
     }
     if (!session.active) {
-      nextActions.push({ action: 'activateSession', description: 'Swaps and mints revert on-chain until the wallet has an active compliance session.', endpoints: ACTIVATION_ENDPOINTS });
+      nextActions.push({
+        action: 'activateSession',
+        description:
+          'Swaps and mints revert on-chain until the wallet has an active compliance session.',
+        endpoints: ACTIVATION_ENDPOINTS,
+      });
     }
     const erc20Listed = new Set<string>();
     for (const use of ['swap', 'liquidity'] as const) {
       // Without a requested amount, "enough" means the wallet can spend all it holds (at least 1 unit).
-      const needs = TOKEN_SYMBOLS.map((symbol) => ({ symbol, amount: reads.balances[symbol] > 0n ? reads.balances[symbol] : 1n }));
+      const needs = TOKEN_SYMBOLS.map((symbol) => ({
+        symbol,
+        amount: reads.balances[symbol] > 0n ? reads.balances[symbol] : 1n,
+      }));
       for (const step of this.planSpend(reads, use, needs).approvals) {
         // token -> Permit2 serves both uses: list it once.
         if (step.kind === 'erc20' && erc20Listed.has(step.token)) continue;
@@ -157,17 +208,27 @@ export class PreflightService {
           symbol,
           spender: step.spender,
           transaction: step.transaction,
-          description: step.kind === 'erc20' ? `Approve Permit2 to move your ${symbol}` : `Allow the ${use === 'swap' ? 'UniversalRouter' : 'PositionManager'} to spend ${symbol} through Permit2`,
+          description:
+            step.kind === 'erc20'
+              ? `Approve Permit2 to move your ${symbol}`
+              : `Allow the ${use === 'swap' ? 'UniversalRouter' : 'PositionManager'} to spend ${symbol} through Permit2`,
         });
       }
     }
-    const allowances = (use: SpendUse) => ({ WETH: this.allowance(reads, use, 'WETH').toString(), tUSDC: this.allowance(reads, use, 'tUSDC').toString() });
+    const allowances = (use: SpendUse) => ({
+      WETH: this.allowance(reads, use, 'WETH').toString(),
+      tUSDC: this.allowance(reads, use, 'tUSDC').toString(),
+    });
     return {
       address: getAddress(address),
       chainId: network.chainId,
       walletBound,
       session,
-      balances: { ETH: reads.balances.ETH.toString(), WETH: reads.balances.WETH.toString(), tUSDC: reads.balances.tUSDC.toString() },
+      balances: {
+        ETH: reads.balances.ETH.toString(),
+        WETH: reads.balances.WETH.toString(),
+        tUSDC: reads.balances.tUSDC.toString(),
+      },
       allowances: { swap: allowances('swap'), liquidity: allowances('liquidity') },
       nextActions,
     };

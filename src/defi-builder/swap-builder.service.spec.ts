@@ -13,7 +13,10 @@ import { SwapBuilderService } from './swap-builder.service';
 
 const network = resolveNetworkFile(devnet as NetworkFile);
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const u = (v: bigint): Call3Result => ({ success: true, returnData: AbiCoder.defaultAbiCoder().encode(['uint256'], [v]) });
+const u = (v: bigint): Call3Result => ({
+  success: true,
+  returnData: AbiCoder.defaultAbiCoder().encode(['uint256'], [v]),
+});
 
 /** A chain whose batch says: session `activeUntil`, no allowances, and a fixed quote. */
 function fakeChain(activeUntil: bigint): DefiChain & { calls: number } {
@@ -26,8 +29,16 @@ function fakeChain(activeUntil: bigint): DefiChain & { calls: number } {
       return calls.map((c, i): Call3Result => {
         if (i === 0) return u(now);
         if (i === 1) return u(activeUntil);
-        if (c.target === network.contracts.permit2) return { success: true, returnData: PERMIT2.encodeFunctionResult('allowance', [0n, 0n, 0n]) };
-        if (c.target === network.contracts.v4Quoter) return { success: true, returnData: V4_QUOTER.encodeFunctionResult('quoteExactInputSingle', [300_000_000n, 1n]) };
+        if (c.target === network.contracts.permit2)
+          return {
+            success: true,
+            returnData: PERMIT2.encodeFunctionResult('allowance', [0n, 0n, 0n]),
+          };
+        if (c.target === network.contracts.v4Quoter)
+          return {
+            success: true,
+            returnData: V4_QUOTER.encodeFunctionResult('quoteExactInputSingle', [300_000_000n, 1n]),
+          };
         return u(0n);
       });
     },
@@ -50,14 +61,25 @@ async function service(chain: DefiChain) {
 }
 
 describe(SwapBuilderService.name, () => {
-  const body = { tokenIn: network.tokens.WETH.address, tokenOut: network.tokens.tUSDC.address, amount: '100000000000000000', userAddress: USER };
+  const body = {
+    tokenIn: network.tokens.WETH.address,
+    tokenOut: network.tokens.tUSDC.address,
+    amount: '100000000000000000',
+    userAddress: USER,
+  };
   const principal = { method: 'jwt' as const, accountId: 'a1', scopes: [] };
 
   it('derives zeroForOne, applies the default 50 bps to the quote and plans approvals, in one batch read', async () => {
     const chain = fakeChain(BigInt(Math.floor(Date.now() / 1000)) + 3600n);
     const res = await (await service(chain)).build(body, false, principal);
     expect(chain.calls).toBe(1);
-    expect(res).toMatchObject({ zeroForOne: true, quotedAmountOut: '300000000', minAmountOut: '298500000', slippageBps: 50, walletBound: false });
+    expect(res).toMatchObject({
+      zeroForOne: true,
+      quotedAmountOut: '300000000',
+      minAmountOut: '298500000',
+      slippageBps: 50,
+      walletBound: false,
+    });
     expect(res.approvals.map((a) => a.kind)).toEqual(['erc20', 'permit2']);
     expect(res.simulation).toEqual({ ok: null, skipped: 'ALLOWANCE_INSUFFICIENT' });
     expect(chain.estimateGas).not.toHaveBeenCalled();
@@ -65,7 +87,12 @@ describe(SwapBuilderService.name, () => {
 
   it('refuses with SESSION_NOT_ACTIVE unless buildOnly', async () => {
     const svc = await service(fakeChain(0n));
-    await expect(svc.build(body, false, principal)).rejects.toMatchObject({ code: 'SESSION_NOT_ACTIVE', status: 412 });
-    await expect(svc.build({ ...body, tokenIn: body.tokenOut, tokenOut: body.tokenIn }, true, principal)).resolves.toMatchObject({ zeroForOne: false, session: { active: false } });
+    await expect(svc.build(body, false, principal)).rejects.toMatchObject({
+      code: 'SESSION_NOT_ACTIVE',
+      status: 412,
+    });
+    await expect(
+      svc.build({ ...body, tokenIn: body.tokenOut, tokenOut: body.tokenIn }, true, principal),
+    ).resolves.toMatchObject({ zeroForOne: false, session: { active: false } });
   });
 });

@@ -22,7 +22,11 @@ export class SwapBuilderService {
     private readonly gas: GasEstimatorService,
   ) {}
 
-  async build(dto: SwapRequestDto, buildOnly: boolean, principal: Principal | undefined): Promise<SwapResponse> {
+  async build(
+    dto: SwapRequestDto,
+    buildOnly: boolean,
+    principal: Principal | undefined,
+  ): Promise<SwapResponse> {
     const network = this.preflight.network();
     const user = getAddress(dto.userAddress);
     // --- preflight: ownership, whitelist, then the one eth_call, then the session gate.
@@ -33,26 +37,46 @@ export class SwapBuilderService {
     const amountIn = BigInt(dto.amount);
     const reads = await this.preflight.read(user, { quote: { zeroForOne, exactAmount: amountIn } });
     const session = this.preflight.assertSession(user, reads, buildOnly);
-    const spend = this.preflight.planSpend(reads, 'swap', [{ symbol: tokenIn.symbol, amount: amountIn }]);
+    const spend = this.preflight.planSpend(reads, 'swap', [
+      { symbol: tokenIn.symbol, amount: amountIn },
+    ]);
 
     // --- build
     const quoted = reads.quote?.ok ? reads.quote.amountOut : null;
     let minOut: bigint;
-    const slippageBps = dto.amountOutMinimum === undefined ? (dto.slippageBps ?? DEFAULT_SLIPPAGE_BPS) : null;
+    const slippageBps =
+      dto.amountOutMinimum === undefined ? (dto.slippageBps ?? DEFAULT_SLIPPAGE_BPS) : null;
     if (dto.amountOutMinimum !== undefined) {
       minOut = BigInt(dto.amountOutMinimum);
     } else if (quoted !== null && quoted > 0n) {
       minOut = minAmountOut(quoted, slippageBps!);
     } else {
-      const why = reads.quote && !reads.quote.ok ? decodeRevert(reads.quote.revertData).summary : 'the quote was zero';
-      throw new ApiError('BUILD_FAILED', `Could not quote ${amountIn} ${tokenIn.symbol} -> ${tokenOut.symbol}: ${why}`, {
-        hint: 'Lower the amount (the pool may lack liquidity for it), or pass amountOutMinimum explicitly.',
-      });
+      const why =
+        reads.quote && !reads.quote.ok
+          ? decodeRevert(reads.quote.revertData).summary
+          : 'the quote was zero';
+      throw new ApiError(
+        'BUILD_FAILED',
+        `Could not quote ${amountIn} ${tokenIn.symbol} -> ${tokenOut.symbol}: ${why}`,
+        {
+          hint: 'Lower the amount (the pool may lack liquidity for it), or pass amountOutMinimum explicitly.',
+        },
+      );
     }
     const deadline = dto.deadline ?? Number(reads.blockTimestamp) + DEFAULT_DEADLINE_SECONDS;
-    const data = encodeSwapCalldata({ poolKey: network.pool, zeroForOne, amountIn, amountOutMinimum: minOut, deadline: BigInt(deadline) });
+    const data = encodeSwapCalldata({
+      poolKey: network.pool,
+      zeroForOne,
+      amountIn,
+      amountOutMinimum: minOut,
+      deadline: BigInt(deadline),
+    });
     const to = network.contracts.universalRouter;
-    const gas = await this.gas.plan('swap', { from: user, to, data }, { sessionActive: session.active, approvalsPending: spend.approvals.length > 0 });
+    const gas = await this.gas.plan(
+      'swap',
+      { from: user, to, data },
+      { sessionActive: session.active, approvalsPending: spend.approvals.length > 0 },
+    );
 
     return {
       chainId: network.chainId,
@@ -60,7 +84,11 @@ export class SwapBuilderService {
       gasSource: gas.gasSource,
       walletBound,
       session,
-      warnings: [...spend.warnings, ...this.preflight.sessionDeadlineWarnings(reads, deadline), ...gas.warnings],
+      warnings: [
+        ...spend.warnings,
+        ...this.preflight.sessionDeadlineWarnings(reads, deadline),
+        ...gas.warnings,
+      ],
       approvals: spend.approvals,
       simulation: gas.simulation,
       poolKey: network.pool,

@@ -14,19 +14,30 @@ export interface ResolvedToken {
   decimals: number;
 }
 
-export function resolveToken(network: NetworkDefinition, address: string, field: string): ResolvedToken {
+export function resolveToken(
+  network: NetworkDefinition,
+  address: string,
+  field: string,
+): ResolvedToken {
   const checksummed = getAddress(address);
   for (const token of Object.values(network.tokens)) {
-    if (token.address === checksummed) return { symbol: token.symbol, address: token.address, decimals: token.decimals };
+    if (token.address === checksummed)
+      return { symbol: token.symbol, address: token.address, decimals: token.decimals };
   }
   const deprecated = network.deprecated.find((d) => d.address === checksummed);
   if (deprecated) {
-    throw new ApiError('UNSUPPORTED_TOKEN', `${field} ${checksummed} is deprecated: ${deprecated.label}. ${deprecated.reason}`, {
-      hint: `Use ${deprecated.replacedByLabel} at ${deprecated.replacedBy} instead; GET /api/v1/defi/config lists the current configuration.`,
-      extra: { field, deprecated: true, replacedBy: deprecated.replacedBy },
-    });
+    throw new ApiError(
+      'UNSUPPORTED_TOKEN',
+      `${field} ${checksummed} is deprecated: ${deprecated.label}. ${deprecated.reason}`,
+      {
+        hint: `Use ${deprecated.replacedByLabel} at ${deprecated.replacedBy} instead; GET /api/v1/defi/config lists the current configuration.`,
+        extra: { field, deprecated: true, replacedBy: deprecated.replacedBy },
+      },
+    );
   }
-  const supported = Object.values(network.tokens).map((t) => `${t.symbol} ${t.address}`).join(', ');
+  const supported = Object.values(network.tokens)
+    .map((t) => `${t.symbol} ${t.address}`)
+    .join(', ');
   throw new ApiError('UNSUPPORTED_TOKEN', `${field} ${checksummed} is not a supported token`, {
     hint: `Supported tokens on chain ${network.chainId}: ${supported} (GET /api/v1/defi/config).`,
     extra: { field },

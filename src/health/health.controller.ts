@@ -26,7 +26,9 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: database, Redis (when configured) and the chain RPC answer' })
+  @ApiOperation({
+    summary: 'Readiness: database, Redis (when configured) and the chain RPC answer',
+  })
   async ready() {
     if (this.shutdown.isDraining) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Not ready: shutting down', {
@@ -37,15 +39,21 @@ export class HealthController {
       return await this.health.check(this.registry.all());
     } catch (err) {
       if (!(err instanceof ServiceUnavailableException)) throw err;
-      const result = err.getResponse() as { error?: Record<string, { status: string; message?: string }> };
+      const result = err.getResponse() as {
+        error?: Record<string, { status: string; message?: string }>;
+      };
       const failed = Object.entries(result.error ?? {}).map(([component, info]) => ({
         component,
         status: info.status,
         message: info.message ?? 'down',
       }));
-      throw new ApiError('SERVICE_UNAVAILABLE', `Not ready: ${failed.map((f) => f.component).join(', ')}`, {
-        details: failed,
-      });
+      throw new ApiError(
+        'SERVICE_UNAVAILABLE',
+        `Not ready: ${failed.map((f) => f.component).join(', ')}`,
+        {
+          details: failed,
+        },
+      );
     }
   }
 }

@@ -35,7 +35,11 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
-    if (this.buffer.length > 0) this.logger.error({ rows: this.buffer.length }, 'Usage rows could not be written before shutdown');
+    if (this.buffer.length > 0)
+      this.logger.error(
+        { rows: this.buffer.length },
+        'Usage rows could not be written before shutdown',
+      );
   }
 
   /** Called by the auth guard once the caller is known; the row is queued when the response ends. */
@@ -80,7 +84,10 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
     this.buffer.push(row);
     if (this.buffer.length > MAX_BUFFERED_ROWS) {
       const dropped = this.buffer.splice(0, this.buffer.length - MAX_BUFFERED_ROWS).length;
-      this.logger.error({ dropped }, 'Usage buffer full (database unavailable?); oldest rows dropped');
+      this.logger.error(
+        { dropped },
+        'Usage buffer full (database unavailable?); oldest rows dropped',
+      );
     }
     if (this.buffer.length >= USAGE_BATCH_SIZE) void this.flush();
   }
@@ -92,7 +99,10 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
         await this.records.insert(batch);
       } catch (err) {
         this.buffer.unshift(...batch);
-        this.logger.warn({ rows: this.buffer.length, err: (err as Error).message }, 'Usage rows not written yet; will retry');
+        this.logger.warn(
+          { rows: this.buffer.length, err: (err as Error).message },
+          'Usage rows not written yet; will retry',
+        );
         return;
       }
     }

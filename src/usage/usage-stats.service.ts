@@ -27,9 +27,18 @@ export interface UsageStats {
   from: string;
   to: string;
   totals: Counts;
-  byEndpoint: Array<{ method: string; route: string; avgLatencyMs: number; maxLatencyMs: number } & Counts>;
+  byEndpoint: Array<
+    { method: string; route: string; avgLatencyMs: number; maxLatencyMs: number } & Counts
+  >;
   byCode: Record<string, number>;
-  byKey: Array<{ authMethod: string; keyId: string | null; userId: string | null; lastRequestAt: string | null } & Counts>;
+  byKey: Array<
+    {
+      authMethod: string;
+      keyId: string | null;
+      userId: string | null;
+      lastRequestAt: string | null;
+    } & Counts
+  >;
 }
 
 /** Aggregates in SQL (GROUP BY over the account's indexed rows), never in JS over every row. */
@@ -121,7 +130,9 @@ export class UsageStatsService {
     const qb = this.records
       .createQueryBuilder('u')
       .where('u.accountId = :accountId', { accountId: filter.accountId })
-      .andWhere('u.createdAt >= :from', { from: driver.preparePersistentValue(filter.from, createdAt) })
+      .andWhere('u.createdAt >= :from', {
+        from: driver.preparePersistentValue(filter.from, createdAt),
+      })
       .andWhere('u.createdAt < :to', { to: driver.preparePersistentValue(filter.to, createdAt) });
     return filter.keyId ? qb.andWhere('u.apiKeyId = :keyId', { keyId: filter.keyId }) : qb;
   }
@@ -149,5 +160,7 @@ function toIso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
   const text = String(value);
-  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`).toISOString();
+  return new Date(
+    /[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`,
+  ).toISOString();
 }

@@ -14,7 +14,10 @@ export class UsageController {
 
   @Get('stats')
   @RequireScope('usage:read')
-  @ApiOperation({ summary: "Your account's usage (requests, failures, rate-limited) and your current rate-limit window" })
+  @ApiOperation({
+    summary:
+      "Your account's usage (requests, failures, rate-limited) and your current rate-limit window",
+  })
   @ApiOkResponse({ type: UsageStatsResponse })
   async getStats(
     @CurrentPrincipal() principal: Principal,

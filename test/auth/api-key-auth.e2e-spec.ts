@@ -32,7 +32,8 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
 
   const swap = () => request(t.server).post(SWAP).send(BODY);
   const keys = () => t.app.get(DataSource).getRepository(ApiKey);
-  const expire = (id: string) => keys().update({ id }, { expiresAt: new Date(Date.now() - 60_000) });
+  const expire = (id: string) =>
+    keys().update({ id }, { expiresAt: new Date(Date.now() - 60_000) });
 
   it('runs validation before authentication: a malformed body without credentials is 400', async () => {
     const res = await request(t.server).post(SWAP).send({ label: 5 }).expect(400);
@@ -47,7 +48,11 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
   });
 
   it('requires a principal on routes without a decorator (default deny)', async () => {
-    expectAuthError(await request(t.server).get('/api/v1/test-protected/any'), 401, 'API_KEY_MISSING');
+    expectAuthError(
+      await request(t.server).get('/api/v1/test-protected/any'),
+      401,
+      'API_KEY_MISSING',
+    );
   });
 
   it('walks the failure order: format, prefix, hash, active, expiry, scope', async () => {
@@ -55,20 +60,46 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
     const tail = good.key.slice(-48);
     const lookup = tail.slice(0, 12);
     expectAuthError(await swap().set('X-API-Key', 'not-a-key'), 401, 'API_KEY_FORMAT_INVALID');
-    expectAuthError(await swap().set('X-API-Key', `zzz_test_${tail}`), 401, 'API_KEY_FORMAT_INVALID');
-    expectAuthError(await swap().set('X-API-Key', `cgk_test_${tail.toUpperCase()}`), 401, 'API_KEY_FORMAT_INVALID');
+    expectAuthError(
+      await swap().set('X-API-Key', `zzz_test_${tail}`),
+      401,
+      'API_KEY_FORMAT_INVALID',
+    );
+    expectAuthError(
+      await swap().set('X-API-Key', `cgk_test_${tail.toUpperCase()}`),
+      401,
+      'API_KEY_FORMAT_INVALID',
+    );
     expectAuthError(await swap().set('X-API-Key', ''), 401, 'API_KEY_FORMAT_INVALID');
-    expectAuthError(await swap().set('X-API-Key', `cgk_test_${'0'.repeat(48)}`), 401, 'API_KEY_PREFIX_NOT_FOUND');
+    expectAuthError(
+      await swap().set('X-API-Key', `cgk_test_${'0'.repeat(48)}`),
+      401,
+      'API_KEY_PREFIX_NOT_FOUND',
+    );
     const flipped = `${lookup}${tail.slice(12).replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`;
-    expectAuthError(await swap().set('X-API-Key', `cgk_test_${flipped}`), 401, 'API_KEY_HASH_MISMATCH');
-    expectAuthError(await swap().set('X-API-Key', `cgk_live_${tail}`), 401, 'API_KEY_HASH_MISMATCH');
+    expectAuthError(
+      await swap().set('X-API-Key', `cgk_test_${flipped}`),
+      401,
+      'API_KEY_HASH_MISMATCH',
+    );
+    expectAuthError(
+      await swap().set('X-API-Key', `cgk_live_${tail}`),
+      401,
+      'API_KEY_HASH_MISMATCH',
+    );
 
     const revoked = await createApiKey(t, accessToken, ['defi:swap']);
-    await request(t.server).delete(`/api/v1/api-keys/${revoked.id}`).set('Authorization', `Bearer ${accessToken}`).expect(200);
+    await request(t.server)
+      .delete(`/api/v1/api-keys/${revoked.id}`)
+      .set('Authorization', `Bearer ${accessToken}`)
+      .expect(200);
     expectAuthError(await swap().set('X-API-Key', revoked.key), 401, 'API_KEY_INACTIVE');
 
     const revokedAndExpired = await createApiKey(t, accessToken, ['defi:swap']);
-    await request(t.server).delete(`/api/v1/api-keys/${revokedAndExpired.id}`).set('Authorization', `Bearer ${accessToken}`).expect(200);
+    await request(t.server)
+      .delete(`/api/v1/api-keys/${revokedAndExpired.id}`)
+      .set('Authorization', `Bearer ${accessToken}`)
+      .expect(200);
     await expire(revokedAndExpired.id);
     expectAuthError(await swap().set('X-API-Key', revokedAndExpired.key), 401, 'API_KEY_INACTIVE');
 
@@ -78,15 +109,27 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
 
     const withoutScope = await createApiKey(t, accessToken, ['usage:read', 'defi:preflight']);
     const res = await swap().set('X-API-Key', withoutScope.key);
-    expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'API_KEY_SCOPE_MISSING' });
-    expect(res.body.details).toEqual([{ requiredScope: 'defi:swap', keyScopes: ['usage:read', 'defi:preflight'] }]);
+    expect({ status: res.status, code: res.body.code }).toEqual({
+      status: 403,
+      code: 'API_KEY_SCOPE_MISSING',
+    });
+    expect(res.body.details).toEqual([
+      { requiredScope: 'defi:swap', keyScopes: ['usage:read', 'defi:preflight'] },
+    ]);
 
     const ok = await swap().set('X-API-Key', good.key).expect(201);
-    expect(ok.body).toEqual({ authMethod: 'api_key', ok: true, label: 'x', accountId: account.accountId });
+    expect(ok.body).toEqual({
+      authMethod: 'api_key',
+      ok: true,
+      label: 'x',
+      accountId: account.accountId,
+    });
   });
 
   it('accepts a key whose expiry is in the future', async () => {
-    const key = await createApiKey(t, accessToken, ['defi:swap'], { expiresAt: new Date(Date.now() + 3_600_000) });
+    const key = await createApiKey(t, accessToken, ['defi:swap'], {
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
     await swap().set('X-API-Key', key.key).expect(201);
   });
 
@@ -103,7 +146,12 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
       .set('Authorization', `Bearer ${accessToken}`)
       .expect(200);
     expect(res.body.authMethod).toBe('api_key');
-    expect(res.body.principal).toEqual({ method: 'api_key', accountId: account.accountId, apiKeyId: key.id, scopes: ['defi:preflight'] });
+    expect(res.body.principal).toEqual({
+      method: 'api_key',
+      accountId: account.accountId,
+      apiKeyId: key.id,
+      scopes: ['defi:preflight'],
+    });
   });
 
   it('falls back to the Bearer JWT: JWT_MISSING, JWT_INVALID, and success with every scope', async () => {
@@ -115,8 +163,15 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
     expect(invalid.body.hint).toMatch(/\/auth\/refresh/);
     const ok = await swap().set('Authorization', `Bearer ${accessToken}`).expect(201);
     expect(ok.body.authMethod).toBe('jwt');
-    const res = await request(t.server).get('/api/v1/test-protected/preflight/0x1').set('Authorization', `bearer ${accessToken}`).expect(200);
-    expect(res.body.principal).toMatchObject({ method: 'jwt', accountId: account.accountId, userId: account.userId });
+    const res = await request(t.server)
+      .get('/api/v1/test-protected/preflight/0x1')
+      .set('Authorization', `bearer ${accessToken}`)
+      .expect(200);
+    expect(res.body.principal).toMatchObject({
+      method: 'jwt',
+      accountId: account.accountId,
+      userId: account.userId,
+    });
     expect(res.body.principal.scopes).toHaveLength(6);
   });
 
@@ -126,7 +181,10 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
     const { refreshToken } = await loginPair(t, account);
     const claims = JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString());
     const sign = (payload: object, options: Record<string, unknown> = {}) =>
-      jwt.sign({ ...claims, ...payload }, { secret: config.jwtSecret, algorithm: 'HS256', ...options });
+      jwt.sign(
+        { ...claims, ...payload },
+        { secret: config.jwtSecret, algorithm: 'HS256', ...options },
+      );
     const now = Math.floor(Date.now() / 1000);
     const cases = {
       refreshAsAccess: refreshToken,
@@ -140,21 +198,33 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
     };
     for (const [name, token] of Object.entries(cases)) {
       const res = await swap().set('Authorization', `Bearer ${token}`);
-      expect({ name, status: res.status, code: res.body.code }).toEqual({ name, status: 401, code: 'JWT_INVALID' });
+      expect({ name, status: res.status, code: res.body.code }).toEqual({
+        name,
+        status: 401,
+        code: 'JWT_INVALID',
+      });
     }
     // Within the 60 s clock skew an expired token still passes.
-    await swap().set('Authorization', `Bearer ${sign({ iat: now - 1000, exp: now - 30 })}`).expect(201);
+    await swap()
+      .set('Authorization', `Bearer ${sign({ iat: now - 1000, exp: now - 30 })}`)
+      .expect(201);
   });
 
   it('refuses API keys on dashboard (JWT-only) endpoints with a clear hint', async () => {
     const key = await createApiKey(t, accessToken, ['defi:swap', 'usage:read']);
     const res = await request(t.server).get('/api/v1/api-keys').set('X-API-Key', key.key);
-    expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'API_KEY_SCOPE_MISSING' });
+    expect({ status: res.status, code: res.body.code }).toEqual({
+      status: 403,
+      code: 'API_KEY_SCOPE_MISSING',
+    });
     expect(res.body.hint).toMatch(/dashboard login \(JWT\)/i);
   });
 
   it('maps an unexpected failure after auth to 500 without leaking', async () => {
-    const res = await request(t.server).get('/api/v1/test-protected/fail').set('Authorization', `Bearer ${accessToken}`).expect(500);
+    const res = await request(t.server)
+      .get('/api/v1/test-protected/fail')
+      .set('Authorization', `Bearer ${accessToken}`)
+      .expect(500);
     expect(res.body.code).toBe('INTERNAL_ERROR');
     expect(res.headers['ratelimit-limit']).toBeDefined();
   });

@@ -18,11 +18,15 @@ describe('ApiKeysController (dashboard, JWT only)', () => {
   const as = (bearer: string) => ({
     post: (path: string) => request(t.server).post(path).set('Authorization', `Bearer ${bearer}`),
     get: (path: string) => request(t.server).get(path).set('Authorization', `Bearer ${bearer}`),
-    delete: (path: string) => request(t.server).delete(path).set('Authorization', `Bearer ${bearer}`),
+    delete: (path: string) =>
+      request(t.server).delete(path).set('Authorization', `Bearer ${bearer}`),
   });
 
   it('creates a key in the service format and shows the secret only once', async () => {
-    const res = await as(token).post('/api/v1/api-keys').send({ name: 'CI', scopes: ['defi:swap', 'usage:read'] }).expect(201);
+    const res = await as(token)
+      .post('/api/v1/api-keys')
+      .send({ name: 'CI', scopes: ['defi:swap', 'usage:read'] })
+      .expect(201);
     expect(res.body).toMatchObject({
       authMethod: 'jwt',
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -47,7 +51,9 @@ describe('ApiKeysController (dashboard, JWT only)', () => {
     const key = await createApiKey(t, token, ['usage:read']);
     await request(t.server).get('/api/v1/usage/stats').set('X-API-Key', key.key).expect(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const listed = (await as(token).get('/api/v1/api-keys')).body.items.find((k: { id: string }) => k.id === key.id);
+    const listed = (await as(token).get('/api/v1/api-keys')).body.items.find(
+      (k: { id: string }) => k.id === key.id,
+    );
     expect(listed.lastUsedAt).not.toBeNull();
   });
 
@@ -63,27 +69,46 @@ describe('ApiKeysController (dashboard, JWT only)', () => {
     ];
     for (const body of cases) {
       const res = await as(token).post('/api/v1/api-keys').send(body);
-      expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'INVALID_PARAMS' });
+      expect({ body, status: res.status, code: res.body.code }).toEqual({
+        body,
+        status: 400,
+        code: 'INVALID_PARAMS',
+      });
     }
-    await as(token).post('/api/v1/api-keys').send({ name: 'all', scopes: [...SCOPES] }).expect(201);
+    await as(token)
+      .post('/api/v1/api-keys')
+      .send({ name: 'all', scopes: [...SCOPES] })
+      .expect(201);
   });
 
-  it('revokes (idempotently) and hides other accounts\' keys (BOLA -> 404)', async () => {
+  it("revokes (idempotently) and hides other accounts' keys (BOLA -> 404)", async () => {
     const key = await createApiKey(t, token, ['defi:swap']);
     const foreign = await as(otherToken).delete(`/api/v1/api-keys/${key.id}`).expect(404);
     expect(foreign.body.code).toBe('NOT_FOUND');
-    expect((await as(otherToken).get('/api/v1/api-keys')).body.items.map((k: { id: string }) => k.id)).not.toContain(key.id);
+    expect(
+      (await as(otherToken).get('/api/v1/api-keys')).body.items.map((k: { id: string }) => k.id),
+    ).not.toContain(key.id);
     await as(token).delete('/api/v1/api-keys/not-a-uuid').expect(404);
     const revoked = await as(token).delete(`/api/v1/api-keys/${key.id}`).expect(200);
-    expect(revoked.body).toMatchObject({ authMethod: 'jwt', id: key.id, active: false, revokedAt: expect.any(String) });
+    expect(revoked.body).toMatchObject({
+      authMethod: 'jwt',
+      id: key.id,
+      active: false,
+      revokedAt: expect.any(String),
+    });
     await as(token).delete(`/api/v1/api-keys/${key.id}`).expect(200);
     // Still usable by the other account? Never: the key is revoked for everyone.
-    const res = await request(t.server).get('/api/v1/usage/stats').set('X-API-Key', key.key).expect(401);
+    const res = await request(t.server)
+      .get('/api/v1/usage/stats')
+      .set('X-API-Key', key.key)
+      .expect(401);
     expect(res.body.code).toBe('API_KEY_INACTIVE');
   });
 
   it('needs a login: no credentials -> API_KEY_MISSING', async () => {
-    expect((await request(t.server).get('/api/v1/api-keys').expect(401)).body.code).toBe('API_KEY_MISSING');
+    expect((await request(t.server).get('/api/v1/api-keys').expect(401)).body.code).toBe(
+      'API_KEY_MISSING',
+    );
   });
 });
 
@@ -95,7 +120,9 @@ describe('OpenAPI security documentation', () => {
       const stats = doc.paths['/api/v1/usage/stats'].get;
       expect(stats.security).toEqual(expect.arrayContaining([{ 'api-key': [] }, { jwt: [] }]));
       expect(stats['x-required-scope']).toBe('usage:read');
-      expect(Object.keys(stats.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
+      expect(Object.keys(stats.responses)).toEqual(
+        expect.arrayContaining(['200', '401', '403', '429']),
+      );
       const create = doc.paths['/api/v1/api-keys'].post;
       expect(create.security).toEqual([{ jwt: [] }]);
       expect(doc.paths['/auth/login'].post.security).toBeUndefined();

@@ -12,11 +12,15 @@ describe('AuthController: login, refresh rotation, logout', () => {
   });
   afterAll(() => t.close());
 
-  const keysWith = (token: string) => request(t.server).get('/api/v1/api-keys').set('Authorization', `Bearer ${token}`);
+  const keysWith = (token: string) =>
+    request(t.server).get('/api/v1/api-keys').set('Authorization', `Bearer ${token}`);
 
   it('logs in at /auth/login and /api/v1/auth/login, case-insensitively on the email', async () => {
     for (const path of ['/auth/login', '/api/v1/auth/login']) {
-      const res = await request(t.server).post(path).send({ email: account.email.toUpperCase(), password: account.password }).expect(200);
+      const res = await request(t.server)
+        .post(path)
+        .send({ email: account.email.toUpperCase(), password: account.password })
+        .expect(200);
       expect(res.body).toEqual({
         accessToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
         refreshToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
@@ -24,7 +28,9 @@ describe('AuthController: login, refresh rotation, logout', () => {
         expiresIn: 900,
         refreshExpiresIn: 604800,
       });
-      const header = JSON.parse(Buffer.from(res.body.accessToken.split('.')[0], 'base64url').toString());
+      const header = JSON.parse(
+        Buffer.from(res.body.accessToken.split('.')[0], 'base64url').toString(),
+      );
       expect(header.alg).toBe('HS256');
       await keysWith(res.body.accessToken).expect(200);
     }
@@ -34,7 +40,9 @@ describe('AuthController: login, refresh rotation, logout', () => {
     const user = await t.createAccount();
     const timed = async (email: string) => {
       const started = process.hrtime.bigint();
-      const res = await request(t.server).post('/auth/login').send({ email, password: 'wrong password!' });
+      const res = await request(t.server)
+        .post('/auth/login')
+        .send({ email, password: 'wrong password!' });
       return { res, ms: Number(process.hrtime.bigint() - started) / 1e6 };
     };
     const wrong = [] as number[];
@@ -52,34 +60,63 @@ describe('AuthController: login, refresh rotation, logout', () => {
     expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.4);
     expect(median(wrong)).toBeGreaterThan(median(unknown) * 0.4);
     const body = (await timed('x@example.com')).res.body;
-    expect(body).toMatchObject({ code: 'INVALID_CREDENTIALS', phase: 'auth', error: 'Unauthorized' });
+    expect(body).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      phase: 'auth',
+      error: 'Unauthorized',
+    });
   });
 
   it('limits login attempts per email and IP (10 a minute) with 429 and Retry-After', async () => {
     const victim = await t.createAccount();
     for (let i = 0; i < 10; i++) {
-      await request(t.server).post('/auth/login').send({ email: victim.email, password: 'wrong password!' }).expect(401);
+      await request(t.server)
+        .post('/auth/login')
+        .send({ email: victim.email, password: 'wrong password!' })
+        .expect(401);
     }
-    const res = await request(t.server).post('/auth/login').send({ email: victim.email, password: victim.password }).expect(429);
+    const res = await request(t.server)
+      .post('/auth/login')
+      .send({ email: victim.email, password: victim.password })
+      .expect(429);
     expect(res.body.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(Number.isInteger(res.body.retryAfter)).toBe(true);
     expect(res.headers['retry-after']).toBe(String(res.body.retryAfter));
     // Another email from the same IP is not affected.
-    await request(t.server).post('/auth/login').send({ email: account.email, password: account.password }).expect(200);
+    await request(t.server)
+      .post('/auth/login')
+      .send({ email: account.email, password: account.password })
+      .expect(200);
   });
 
   it('rotates refresh tokens; replaying a used one revokes the whole login', async () => {
     const first = await loginPair(t, account);
-    const second = (await request(t.server).post('/auth/refresh').send({ refreshToken: first.refreshToken }).expect(200)).body;
+    const second = (
+      await request(t.server)
+        .post('/auth/refresh')
+        .send({ refreshToken: first.refreshToken })
+        .expect(200)
+    ).body;
     expect(second.refreshToken).not.toBe(first.refreshToken);
     await keysWith(second.accessToken).expect(200);
-    const third = (await request(t.server).post('/api/v1/auth/refresh').send({ refreshToken: second.refreshToken }).expect(200)).body;
+    const third = (
+      await request(t.server)
+        .post('/api/v1/auth/refresh')
+        .send({ refreshToken: second.refreshToken })
+        .expect(200)
+    ).body;
 
-    const replay = await request(t.server).post('/auth/refresh').send({ refreshToken: first.refreshToken }).expect(401);
+    const replay = await request(t.server)
+      .post('/auth/refresh')
+      .send({ refreshToken: first.refreshToken })
+      .expect(401);
     expect(replay.body.code).toBe('JWT_INVALID');
     expect(replay.body.message).toMatch(/already used/);
     // The family is revoked: the newest refresh token and every access token of the login are dead.
-    expect((await request(t.server).post('/auth/refresh').send({ refreshToken: third.refreshToken })).body.code).toBe('JWT_INVALID');
+    expect(
+      (await request(t.server).post('/auth/refresh').send({ refreshToken: third.refreshToken }))
+        .body.code,
+    ).toBe('JWT_INVALID');
     expect((await keysWith(third.accessToken)).body.code).toBe('JWT_INVALID');
     expect((await keysWith(first.accessToken)).body.code).toBe('JWT_INVALID');
     // Another login of the same user is untouched.
@@ -89,17 +126,42 @@ describe('AuthController: login, refresh rotation, logout', () => {
 
   it('refuses an access token as a refresh token, and garbage', async () => {
     const pair = await loginPair(t, account);
-    expect((await request(t.server).post('/auth/refresh').send({ refreshToken: pair.accessToken }).expect(401)).body.code).toBe('JWT_INVALID');
-    expect((await request(t.server).post('/auth/refresh').send({ refreshToken: 'nope' }).expect(401)).body.code).toBe('JWT_INVALID');
-    expect((await request(t.server).post('/auth/refresh').send({}).expect(400)).body.code).toBe('INVALID_PARAMS');
+    expect(
+      (
+        await request(t.server)
+          .post('/auth/refresh')
+          .send({ refreshToken: pair.accessToken })
+          .expect(401)
+      ).body.code,
+    ).toBe('JWT_INVALID');
+    expect(
+      (await request(t.server).post('/auth/refresh').send({ refreshToken: 'nope' }).expect(401))
+        .body.code,
+    ).toBe('JWT_INVALID');
+    expect((await request(t.server).post('/auth/refresh').send({}).expect(400)).body.code).toBe(
+      'INVALID_PARAMS',
+    );
   });
 
   it('logout revokes the login: its access and refresh tokens stop working', async () => {
     const pair = await loginPair(t, account);
     await keysWith(pair.accessToken).expect(200);
-    await request(t.server).post('/auth/logout').send({ refreshToken: pair.refreshToken }).expect(204);
+    await request(t.server)
+      .post('/auth/logout')
+      .send({ refreshToken: pair.refreshToken })
+      .expect(204);
     expect((await keysWith(pair.accessToken).expect(401)).body.code).toBe('JWT_INVALID');
-    expect((await request(t.server).post('/auth/refresh').send({ refreshToken: pair.refreshToken }).expect(401)).body.code).toBe('JWT_INVALID');
-    await request(t.server).post('/api/v1/auth/logout').send({ refreshToken: pair.refreshToken }).expect(204);
+    expect(
+      (
+        await request(t.server)
+          .post('/auth/refresh')
+          .send({ refreshToken: pair.refreshToken })
+          .expect(401)
+      ).body.code,
+    ).toBe('JWT_INVALID');
+    await request(t.server)
+      .post('/api/v1/auth/logout')
+      .send({ refreshToken: pair.refreshToken })
+      .expect(204);
   });
 });

@@ -10,16 +10,26 @@ import { AuthProbeController } from './auth-probe.controller';
  */
 function captureStdout(): { text: () => string; restore: () => void } {
   const chunks: string[] = [];
-  const decode = (data: unknown) => (typeof data === 'string' ? data : Buffer.from(data as Uint8Array).toString('utf8'));
+  const decode = (data: unknown) =>
+    typeof data === 'string' ? data : Buffer.from(data as Uint8Array).toString('utf8');
   const realWrite = fs.write;
   const realWriteSync = fs.writeSync;
-  const write = jest.spyOn(fs, 'write').mockImplementation(((fd: number, data: unknown, ...rest: unknown[]) => {
+  const write = jest.spyOn(fs, 'write').mockImplementation(((
+    fd: number,
+    data: unknown,
+    ...rest: unknown[]
+  ) => {
     if (fd !== 1) return (realWrite as (...args: unknown[]) => void)(fd, data, ...rest);
     chunks.push(decode(data));
     const callback = rest[rest.length - 1];
-    if (typeof callback === 'function') process.nextTick(() => callback(null, Buffer.byteLength(decode(data))));
+    if (typeof callback === 'function')
+      process.nextTick(() => callback(null, Buffer.byteLength(decode(data))));
   }) as never);
-  const writeSync = jest.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: unknown, ...rest: unknown[]) => {
+  const writeSync = jest.spyOn(fs, 'writeSync').mockImplementation(((
+    fd: number,
+    data: unknown,
+    ...rest: unknown[]
+  ) => {
     if (fd !== 1) return (realWriteSync as (...args: unknown[]) => number)(fd, data, ...rest);
     chunks.push(decode(data));
     return Buffer.byteLength(decode(data));
@@ -44,24 +54,56 @@ describe.each(['info', 'debug'])('No secret in logs or list responses (LOG_LEVEL
     const secrets: string[] = [];
     let listBody = '';
     try {
-      const t = await createTestApp({ env: { LOG_LEVEL: level }, extra: { controllers: [AuthProbeController] } });
+      const t = await createTestApp({
+        env: { LOG_LEVEL: level },
+        extra: { controllers: [AuthProbeController] },
+      });
       try {
         const account = await t.createAccount();
         secrets.push(account.password);
-        await request(t.server).post('/auth/login').send({ email: account.email, password: 'a wrong password 42' }).expect(401);
+        await request(t.server)
+          .post('/auth/login')
+          .send({ email: account.email, password: 'a wrong password 42' })
+          .expect(401);
         secrets.push('a wrong password 42');
         const pair = await loginPair(t, account);
         secrets.push(pair.accessToken, pair.refreshToken);
         const key = await createApiKey(t, pair.accessToken, ['defi:swap']);
         secrets.push(key.key);
-        await request(t.server).post('/api/v1/test-protected/swap').set('X-API-Key', key.key).send({ label: 'x', count: 1 }).expect(201);
-        await request(t.server).post('/api/v1/test-protected/swap').set('X-API-Key', `${key.key.slice(0, -1)}x`).send({ label: 'x', count: 1 }).expect(401);
-        await request(t.server).get('/api/v1/test-protected/fail').set('Authorization', `Bearer ${pair.accessToken}`).expect(500);
-        await request(t.server).get(`/api/v1/test-protected/preflight/${key.key}`).set('Authorization', 'Bearer not.a.jwt').expect(401);
-        const refreshed = await request(t.server).post('/auth/refresh').send({ refreshToken: pair.refreshToken }).expect(200);
+        await request(t.server)
+          .post('/api/v1/test-protected/swap')
+          .set('X-API-Key', key.key)
+          .send({ label: 'x', count: 1 })
+          .expect(201);
+        await request(t.server)
+          .post('/api/v1/test-protected/swap')
+          .set('X-API-Key', `${key.key.slice(0, -1)}x`)
+          .send({ label: 'x', count: 1 })
+          .expect(401);
+        await request(t.server)
+          .get('/api/v1/test-protected/fail')
+          .set('Authorization', `Bearer ${pair.accessToken}`)
+          .expect(500);
+        await request(t.server)
+          .get(`/api/v1/test-protected/preflight/${key.key}`)
+          .set('Authorization', 'Bearer not.a.jwt')
+          .expect(401);
+        const refreshed = await request(t.server)
+          .post('/auth/refresh')
+          .send({ refreshToken: pair.refreshToken })
+          .expect(200);
         secrets.push(refreshed.body.accessToken, refreshed.body.refreshToken);
-        await request(t.server).post('/auth/refresh').send({ refreshToken: pair.refreshToken }).expect(401);
-        listBody = JSON.stringify((await request(t.server).get('/api/v1/api-keys').set('Authorization', `Bearer ${refreshed.body.accessToken}`)).body);
+        await request(t.server)
+          .post('/auth/refresh')
+          .send({ refreshToken: pair.refreshToken })
+          .expect(401);
+        listBody = JSON.stringify(
+          (
+            await request(t.server)
+              .get('/api/v1/api-keys')
+              .set('Authorization', `Bearer ${refreshed.body.accessToken}`)
+          ).body,
+        );
       } finally {
         await t.close();
       }

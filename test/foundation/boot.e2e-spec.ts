@@ -8,7 +8,9 @@ describe('Boot, migrations and health', () => {
     try {
       const ds = t.app.get(DataSource);
       const executed = await ds.query('SELECT name FROM migrations');
-      expect(executed.map((r: { name: string }) => r.name)).toEqual(ds.migrations.map((m) => m.name));
+      expect(executed.map((r: { name: string }) => r.name)).toEqual(
+        ds.migrations.map((m) => m.name),
+      );
       expect(await ds.showMigrations()).toBe(false);
       const ready = await request(t.server).get('/health/ready').expect(200);
       expect(ready.body.status).toBe('ok');
@@ -33,7 +35,9 @@ describe('Boot, migrations and health', () => {
       const res = await request(t.server).get('/docs/json').expect(200);
       expect(res.body.openapi).toMatch(/^3\./);
       expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/health/ready']));
-      expect(Object.keys(res.body.components.securitySchemes)).toEqual(expect.arrayContaining(['api-key', 'jwt']));
+      expect(Object.keys(res.body.components.securitySchemes)).toEqual(
+        expect.arrayContaining(['api-key', 'jwt']),
+      );
     } finally {
       await t.close();
     }

@@ -26,35 +26,47 @@ describe('Operator CLI', () => {
   };
 
   it('creates an account with its first user, then changes plan and override', async () => {
-    const created = await run("create-account --name Acme --email Ops@Acme.test --password 'a long password!' --plan pro");
+    const created = await run(
+      "create-account --name Acme --email Ops@Acme.test --password 'a long password!' --plan pro",
+    );
     expect(created).toEqual({ accountId: expect.any(String), userId: expect.any(String) });
     const accounts = cli.get(AccountsService);
-    expect(await accounts.findById(created.accountId as string)).toMatchObject({ name: 'Acme', plan: 'pro' });
+    expect(await accounts.findById(created.accountId as string)).toMatchObject({
+      name: 'Acme',
+      plan: 'pro',
+    });
 
     await expect(run('set-plan --email ops@acme.test --plan enterprise')).resolves.toEqual({
       accountId: created.accountId,
       plan: 'enterprise',
     });
     await run('set-rate-limit --email ops@acme.test --per-minute 5');
-    expect(await accounts.findById(created.accountId as string)).toMatchObject({ plan: 'enterprise', rateLimitPerMinute: 5 });
+    expect(await accounts.findById(created.accountId as string)).toMatchObject({
+      plan: 'enterprise',
+      rateLimitPerMinute: 5,
+    });
     await run('set-rate-limit --email ops@acme.test --per-minute 0');
     expect((await accounts.findById(created.accountId as string))?.rateLimitPerMinute).toBeNull();
   });
 
   it('refuses bad input with a usage error and no change', async () => {
-    await expect(run("create-account --name X --email x@y.z --password short")).rejects.toThrow(CliUsageError);
-    await expect(run("create-account --name X --email x@y.z --password 'long enough pw' --plan gold")).rejects.toThrow(
-      /--plan must be one of free, pro, enterprise/,
+    await expect(run('create-account --name X --email x@y.z --password short')).rejects.toThrow(
+      CliUsageError,
     );
-    await expect(run('set-rate-limit --email nobody@x.y --per-minute 5')).rejects.toThrow(/No user with email/);
+    await expect(
+      run("create-account --name X --email x@y.z --password 'long enough pw' --plan gold"),
+    ).rejects.toThrow(/--plan must be one of free, pro, enterprise/);
+    await expect(run('set-rate-limit --email nobody@x.y --per-minute 5')).rejects.toThrow(
+      /No user with email/,
+    );
     await expect(run('frobnicate --x y')).rejects.toThrow(/Unknown command/);
     expect(() => parseFlags(['--name'])).toThrow(CliUsageError);
   });
 
   it('refuses a second user with the same email', async () => {
     await run("create-account --name A --email dup@x.test --password 'long enough pw'");
-    await expect(run("create-account --name B --email DUP@x.test --password 'long enough pw'")).rejects.toThrow(
-      /already exists/,
-    );
+    await expect(
+      run("create-account --name B --email DUP@x.test --password 'long enough pw'"),
+    ).rejects.toThrow(/already exists/);
   });
 });

@@ -9,7 +9,12 @@ const VALID = {
   inner: { wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
 };
 
-function expectEnvelope(body: Record<string, unknown>, status: string, code: string, phase: string) {
+function expectEnvelope(
+  body: Record<string, unknown>,
+  status: string,
+  code: string,
+  phase: string,
+) {
   expect(body.error).toBe(status);
   expect(body.code).toBe(code);
   expect(body.phase).toBe(phase);
@@ -62,7 +67,11 @@ describe('Error envelope (spec §2.4)', () => {
 
   it('accepts a body just under 16 KiB', async () => {
     const body = JSON.stringify({ ...VALID, label: 'x'.repeat(15 * 1024) });
-    await request(t.server).post('/test-probe/validate').set('Content-Type', 'application/json').send(body).expect(201);
+    await request(t.server)
+      .post('/test-probe/validate')
+      .set('Content-Type', 'application/json')
+      .send(body)
+      .expect(201);
   });
 
   it('maps other Nest HTTP exceptions without leaking their text', async () => {
@@ -88,11 +97,17 @@ describe('Error envelope (spec §2.4)', () => {
       .send({ tokenIn: 'nope', count: 99, inner: { wallet: 'bad' }, extra: 1 })
       .expect(400);
     expectEnvelope(res.body, 'Bad Request', 'INVALID_PARAMS', 'validation');
-    const fields = (res.body.details as Array<{ field: string; constraint: string; message: string }>).map(
-      (d) => `${d.field}:${d.constraint}`,
-    );
+    const fields = (
+      res.body.details as Array<{ field: string; constraint: string; message: string }>
+    ).map((d) => `${d.field}:${d.constraint}`);
     expect(fields).toEqual(
-      expect.arrayContaining(['tokenIn:isEvmAddress', 'label:isString', 'count:max', 'inner.wallet:isEvmAddress', 'extra:unknownField']),
+      expect.arrayContaining([
+        'tokenIn:isEvmAddress',
+        'label:isString',
+        'count:max',
+        'inner.wallet:isEvmAddress',
+        'extra:unknownField',
+      ]),
     );
     for (const d of res.body.details) expect(typeof d.message).toBe('string');
   });
@@ -103,7 +118,9 @@ describe('Error envelope (spec §2.4)', () => {
       .send({ ...VALID, tokenIn: '0x123' })
       .expect(400);
     expectEnvelope(res.body, 'Bad Request', 'INVALID_ADDRESS', 'validation');
-    expect(res.body.details).toEqual([expect.objectContaining({ field: 'tokenIn', constraint: 'isEvmAddress' })]);
+    expect(res.body.details).toEqual([
+      expect.objectContaining({ field: 'tokenIn', constraint: 'isEvmAddress' }),
+    ]);
   });
 
   it('refuses a mixed-case address with a wrong EIP-55 checksum, accepts lower case', async () => {
@@ -126,9 +143,15 @@ describe('Error envelope (spec §2.4)', () => {
   });
 
   it('echoes a sane X-Request-Id and generates one otherwise', async () => {
-    const res = await request(t.server).get('/health/live').set('X-Request-Id', 'abc-123').expect(200);
+    const res = await request(t.server)
+      .get('/health/live')
+      .set('X-Request-Id', 'abc-123')
+      .expect(200);
     expect(res.headers['x-request-id']).toBe('abc-123');
-    const gen = await request(t.server).get('/health/live').set('X-Request-Id', 'bad id with spaces').expect(200);
+    const gen = await request(t.server)
+      .get('/health/live')
+      .set('X-Request-Id', 'bad id with spaces')
+      .expect(200);
     expect(gen.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -12,10 +12,17 @@ describe('Graceful shutdown', () => {
     const closing = t.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
     // New connections are refused once draining starts; the readiness check itself says 503 too.
-    await expect(t.app.get(HealthController).ready()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+    await expect(t.app.get(HealthController).ready()).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      status: 503,
+    });
     const responses = await inFlight;
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(await Promise.all(responses.map((r) => r.json()))).toEqual([{ done: true }, { done: true }, { done: true }]);
+    expect(await Promise.all(responses.map((r) => r.json()))).toEqual([
+      { done: true },
+      { done: true },
+      { done: true },
+    ]);
     await closing;
     await expect(fetch(`${base}/health/live`)).rejects.toThrow();
   });

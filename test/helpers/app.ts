@@ -43,7 +43,12 @@ let emailCounter = 0;
 /** Boots the whole app, with main.ts's request pipeline, on a fresh database. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase());
-  const env = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', SEED_DEMO_ACCOUNT: 'false', ...db.env, ...options.env };
+  const env = {
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SEED_DEMO_ACCOUNT: 'false',
+    ...db.env,
+    ...options.env,
+  };
   const app = await withEnv(env, async () => {
     try {
       return await bootApp(options);
@@ -85,7 +90,8 @@ async function bootApp(options: TestAppOptions): Promise<INestApplication> {
     controllers: options.extra?.controllers ?? [],
     providers: options.extra?.providers ?? [],
   });
-  for (const o of options.overrides ?? []) builder = builder.overrideProvider(o.provide).useValue(o.useValue);
+  for (const o of options.overrides ?? [])
+    builder = builder.overrideProvider(o.provide).useValue(o.useValue);
   const moduleRef = await builder.compile();
   const nest = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
   try {

@@ -8,14 +8,23 @@ export interface LoginResult {
 }
 
 /** POST /auth/login for a test account; returns the access token (Bearer). */
-export async function login(t: TestApp, account: Pick<TestAccount, 'email' | 'password'>): Promise<string> {
+export async function login(
+  t: TestApp,
+  account: Pick<TestAccount, 'email' | 'password'>,
+): Promise<string> {
   return (await loginPair(t, account)).accessToken;
 }
 
 /** POST /auth/login, returning both tokens. */
-export async function loginPair(t: TestApp, account: Pick<TestAccount, 'email' | 'password'>): Promise<LoginResult> {
-  const res = await request(t.server).post('/auth/login').send({ email: account.email, password: account.password });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+export async function loginPair(
+  t: TestApp,
+  account: Pick<TestAccount, 'email' | 'password'>,
+): Promise<LoginResult> {
+  const res = await request(t.server)
+    .post('/auth/login')
+    .send({ email: account.email, password: account.password });
+  if (res.status !== 200)
+    throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { accessToken: res.body.accessToken, refreshToken: res.body.refreshToken };
 }
 
@@ -31,7 +40,8 @@ export async function createApiKey(
     .post('/api/v1/api-keys')
     .set('Authorization', `Bearer ${accessToken}`)
     .send({ name: opts.name ?? 'test key', scopes, ...(expiresAt ? { expiresAt } : {}) });
-  if (res.status !== 201) throw new Error(`createApiKey failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`createApiKey failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.id, key: res.body.key };
 }
 

@@ -70,14 +70,26 @@ function authed(req: request.Test, auth: Auth | string): request.Test {
 export const postRegister = (t: TestApp, auth: Auth | string, body: object, prefix = '') =>
   authed(request(t.server).post(`${prefix}/onboarding/register`), auth).send(body);
 
-export const postActivateDemo = (t: TestApp, auth: Auth | string, walletAddress: string, prefix = '') =>
-  authed(request(t.server).post(`${prefix}/onboarding/activate-session-demo`), auth).send({ walletAddress });
+export const postActivateDemo = (
+  t: TestApp,
+  auth: Auth | string,
+  walletAddress: string,
+  prefix = '',
+) =>
+  authed(request(t.server).post(`${prefix}/onboarding/activate-session-demo`), auth).send({
+    walletAddress,
+  });
 
 export const postVerify = (t: TestApp, auth: Auth | string, body: object, prefix = '') =>
   authed(request(t.server).post(`${prefix}/verify`), auth).send(body);
 
 export const getNonce = (t: TestApp, auth: Auth | string, walletAddress?: string) =>
-  authed(request(t.server).get('/onboarding/nonce').query(walletAddress ? { walletAddress } : {}), auth);
+  authed(
+    request(t.server)
+      .get('/onboarding/nonce')
+      .query(walletAddress ? { walletAddress } : {}),
+    auth,
+  );
 
 export interface SiweOverrides {
   domain?: string;
@@ -88,7 +100,11 @@ export interface SiweOverrides {
 }
 
 /** A signed ERC-4361 message for `nonce`, with the service's defaults (domain localhost, chain 84532). */
-export async function signSiwe(wallet: Wallet, nonce: string, o: SiweOverrides = {}): Promise<{ message: string; signature: string }> {
+export async function signSiwe(
+  wallet: Wallet,
+  nonce: string,
+  o: SiweOverrides = {},
+): Promise<{ message: string; signature: string }> {
   const message = buildSiweMessage({
     domain: o.domain ?? 'localhost',
     address: o.address ?? wallet.address,

@@ -31,7 +31,10 @@ export interface DefiDevnet {
   resetRpcStats(): Promise<void>;
   send(wallet: Wallet, tx: UnsignedTx): Promise<TransactionReceipt>;
   /** Broadcasts a transaction that must fail; returns its revert data and whether it was mined (status 0). */
-  sendExpectingRevert(wallet: Wallet, tx: UnsignedTx): Promise<{ revertData: string; mined: boolean }>;
+  sendExpectingRevert(
+    wallet: Wallet,
+    tx: UnsignedTx,
+  ): Promise<{ revertData: string; mined: boolean }>;
   balanceOf(token: string, owner: string): Promise<bigint>;
   positionManager: Contract;
   chainTime(): Promise<number>;
@@ -42,9 +45,18 @@ export async function startDefiDevnet(): Promise<DefiDevnet> {
   // The chain layer's per-worker devnet, reverted to its post-deployment snapshot for this suite.
   const handle: DevnetHandle = await acquireDevnet();
   const { provider, wallets, chainTime } = handle;
-  const registry = new Contract(handle.network.contracts.complianceRegistry, COMPLIANCE_REGISTRY, wallets[0]);
+  const registry = new Contract(
+    handle.network.contracts.complianceRegistry,
+    COMPLIANCE_REGISTRY,
+    wallets[0],
+  );
   const send = async (wallet: Wallet, tx: UnsignedTx): Promise<TransactionReceipt> => {
-    const response = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value), gasLimit: BigInt(tx.gas) });
+    const response = await wallet.sendTransaction({
+      to: tx.to,
+      data: tx.data,
+      value: BigInt(tx.value),
+      gasLimit: BigInt(tx.gas),
+    });
     return (await response.wait())!;
   };
   return {
@@ -68,14 +80,21 @@ export async function startDefiDevnet(): Promise<DefiDevnet> {
         if (!revertData) throw err;
         // Automine: a failing transaction is still mined; find it by the sender's nonce.
         const block = await provider.getBlock('latest', true);
-        const minedTx = block!.prefetchedTransactions.find((t) => t.from === wallet.address && t.nonce === nonce);
+        const minedTx = block!.prefetchedTransactions.find(
+          (t) => t.from === wallet.address && t.nonce === nonce,
+        );
         const receipt = minedTx ? await provider.getTransactionReceipt(minedTx.hash) : null;
         return { revertData, mined: receipt?.status === 0 };
       }
       throw new Error('transaction did not revert');
     },
-    balanceOf: (token, owner) => new Contract(token, ERC20, provider).balanceOf(owner) as Promise<bigint>,
-    positionManager: new Contract(handle.network.contracts.positionManager, POSITION_MANAGER, provider),
+    balanceOf: (token, owner) =>
+      new Contract(token, ERC20, provider).balanceOf(owner) as Promise<bigint>,
+    positionManager: new Contract(
+      handle.network.contracts.positionManager,
+      POSITION_MANAGER,
+      provider,
+    ),
     chainTime,
     close: () => handle.release(),
   };
@@ -87,11 +106,17 @@ export async function bindWallet(t: TestApp, address: string, accountId: string)
 }
 
 export function postSwap(t: TestApp, token: string, body: object, query = '') {
-  return request(t.server).post(`/api/v1/defi/swap${query}`).set('Authorization', `Bearer ${token}`).send(body);
+  return request(t.server)
+    .post(`/api/v1/defi/swap${query}`)
+    .set('Authorization', `Bearer ${token}`)
+    .send(body);
 }
 
 export function postLiquidity(t: TestApp, token: string, body: object, query = '') {
-  return request(t.server).post(`/api/v1/defi/liquidity${query}`).set('Authorization', `Bearer ${token}`).send(body);
+  return request(t.server)
+    .post(`/api/v1/defi/liquidity${query}`)
+    .set('Authorization', `Bearer ${token}`)
+    .send(body);
 }
 
 export interface DefiSuite {

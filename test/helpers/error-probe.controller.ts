@@ -51,7 +51,9 @@ export class ErrorProbeController {
 
   @Get('api-error')
   apiError(): never {
-    throw new ApiError('UNSUPPORTED_TOKEN', 'Token 0xabc is not supported', { hint: 'Use tUSDC instead' });
+    throw new ApiError('UNSUPPORTED_TOKEN', 'Token 0xabc is not supported', {
+      hint: 'Use tUSDC instead',
+    });
   }
 
   @Get('http-exception')

@@ -48,7 +48,10 @@ async function withPg<T>(url: string, run: (client: Client) => Promise<T>): Prom
 }
 
 /** Sets variables for the duration of `run` (config namespaces read process.env at compile time). */
-export async function withEnv<T>(vars: Record<string, string | undefined>, run: () => Promise<T>): Promise<T> {
+export async function withEnv<T>(
+  vars: Record<string, string | undefined>,
+  run: () => Promise<T>,
+): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
   for (const [k, v] of Object.entries(vars)) {
     if (v === undefined) delete process.env[k];

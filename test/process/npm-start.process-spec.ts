@@ -22,7 +22,14 @@ describe('npm start on embedded defaults', () => {
     const started = Date.now();
     child = spawn(process.execPath, ['dist/main.js'], {
       cwd: root,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEVNET_PORT: '0', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DEVNET_PORT: '0',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -27,7 +27,9 @@ describeRedis('Rate limit on Redis (TEST_REDIS_URL)', () => {
       const key = await createApiKey(b, token, ['defi:preflight']); // 1 request of the 5, on b
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          request((i % 2 ? a : b).server).get(PREFLIGHT).set(i % 3 ? { 'X-API-Key': key.key } : { Authorization: `Bearer ${token}` }),
+          request((i % 2 ? a : b).server)
+            .get(PREFLIGHT)
+            .set(i % 3 ? { 'X-API-Key': key.key } : { Authorization: `Bearer ${token}` }),
         ),
       );
       const statuses = results.map((r) => r.status);
@@ -69,7 +71,10 @@ describe('Redis outage policy: fail open, per instance', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, REDIS_KEY_PREFIX: uniqueRedisPrefix('down') },
+      env: {
+        REDIS_URL: `redis://127.0.0.1:${await closedPort()}`,
+        REDIS_KEY_PREFIX: uniqueRedisPrefix('down'),
+      },
       extra: { controllers: [AuthProbeController] },
     });
   });
@@ -81,13 +86,19 @@ describe('Redis outage policy: fail open, per instance', () => {
     const token = await login(t, account);
     const started = Date.now();
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await request(t.server).get(PREFLIGHT).set('Authorization', `Bearer ${token}`)).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await request(t.server).get(PREFLIGHT).set('Authorization', `Bearer ${token}`)).status,
+      );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     expect(t.app.get(RateLimitStorage).backend).toBe('memory-fallback');
     const ready = await request(t.server).get('/health/ready').expect(200);
     expect(ready.body.status).toBe('degraded');
-    expect(ready.body.details.redis).toMatchObject({ status: 'degraded', message: expect.stringMatching(/per instance/) });
+    expect(ready.body.details.redis).toMatchObject({
+      status: 'degraded',
+      message: expect.stringMatching(/per instance/),
+    });
     expect(ready.body.details.database.status).toBe('up');
   });
 });

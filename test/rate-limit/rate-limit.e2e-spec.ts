@@ -34,7 +34,11 @@ describe('AccountRateLimitGuard (memory storage)', () => {
       expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
       expect(Number(res.headers['ratelimit-reset'])).toBeLessThanOrEqual(60);
       if (res.status === 429) {
-        expect(res.body).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', phase: 'auth', error: 'Too Many Requests' });
+        expect(res.body).toMatchObject({
+          code: 'RATE_LIMIT_EXCEEDED',
+          phase: 'auth',
+          error: 'Too Many Requests',
+        });
         expect(Number.isInteger(res.body.retryAfter)).toBe(true);
         expect(res.body.retryAfter).toBeGreaterThan(0);
         expect(res.headers['retry-after']).toBe(String(res.body.retryAfter));
@@ -50,21 +54,33 @@ describe('AccountRateLimitGuard (memory storage)', () => {
     const token = await login(t, account);
     const key = await createApiKey(t, token, ['usage:read']);
     for (let i = 0; i < 5; i++) {
-      await request(t.server).get(PREFLIGHT).set('X-API-Key', `${key.key.slice(0, -1)}${key.key.endsWith('0') ? '1' : '0'}`).expect(401);
+      await request(t.server)
+        .get(PREFLIGHT)
+        .set('X-API-Key', `${key.key.slice(0, -1)}${key.key.endsWith('0') ? '1' : '0'}`)
+        .expect(401);
       await request(t.server).get(PREFLIGHT).set('Authorization', 'Bearer x.y.z').expect(401);
     }
-    const res = await request(t.server).get('/api/v1/usage/stats').set('X-API-Key', key.key).expect(200);
+    const res = await request(t.server)
+      .get('/api/v1/usage/stats')
+      .set('X-API-Key', key.key)
+      .expect(200);
     expect(res.headers['ratelimit-remaining']).toBe('1');
     const other = await t.createAccount();
     const otherToken = await login(t, other);
-    const otherRes = await request(t.server).get(PREFLIGHT).set('Authorization', `Bearer ${otherToken}`).expect(200);
+    const otherRes = await request(t.server)
+      .get(PREFLIGHT)
+      .set('Authorization', `Bearer ${otherToken}`)
+      .expect(200);
     expect(otherRes.headers['ratelimit-limit']).toBe('120');
     expect(otherRes.headers['ratelimit-remaining']).toBe('119');
   });
 
   it('uses the plan limit: pro is 1,200 per minute', async () => {
     const token = await login(t, await t.createAccount({ plan: 'pro' }));
-    const res = await request(t.server).get(PREFLIGHT).set('Authorization', `Bearer ${token}`).expect(200);
+    const res = await request(t.server)
+      .get(PREFLIGHT)
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
     expect(res.headers['ratelimit-limit']).toBe('1200');
   });
 

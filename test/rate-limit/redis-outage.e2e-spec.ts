@@ -43,7 +43,11 @@ describeRedis('Redis outage during operation (fail open, then back to Redis)', (
   beforeAll(async () => {
     proxy = await redisProxy(new URL(REDIS_URL!));
     t = await createTestApp({
-      env: { REDIS_URL: proxy.url, REDIS_KEY_PREFIX: uniqueRedisPrefix('outage'), REDIS_COMMAND_TIMEOUT_MS: '200' },
+      env: {
+        REDIS_URL: proxy.url,
+        REDIS_KEY_PREFIX: uniqueRedisPrefix('outage'),
+        REDIS_COMMAND_TIMEOUT_MS: '200',
+      },
       extra: { controllers: [AuthProbeController] },
     });
   });
@@ -81,6 +85,8 @@ describeRedis('Redis outage during operation (fail open, then back to Redis)', (
     expect(redis.isReady).toBe(true);
     await call().expect(200);
     expect(storage.backend).toBe('redis');
-    expect((await request(t.server).get('/health/ready').expect(200)).body.details.redis.status).toBe('up');
+    expect(
+      (await request(t.server).get('/health/ready').expect(200)).body.details.redis.status,
+    ).toBe('up');
   });
 });

@@ -35,11 +35,19 @@ describe('Database outage', () => {
 
     await proxy.down();
     const ready = await request(t.server).get('/health/ready').expect(503);
-    expect(ready.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', error: 'Service Unavailable', phase: 'preflight' });
-    expect(ready.body.details).toEqual([expect.objectContaining({ component: 'database', status: 'down' })]);
+    expect(ready.body).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      error: 'Service Unavailable',
+      phase: 'preflight',
+    });
+    expect(ready.body.details).toEqual([
+      expect.objectContaining({ component: 'database', status: 'down' }),
+    ]);
 
     const started = Date.now();
-    const login = await request(t.server).post('/auth/login').send({ email: 'a@b.co', password: 'whatever-password' });
+    const login = await request(t.server)
+      .post('/auth/login')
+      .send({ email: 'a@b.co', password: 'whatever-password' });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(login.status).toBe(503);
     expect(login.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', error: 'Service Unavailable' });

@@ -65,12 +65,27 @@ describe('Fuzzing every endpoint', () => {
       fc.boolean(),
       fc.constant(null),
       fc.string({ maxLength: 80 }),
-      fc.constantFrom('WETH', '1e18', '-1', '0', ' 1', '0x1', 'NaN', '__proto__', '{"a":1}', '\u0000'),
+      fc.constantFrom(
+        'WETH',
+        '1e18',
+        '-1',
+        '0',
+        ' 1',
+        '0x1',
+        'NaN',
+        '__proto__',
+        '{"a":1}',
+        '\u0000',
+      ),
     );
-    const value = fc.oneof({ weight: 4, arbitrary: scalar }, fc.array(scalar, { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 3 }));
-    const credentials = fc.constantFrom<'key' | 'jwt' | 'none' | 'badKey' | 'badJwt' | 'basic' | 'both'>(
-      'key', 'key', 'jwt', 'none', 'badKey', 'badJwt', 'basic', 'both',
+    const value = fc.oneof(
+      { weight: 4, arbitrary: scalar },
+      fc.array(scalar, { maxLength: 4 }),
+      fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 3 }),
     );
+    const credentials = fc.constantFrom<
+      'key' | 'jwt' | 'none' | 'badKey' | 'badJwt' | 'basic' | 'both'
+    >('key', 'key', 'jwt', 'none', 'badKey', 'badJwt', 'basic', 'both');
     const requestArb = fc.record({
       op: fc.integer({ min: 0, max: 10_000 }),
       pathParam: address(),
@@ -82,7 +97,9 @@ describe('Fuzzing every endpoint', () => {
       values: fc.array(value, { minLength: 12, maxLength: 12 }),
       drop: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
       extraKey: fc.option(fc.string({ minLength: 1, maxLength: 10 })),
-      queryValue: fc.option(fc.oneof(fc.constantFrom('true', 'false', '1', ''), fc.string({ maxLength: 20 }))),
+      queryValue: fc.option(
+        fc.oneof(fc.constantFrom('true', 'false', '1', ''), fc.string({ maxLength: 20 })),
+      ),
       credentials,
       garbage: fc.string({ maxLength: 200 }),
     });
@@ -112,31 +129,53 @@ describe('Fuzzing every endpoint', () => {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         assertValidResponse(res.status, res.body, `${op.method.toUpperCase()} ${path}`);
       }),
-      { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31), endOnFailure: true },
+      {
+        numRuns: RUNS,
+        seed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31),
+        endOnFailure: true,
+      },
     );
-    process.stdout.write(`fuzz: ${RUNS} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries(statuses))}\n`);
+    process.stdout.write(
+      `fuzz: ${RUNS} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+    );
   }, 600_000);
 });
 
-function withCredentials(req: request.Test, kind: string, apiKey: string, jwt: string): request.Test {
+function withCredentials(
+  req: request.Test,
+  kind: string,
+  apiKey: string,
+  jwt: string,
+): request.Test {
   switch (kind) {
-    case 'key': return req.set('X-API-Key', apiKey);
-    case 'jwt': return req.set('Authorization', `Bearer ${jwt}`);
-    case 'badKey': return req.set('X-API-Key', `${apiKey.slice(0, -4)}0000`);
-    case 'badJwt': return req.set('Authorization', `Bearer ${jwt.slice(0, -6)}AAAAAA`);
-    case 'basic': return req.set('Authorization', 'Basic dXNlcjpwYXNz');
-    case 'both': return req.set('X-API-Key', 'garbage').set('Authorization', `Bearer ${jwt}`);
-    default: return req;
+    case 'key':
+      return req.set('X-API-Key', apiKey);
+    case 'jwt':
+      return req.set('Authorization', `Bearer ${jwt}`);
+    case 'badKey':
+      return req.set('X-API-Key', `${apiKey.slice(0, -4)}0000`);
+    case 'badJwt':
+      return req.set('Authorization', `Bearer ${jwt.slice(0, -6)}AAAAAA`);
+    case 'basic':
+      return req.set('Authorization', 'Basic dXNlcjpwYXNz');
+    case 'both':
+      return req.set('X-API-Key', 'garbage').set('Authorization', `Bearer ${jwt}`);
+    default:
+      return req;
   }
 }
 
 function assertValidResponse(status: number, body: Record<string, unknown>, label: string): void {
-  if (status >= 500 && !(status === 503 && ['CHAIN_UNAVAILABLE', 'SERVICE_UNAVAILABLE'].includes(String(body?.code)))) {
+  if (
+    status >= 500 &&
+    !(status === 503 && ['CHAIN_UNAVAILABLE', 'SERVICE_UNAVAILABLE'].includes(String(body?.code)))
+  ) {
     throw new Error(`${label} -> ${status} ${JSON.stringify(body)}`);
   }
   if (status >= 400) {
     const code = String(body?.code);
-    if (!isErrorCode(code)) throw new Error(`${label} -> ${status} with unknown code ${JSON.stringify(body)}`);
+    if (!isErrorCode(code))
+      throw new Error(`${label} -> ${status} with unknown code ${JSON.stringify(body)}`);
     const entry = ERROR_CATALOGUE[code];
     const ok =
       entry.status === status &&
@@ -154,7 +193,16 @@ function assertValidResponse(status: number, body: Record<string, unknown>, labe
 }
 
 function openApiOperations(doc: {
-  paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Array<{ in: string; name: string }>;
+        requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> };
+      }
+    >
+  >;
   components?: { schemas?: Record<string, { properties?: Record<string, unknown> }> };
 }): Operation[] {
   return Object.entries(doc.paths).flatMap(([path, ops]) =>

@@ -26,7 +26,10 @@ describe('Rate limit under load, shared by two instances', () => {
   beforeAll(async () => {
     proxy = await new TcpProxy(Number(redisUrl.port || 6379), redisUrl.hostname).up();
     db = await createTestDatabase('postgres');
-    const env = { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_KEY_PREFIX: uniqueRedisPrefix('rel') };
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      REDIS_KEY_PREFIX: uniqueRedisPrefix('rel'),
+    };
     a = await createTestApp({ db, env });
     b = await createTestApp({ db, env });
   });
@@ -47,7 +50,9 @@ describe('Rate limit under load, shared by two instances', () => {
     let answered = 0;
     return Promise.all(
       Array.from({ length: REQUESTS }, async (_, i) => {
-        const res = await request((i % 2 ? a : b).server).get(STATS).set('X-API-Key', key);
+        const res = await request((i % 2 ? a : b).server)
+          .get(STATS)
+          .set('X-API-Key', key);
         answered += 1;
         onResponse?.(answered);
         return res.status;
@@ -78,11 +83,18 @@ describe('Rate limit under load, shared by two instances', () => {
     expect(admitted).toBeGreaterThanOrEqual(LIMIT);
     expect(admitted).toBeLessThanOrEqual(3 * LIMIT);
     expect(elapsed).toBeLessThan(60_000);
-    process.stdout.write(`redis cut mid-run: ${admitted} admitted of ${REQUESTS} in ${elapsed} ms\n`);
+    process.stdout.write(
+      `redis cut mid-run: ${admitted} admitted of ${REQUESTS} in ${elapsed} ms\n`,
+    );
 
     // Each instance on its own still enforces the limit while Redis is away.
     const solo = await Promise.all(
-      Array.from({ length: 3 * LIMIT }, () => request(a.server).get(STATS).set('X-API-Key', key).then((r) => r.status)),
+      Array.from({ length: 3 * LIMIT }, () =>
+        request(a.server)
+          .get(STATS)
+          .set('X-API-Key', key)
+          .then((r) => r.status),
+      ),
     );
     expect(count(solo, 200)).toBeLessThanOrEqual(LIMIT);
     await proxy.up();

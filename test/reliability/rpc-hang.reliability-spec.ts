@@ -26,7 +26,9 @@ describe('Hanging chain RPC', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const rpcUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    t = await createTestApp({ env: { CHAIN_RPC_URL: rpcUrl, CHAIN_NETWORK: 'devnet', CHAIN_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    t = await createTestApp({
+      env: { CHAIN_RPC_URL: rpcUrl, CHAIN_NETWORK: 'devnet', CHAIN_TIMEOUT_MS: String(TIMEOUT_MS) },
+    });
     key = (await createApiKey(t, await login(t, await t.createAccount()), [...SCOPES])).key;
   });
   afterAll(async () => {
@@ -38,12 +40,18 @@ describe('Hanging chain RPC', () => {
   it('answers 503 CHAIN_UNAVAILABLE within the timeout, for many requests at once', async () => {
     const started = Date.now();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => request(t.server).get(`/api/v1/defi/preflight/${WALLET}`).set('X-API-Key', key)),
+      Array.from({ length: 20 }, () =>
+        request(t.server).get(`/api/v1/defi/preflight/${WALLET}`).set('X-API-Key', key),
+      ),
     );
     const elapsed = Date.now() - started;
     for (const res of responses) {
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ code: 'CHAIN_UNAVAILABLE', phase: 'preflight', error: 'Service Unavailable' });
+      expect(res.body).toMatchObject({
+        code: 'CHAIN_UNAVAILABLE',
+        phase: 'preflight',
+        error: 'Service Unavailable',
+      });
     }
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 700);
   });
@@ -55,7 +63,9 @@ describe('Hanging chain RPC', () => {
     await request(t.server).get('/health/live').expect(200);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS / 2);
     const ready = await request(t.server).get('/health/ready').expect(503);
-    expect(ready.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ component: 'chain' })]));
+    expect(ready.body.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ component: 'chain' })]),
+    );
     expect((await pending).status).toBe(503);
   });
 });

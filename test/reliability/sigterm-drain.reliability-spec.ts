@@ -38,11 +38,28 @@ describe('SIGTERM under load', () => {
       SHUTDOWN_READINESS_DELAY_MS: '500',
     };
     const cli = (...args: string[]) =>
-      JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, env }).toString());
-    const { accountId } = cli('create-account', '--name', 'Drain', '--email', 'drain@example.com', '--password', 'drain password 1');
+      JSON.parse(
+        execFileSync(process.execPath, ['dist/cli/main.js', ...args], {
+          cwd: ROOT,
+          env,
+        }).toString(),
+      );
+    const { accountId } = cli(
+      'create-account',
+      '--name',
+      'Drain',
+      '--email',
+      'drain@example.com',
+      '--password',
+      'drain password 1',
+    );
     cli('set-rate-limit', '--email', 'drain@example.com', '--per-minute', '1000000');
 
-    child = spawn(process.execPath, ['dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
     const port = await new Promise<number>((resolve, reject) => {
@@ -58,9 +75,22 @@ describe('SIGTERM under load', () => {
     });
     const base = `http://127.0.0.1:${port}`;
     const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      (await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
-    const { accessToken } = await post('/auth/login', { email: 'drain@example.com', password: 'drain password 1' });
-    const { key } = await post('/api/v1/api-keys', { name: 'drain', scopes: ['usage:read'] }, { Authorization: `Bearer ${accessToken}` });
+      (
+        await fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<Record<string, string>>;
+    const { accessToken } = await post('/auth/login', {
+      email: 'drain@example.com',
+      password: 'drain password 1',
+    });
+    const { key } = await post(
+      '/api/v1/api-keys',
+      { name: 'drain', scopes: ['usage:read'] },
+      { Authorization: `Bearer ${accessToken}` },
+    );
 
     const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
     let answered = 0;
@@ -99,7 +129,9 @@ describe('SIGTERM under load', () => {
         `SELECT count(*)::int AS n FROM "${db.env.DATABASE_SCHEMA}".usage_records WHERE account_id = $1 AND route = '/api/v1/usage/stats'`,
         [accountId],
       );
-      process.stdout.write(`sigterm drain: ${responses.length} answered, ${REQUESTS - responses.length} refused, ${rows[0].n} usage rows\n`);
+      process.stdout.write(
+        `sigterm drain: ${responses.length} answered, ${REQUESTS - responses.length} refused, ${rows[0].n} usage rows\n`,
+      );
       expect(rows[0].n).toBe(responses.length);
     } finally {
       await client.end();

@@ -1,4 +1,10 @@
-import { apiKeyHashMatches, displayPrefix, generateApiKey, hashApiKey, parseApiKey } from './api-key-format';
+import {
+  apiKeyHashMatches,
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  parseApiKey,
+} from './api-key-format';
 
 describe('api-key-format', () => {
   it('generates <prefix>_<mode>_<48 hex> keys from the CSPRNG, all different', () => {
@@ -30,7 +36,9 @@ describe('api-key-format', () => {
     const hash = hashApiKey(key);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(apiKeyHashMatches(key, hash)).toBe(true);
-    expect(apiKeyHashMatches(`${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}`, hash)).toBe(false);
+    expect(apiKeyHashMatches(`${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}`, hash)).toBe(
+      false,
+    );
     expect(apiKeyHashMatches(key, 'abcd')).toBe(false);
   });
 

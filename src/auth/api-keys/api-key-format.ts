@@ -17,7 +17,9 @@ export function generateApiKey(servicePrefix: string, mode: ApiKeyMode): string 
 }
 
 export function parseApiKey(key: string, servicePrefix: string): ParsedApiKey | undefined {
-  const match = new RegExp(`^${servicePrefix}_(test|live)_([0-9a-f]{${SECRET_HEX_LENGTH}})$`).exec(key);
+  const match = new RegExp(`^${servicePrefix}_(test|live)_([0-9a-f]{${SECRET_HEX_LENGTH}})$`).exec(
+    key,
+  );
   if (!match) return undefined;
   return { mode: match[1] as ApiKeyMode, lookupPrefix: match[2].slice(0, LOOKUP_PREFIX_LENGTH) };
 }
@@ -34,6 +36,10 @@ export function apiKeyHashMatches(key: string, storedHashHex: string): boolean {
 }
 
 /** What the dashboard shows to recognise a key: never more than the clear lookup prefix. */
-export function displayPrefix(servicePrefix: string, mode: ApiKeyMode, lookupPrefix: string): string {
+export function displayPrefix(
+  servicePrefix: string,
+  mode: ApiKeyMode,
+  lookupPrefix: string,
+): string {
   return `${servicePrefix}_${mode}_${lookupPrefix}`;
 }

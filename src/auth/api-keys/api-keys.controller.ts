@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiError } from '../../common/errors/api-error';
 import { CurrentPrincipal, Principal } from '../principal';
 import { RequireDashboardLogin } from '../require-scope.decorator';
@@ -32,14 +38,21 @@ export class ApiKeysController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Revoke an API key (idempotent); requests with it then get API_KEY_INACTIVE' })
+  @ApiOperation({
+    summary: 'Revoke an API key (idempotent); requests with it then get API_KEY_INACTIVE',
+  })
   @ApiOkResponse({ type: ApiKeyResponse })
   @ApiNotFoundResponse({ description: 'NOT_FOUND: no key with this id in your account' })
-  revoke(@CurrentPrincipal() principal: Principal, @Param('id', new ParseUUIDPipe({ exceptionFactory: notFound })) id: string) {
+  revoke(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: notFound })) id: string,
+  ) {
     return this.apiKeys.revoke(principal.accountId, id);
   }
 }
 
 function notFound(): ApiError {
-  return new ApiError('NOT_FOUND', 'No API key with this id in your account', { hint: 'GET /api/v1/api-keys lists your keys.' });
+  return new ApiError('NOT_FOUND', 'No API key with this id in your account', {
+    hint: 'GET /api/v1/api-keys lists your keys.',
+  });
 }

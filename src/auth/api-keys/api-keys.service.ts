@@ -7,7 +7,13 @@ import { authConfig, AuthConfig } from '../../config/auth.config';
 import type { Principal } from '../principal';
 import type { Scope } from '../scopes';
 import { ApiKey } from './api-key.entity';
-import { apiKeyHashMatches, displayPrefix, generateApiKey, hashApiKey, parseApiKey } from './api-key-format';
+import {
+  apiKeyHashMatches,
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  parseApiKey,
+} from './api-key-format';
 
 /** How often last_used_at is written per key: not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -56,23 +62,35 @@ export class ApiKeysService {
       createdAt: new Date(),
     });
     await this.keys.insert(entity);
-    this.logger.log({ apiKeyId: entity.id, accountId: owner.accountId, scopes: entity.scopes }, 'API key created');
+    this.logger.log(
+      { apiKeyId: entity.id, accountId: owner.accountId, scopes: entity.scopes },
+      'API key created',
+    );
     return { ...this.view(entity), key };
   }
 
   async listForAccount(accountId: string): Promise<ApiKeyView[]> {
-    const rows = await this.keys.find({ where: { accountId }, order: { createdAt: 'DESC', id: 'ASC' } });
+    const rows = await this.keys.find({
+      where: { accountId },
+      order: { createdAt: 'DESC', id: 'ASC' },
+    });
     return rows.map((row) => this.view(row));
   }
 
   /** Revokes a key of the caller's account; another account's key id is indistinguishable from none. */
   async revoke(accountId: string, id: string): Promise<ApiKeyView> {
     const row = await this.keys.findOneBy({ id, accountId });
-    if (!row) throw new ApiError('NOT_FOUND', 'No API key with this id in your account', { hint: 'GET /api/v1/api-keys lists your keys.' });
+    if (!row)
+      throw new ApiError('NOT_FOUND', 'No API key with this id in your account', {
+        hint: 'GET /api/v1/api-keys lists your keys.',
+      });
     if (row.active) {
       row.active = false;
       row.revokedAt = new Date();
-      await this.keys.update({ id, accountId, revokedAt: IsNull() }, { active: false, revokedAt: row.revokedAt });
+      await this.keys.update(
+        { id, accountId, revokedAt: IsNull() },
+        { active: false, revokedAt: row.revokedAt },
+      );
       this.logger.log({ apiKeyId: id, accountId }, 'API key revoked');
     }
     return this.view(row);
@@ -81,14 +99,22 @@ export class ApiKeysService {
   /** Spec §5.4 order: format, prefix lookup, hash, active flag, expiry. Scopes are the guard's. */
   async authenticate(key: string): Promise<Principal> {
     const parsed = parseApiKey(key, this.config.apiKeyPrefix);
-    if (!parsed) throw new ApiError('API_KEY_FORMAT_INVALID', `The API key does not match ${this.config.apiKeyPrefix}_{test|live}_{48 hex}`);
+    if (!parsed)
+      throw new ApiError(
+        'API_KEY_FORMAT_INVALID',
+        `The API key does not match ${this.config.apiKeyPrefix}_{test|live}_{48 hex}`,
+      );
     const row = await this.findByLookupPrefixWithHash(parsed.lookupPrefix);
     if (!row) throw new ApiError('API_KEY_PREFIX_NOT_FOUND', 'No API key with this prefix exists');
-    if (!apiKeyHashMatches(key, row.keyHash)) throw new ApiError('API_KEY_HASH_MISMATCH', 'The API key does not match the stored key');
+    if (!apiKeyHashMatches(key, row.keyHash))
+      throw new ApiError('API_KEY_HASH_MISMATCH', 'The API key does not match the stored key');
     if (!row.active) throw new ApiError('API_KEY_INACTIVE', 'This API key was revoked');
     const now = new Date();
     if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) {
-      throw new ApiError('API_KEY_EXPIRED', `This API key expired at ${row.expiresAt.toISOString()}`);
+      throw new ApiError(
+        'API_KEY_EXPIRED',
+        `This API key expired at ${row.expiresAt.toISOString()}`,
+      );
     }
     this.touch(row, now);
     return { method: 'api_key', accountId: row.accountId, apiKeyId: row.id, scopes: row.scopes };
@@ -104,9 +130,13 @@ export class ApiKeysService {
 
   /** Off the request path, at most once a minute per key. */
   private touch(row: ApiKey, now: Date): void {
-    if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+    if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS)
+      return;
     this.keys.update({ id: row.id }, { lastUsedAt: now }).catch((err: unknown) => {
-      this.logger.warn({ apiKeyId: row.id, err: (err as Error).message }, 'Could not record last use of an API key');
+      this.logger.warn(
+        { apiKeyId: row.id, err: (err as Error).message },
+        'Could not record last use of an API key',
+      );
     });
   }
 

@@ -49,7 +49,10 @@ export class AuthService {
     const claims = await this.tokens.verify(refreshToken, 'refresh');
     const outcome = await this.sessions.consumeRefreshToken(claims.sid, claims.jti, refreshToken);
     if (outcome === 'reused') {
-      throw invalid('refresh', 'This refresh token was already used; every token of this login was revoked for safety');
+      throw invalid(
+        'refresh',
+        'This refresh token was already used; every token of this login was revoked for safety',
+      );
     }
     if (outcome !== 'ok') throw invalid('refresh');
     return this.issue(claims.sub, claims.acc, claims.sid);

@@ -22,8 +22,17 @@ export class LoginAttemptsLimiter {
   async consume(email: string, ip: string | undefined): Promise<void> {
     const limit = this.config.loginAttemptsPerMinute;
     // Hashed: the storage key must not carry an email address into Redis.
-    const subject = createHash('sha256').update(`${normalizeEmail(email)}|${ip ?? ''}`).digest('hex').slice(0, 32);
-    const record = await this.storage.increment(`login:${subject}`, WINDOW_MS, limit, WINDOW_MS, 'login');
+    const subject = createHash('sha256')
+      .update(`${normalizeEmail(email)}|${ip ?? ''}`)
+      .digest('hex')
+      .slice(0, 32);
+    const record = await this.storage.increment(
+      `login:${subject}`,
+      WINDOW_MS,
+      limit,
+      WINDOW_MS,
+      'login',
+    );
     if (record.totalHits <= limit) return;
     const retryAfter = Math.max(1, record.timeToExpire);
     throw new ApiError('RATE_LIMIT_EXCEEDED', `Too many login attempts; retry in ${retryAfter} s`, {

@@ -24,7 +24,14 @@ export class AuthSessionsService {
 
   async open(userId: string, accountId: string): Promise<string> {
     const id = randomUUID();
-    await this.sessions.insert({ id, userId, accountId, revokedAt: null, revokedReason: null, createdAt: new Date() });
+    await this.sessions.insert({
+      id,
+      userId,
+      accountId,
+      revokedAt: null,
+      revokedReason: null,
+      createdAt: new Date(),
+    });
     return id;
   }
 
@@ -32,15 +39,31 @@ export class AuthSessionsService {
     return this.sessions.existsBy({ id: sessionId, revokedAt: IsNull() });
   }
 
-  async storeRefreshToken(sessionId: string, jti: string, token: string, expiresAt: Date): Promise<void> {
-    await this.tokens.insert({ id: jti, sessionId, tokenHash: hashToken(token), expiresAt, usedAt: null, createdAt: new Date() });
+  async storeRefreshToken(
+    sessionId: string,
+    jti: string,
+    token: string,
+    expiresAt: Date,
+  ): Promise<void> {
+    await this.tokens.insert({
+      id: jti,
+      sessionId,
+      tokenHash: hashToken(token),
+      expiresAt,
+      usedAt: null,
+      createdAt: new Date(),
+    });
   }
 
   /**
    * Marks a refresh token used, exactly once. Presenting a used token again means it leaked (or was
    * raced): the whole session is revoked, so neither the thief nor the owner can continue with it.
    */
-  async consumeRefreshToken(sessionId: string, jti: string, token: string): Promise<RefreshOutcome> {
+  async consumeRefreshToken(
+    sessionId: string,
+    jti: string,
+    token: string,
+  ): Promise<RefreshOutcome> {
     const row = await this.tokens.findOneBy({ id: jti, sessionId });
     if (!row || row.tokenHash !== hashToken(token)) return 'unknown';
     if (!(await this.isActive(sessionId))) return 'revoked';

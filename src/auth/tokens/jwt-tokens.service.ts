@@ -22,9 +22,13 @@ export class JwtTokensService {
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
   ) {}
 
-  sign(typ: TokenType, claims: { userId: string; accountId: string; sessionId: string }): { token: string; jti: string; expiresAt: Date } {
+  sign(
+    typ: TokenType,
+    claims: { userId: string; accountId: string; sessionId: string },
+  ): { token: string; jti: string; expiresAt: Date } {
     const jti = randomUUID();
-    const ttl = typ === 'access' ? this.config.accessTokenTtlSeconds : this.config.refreshTokenTtlSeconds;
+    const ttl =
+      typ === 'access' ? this.config.accessTokenTtlSeconds : this.config.refreshTokenTtlSeconds;
     const payload = { acc: claims.accountId, sid: claims.sessionId, typ };
     const token = this.jwt.sign(payload, {
       secret: this.config.jwtSecret,
@@ -53,7 +57,8 @@ export class JwtTokensService {
       throw invalid(typ);
     }
     const { sub, acc, sid, jti } = payload;
-    if (payload.typ !== typ || !isId(sub) || !isId(acc) || !isId(sid) || !isId(jti)) throw invalid(typ);
+    if (payload.typ !== typ || !isId(sub) || !isId(acc) || !isId(sid) || !isId(jti))
+      throw invalid(typ);
     return { sub, acc, sid, jti, typ };
   }
 }

@@ -6,7 +6,12 @@ import { Repository } from 'typeorm';
 import { User } from './user.entity';
 
 /** OWASP's argon2id baseline (19 MiB, 2 passes); tunable here only. */
-export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2_OPTIONS = {
+  type: argon2.argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -18,7 +23,12 @@ export class UsersService {
 
   async build(accountId: string, email: string, password: string): Promise<User> {
     const passwordHash = await argon2.hash(password, ARGON2_OPTIONS);
-    return this.users.create({ id: randomUUID(), accountId, email: normalizeEmail(email), passwordHash });
+    return this.users.create({
+      id: randomUUID(),
+      accountId,
+      email: normalizeEmail(email),
+      passwordHash,
+    });
   }
 
   findByEmail(email: string): Promise<User | null> {

@@ -1,5 +1,10 @@
 import { AbiCoder, Interface, getAddress } from 'ethers';
-import { decodeAggregate3Result, encodeAggregate3Calldata, encodeStaticCall, encodeTupleWithEmptyBytes } from './abi-words';
+import {
+  decodeAggregate3Result,
+  encodeAggregate3Calldata,
+  encodeStaticCall,
+  encodeTupleWithEmptyBytes,
+} from './abi-words';
 
 const MULTICALL = new Interface([
   'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
@@ -13,12 +18,17 @@ const B = getAddress('0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc');
 
 describe('abi-words', () => {
   it('encodes static calls exactly as ethers does', () => {
-    expect(encodeStaticCall(READS.getFunction('balanceOf')!.selector, [A])).toBe(READS.encodeFunctionData('balanceOf', [A]));
+    expect(encodeStaticCall(READS.getFunction('balanceOf')!.selector, [A])).toBe(
+      READS.encodeFunctionData('balanceOf', [A]),
+    );
     expect(encodeStaticCall(READS.getFunction('allowance')!.selector, [A, B, A])).toBe(
       READS.encodeFunctionData('allowance', [A, B, A]),
     );
     expect(encodeStaticCall('0x12345678', [2n ** 255n, true, 7])).toBe(
-      '0x12345678' + AbiCoder.defaultAbiCoder().encode(['uint256', 'bool', 'uint8'], [2n ** 255n, true, 7]).slice(2),
+      '0x12345678' +
+        AbiCoder.defaultAbiCoder()
+          .encode(['uint256', 'bool', 'uint8'], [2n ** 255n, true, 7])
+          .slice(2),
     );
   });
 
@@ -30,7 +40,9 @@ describe('abi-words', () => {
     }));
     const selector = MULTICALL.getFunction('aggregate3')!.selector;
     expect(encodeAggregate3Calldata(selector, calls)).toBe(
-      MULTICALL.encodeFunctionData('aggregate3', [calls.map((c) => [c.target, c.allowFailure, c.callData])]),
+      MULTICALL.encodeFunctionData('aggregate3', [
+        calls.map((c) => [c.target, c.allowFailure, c.callData]),
+      ]),
     );
   });
 
@@ -39,8 +51,18 @@ describe('abi-words', () => {
       'function quoteExactInputSingle(((address,address,uint24,int24,address) poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256, uint256)',
     ]);
     const poolKey = [A, B, 3000, 60, B] as const;
-    const expected = quoter.encodeFunctionData('quoteExactInputSingle', [[poolKey, true, 10n ** 18n, '0x']]);
-    expect(encodeTupleWithEmptyBytes(quoter.getFunction('quoteExactInputSingle')!.selector, [...poolKey.slice(0, 3), 60, B, true, 10n ** 18n])).toBe(expected);
+    const expected = quoter.encodeFunctionData('quoteExactInputSingle', [
+      [poolKey, true, 10n ** 18n, '0x'],
+    ]);
+    expect(
+      encodeTupleWithEmptyBytes(quoter.getFunction('quoteExactInputSingle')!.selector, [
+        ...poolKey.slice(0, 3),
+        60,
+        B,
+        true,
+        10n ** 18n,
+      ]),
+    ).toBe(expected);
   });
 
   it('decodes aggregate3 results exactly as ethers does', () => {
@@ -50,7 +72,9 @@ describe('abi-words', () => {
       [true, '0x' + 'cd'.repeat(77)],
     ] as const;
     const raw = AbiCoder.defaultAbiCoder().encode(['(bool,bytes)[]'], [results]);
-    expect(decodeAggregate3Result(raw)).toEqual(results.map(([success, returnData]) => ({ success, returnData })));
+    expect(decodeAggregate3Result(raw)).toEqual(
+      results.map(([success, returnData]) => ({ success, returnData })),
+    );
   });
 
   it('refuses truncated or absurd results instead of reading garbage', () => {

@@ -13,18 +13,26 @@ function hexBody(hex: string): string {
 
 function word(value: bigint): string {
   // Negative integers are two's complement (int24 ticks).
-  return BigInt.asUintN(256, value).toString(16).padStart(WORD * 2, '0');
+  return BigInt.asUintN(256, value)
+    .toString(16)
+    .padStart(WORD * 2, '0');
 }
 
 /** One static argument as a 32-byte word: address, bool, or unsigned integer (< 2^256). */
 export function staticWord(value: string | bigint | number | boolean): string {
   if (typeof value === 'boolean') return word(value ? 1n : 0n);
-  if (typeof value === 'string') return hexBody(value).toLowerCase().padStart(WORD * 2, '0');
+  if (typeof value === 'string')
+    return hexBody(value)
+      .toLowerCase()
+      .padStart(WORD * 2, '0');
   return word(BigInt(value));
 }
 
 /** selector + static words, e.g. balanceOf(address): `encodeStaticCall('0x70a08231', [wallet])`. */
-export function encodeStaticCall(selector: string, args: ReadonlyArray<string | bigint | number | boolean>): string {
+export function encodeStaticCall(
+  selector: string,
+  args: ReadonlyArray<string | bigint | number | boolean>,
+): string {
   return `0x${hexBody(selector)}${args.map(staticWord).join('')}`;
 }
 
@@ -35,7 +43,10 @@ export interface AggregateCall {
 }
 
 /** aggregate3((address,bool,bytes)[]) calldata. */
-export function encodeAggregate3Calldata(selector: string, calls: readonly AggregateCall[]): string {
+export function encodeAggregate3Calldata(
+  selector: string,
+  calls: readonly AggregateCall[],
+): string {
   const heads: string[] = [];
   const tails: string[] = [];
   // Each element is a dynamic tuple: the array holds offsets relative to the start of its body.
@@ -44,7 +55,12 @@ export function encodeAggregate3Calldata(selector: string, calls: readonly Aggre
     const data = hexBody(call.callData);
     const length = data.length / 2;
     const padded = data.padEnd(Math.ceil(length / WORD) * WORD * 2, '0');
-    const tuple = staticWord(call.target) + staticWord(call.allowFailure) + word(3n * BigInt(WORD)) + word(BigInt(length)) + padded;
+    const tuple =
+      staticWord(call.target) +
+      staticWord(call.allowFailure) +
+      word(3n * BigInt(WORD)) +
+      word(BigInt(length)) +
+      padded;
     heads.push(word(BigInt(offset)));
     tails.push(tuple);
     offset += tuple.length / 2;
@@ -63,7 +79,8 @@ export function decodeAggregate3Result(raw: string): AggregateResult[] {
   const readWord = (at: number): number => {
     if (at + WORD > buf.length) throw new Error('aggregate3 result is truncated');
     // Offsets, lengths and bools all fit in 6 bytes; anything larger is malformed.
-    for (let i = at; i < at + WORD - 6; i += 1) if (buf[i] !== 0) throw new Error('aggregate3 word out of range');
+    for (let i = at; i < at + WORD - 6; i += 1)
+      if (buf[i] !== 0) throw new Error('aggregate3 word out of range');
     return buf.readUIntBE(at + WORD - 6, 6);
   };
   const arrayStart = readWord(0);
@@ -76,7 +93,10 @@ export function decodeAggregate3Result(raw: string): AggregateResult[] {
     const dataStart = tuple + readWord(tuple + WORD);
     const length = readWord(dataStart);
     if (dataStart + WORD + length > buf.length) throw new Error('aggregate3 result is truncated');
-    results.push({ success, returnData: `0x${buf.toString('hex', dataStart + WORD, dataStart + WORD + length)}` });
+    results.push({
+      success,
+      returnData: `0x${buf.toString('hex', dataStart + WORD, dataStart + WORD + length)}`,
+    });
   }
   return results;
 }
@@ -110,7 +130,10 @@ export function readSignedWord(returnData: string, index: number): bigint {
  * A call whose single argument is a tuple of static words followed by one empty `bytes` (the v4
  * periphery "params with hookData" shape, e.g. V4Quoter.quoteExactInputSingle with hookData 0x).
  */
-export function encodeTupleWithEmptyBytes(selector: string, staticArgs: ReadonlyArray<string | bigint | number | boolean>): string {
+export function encodeTupleWithEmptyBytes(
+  selector: string,
+  staticArgs: ReadonlyArray<string | bigint | number | boolean>,
+): string {
   const headWords = staticArgs.length + 1;
   return (
     `0x${hexBody(selector)}${word(32n)}` +

@@ -5,12 +5,14 @@
 import { Interface } from 'ethers';
 import { decodeAggregate3Result, encodeAggregate3Calldata, withCachedSelectors } from './abi-words';
 
-export const MULTICALL3 = withCachedSelectors(new Interface([
-  'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
-  'function getEthBalance(address addr) view returns (uint256 balance)',
-  'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
-  'function getBlockNumber() view returns (uint256 blockNumber)',
-]));
+export const MULTICALL3 = withCachedSelectors(
+  new Interface([
+    'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
+    'function getEthBalance(address addr) view returns (uint256 balance)',
+    'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
+    'function getBlockNumber() view returns (uint256 blockNumber)',
+  ]),
+);
 
 export interface Call3 {
   target: string;

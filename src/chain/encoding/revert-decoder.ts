@@ -14,30 +14,32 @@ const errorsOf = (abi: unknown[]): string[] =>
     .filter((item) => item.type === 'error')
     .map((item) => ErrorFragment.from(item).format('full'));
 
-export const KNOWN_ERRORS = withCachedSelectors(new Interface(
-  unique([
-    // Read from the committed artifacts (not a JSON import: contracts/ sits outside the build's rootDir).
-    ...errorsOf(loadOwnArtifact('ComplianceHook').abi as unknown[]),
-    ...errorsOf(loadOwnArtifact('ComplianceRegistry').abi as unknown[]),
-    'error WrappedError(address target, bytes4 selector, bytes reason, bytes details)',
-    'error HookCallFailed()',
-    'error Error(string message)',
-    'error Panic(uint256 code)',
-    // v4-core / v4-periphery / universal-router / permit2 errors a caller can act on.
-    'error PoolNotInitialized()',
-    'error CurrencyNotSettled()',
-    'error NotEnoughLiquidity(bytes32 poolId)',
-    'error V4TooLittleReceived(uint256 minAmountOutReceived, uint256 amountReceived)',
-    'error V4TooMuchRequested(uint256 maxAmountInRequested, uint256 amountRequested)',
-    'error MaximumAmountExceeded(uint128 maximumAmount, uint128 amountRequested)',
-    'error DeadlinePassed(uint256 deadline)',
-    'error TransactionDeadlinePassed()',
-    'error ExecutionFailed(uint256 commandIndex, bytes message)',
-    'error AllowanceExpired(uint256 deadline)',
-    'error InsufficientAllowance(uint256 amount)',
-    'error UnexpectedRevertBytes(bytes revertData)',
-  ]),
-));
+export const KNOWN_ERRORS = withCachedSelectors(
+  new Interface(
+    unique([
+      // Read from the committed artifacts (not a JSON import: contracts/ sits outside the build's rootDir).
+      ...errorsOf(loadOwnArtifact('ComplianceHook').abi as unknown[]),
+      ...errorsOf(loadOwnArtifact('ComplianceRegistry').abi as unknown[]),
+      'error WrappedError(address target, bytes4 selector, bytes reason, bytes details)',
+      'error HookCallFailed()',
+      'error Error(string message)',
+      'error Panic(uint256 code)',
+      // v4-core / v4-periphery / universal-router / permit2 errors a caller can act on.
+      'error PoolNotInitialized()',
+      'error CurrencyNotSettled()',
+      'error NotEnoughLiquidity(bytes32 poolId)',
+      'error V4TooLittleReceived(uint256 minAmountOutReceived, uint256 amountReceived)',
+      'error V4TooMuchRequested(uint256 maxAmountInRequested, uint256 amountRequested)',
+      'error MaximumAmountExceeded(uint128 maximumAmount, uint128 amountRequested)',
+      'error DeadlinePassed(uint256 deadline)',
+      'error TransactionDeadlinePassed()',
+      'error ExecutionFailed(uint256 commandIndex, bytes message)',
+      'error AllowanceExpired(uint256 deadline)',
+      'error InsufficientAllowance(uint256 amount)',
+      'error UnexpectedRevertBytes(bytes revertData)',
+    ]),
+  ),
+);
 
 function unique(signatures: string[]): string[] {
   return [...new Set(signatures)];
@@ -139,5 +141,8 @@ function isDatalessRevert(err: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   if (e.code === 'CALL_EXCEPTION') return true;
   const text = `${typeof e.shortMessage === 'string' ? e.shortMessage : ''} ${typeof e.message === 'string' ? e.message : ''}`;
-  return /execution reverted|transaction reverted|reverted with/i.test(text) && !/timeout|ECONNREFUSED/i.test(text);
+  return (
+    /execution reverted|transaction reverted|reverted with/i.test(text) &&
+    !/timeout|ECONNREFUSED/i.test(text)
+  );
 }

@@ -10,16 +10,20 @@ import type { NetworkDefinition } from '../network/network.types';
 import { Call3, Call3Result, MULTICALL3 } from './multicall';
 import { withCachedSelectors } from './abi-words';
 
-export const ERC20_READS = withCachedSelectors(new Interface([
-  'function balanceOf(address owner) view returns (uint256)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-]));
-export const PERMIT2_READS = withCachedSelectors(new Interface([
-  'function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
-]));
-export const REGISTRY_READS = withCachedSelectors(new Interface([
-  'function activeUntil(address wallet) view returns (uint64)',
-]));
+export const ERC20_READS = withCachedSelectors(
+  new Interface([
+    'function balanceOf(address owner) view returns (uint256)',
+    'function allowance(address owner, address spender) view returns (uint256)',
+  ]),
+);
+export const PERMIT2_READS = withCachedSelectors(
+  new Interface([
+    'function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
+  ]),
+);
+export const REGISTRY_READS = withCachedSelectors(
+  new Interface(['function activeUntil(address wallet) view returns (uint64)']),
+);
 
 export type TokenSymbol = 'WETH' | 'tUSDC';
 export const TOKEN_SYMBOLS: readonly TokenSymbol[] = ['WETH', 'tUSDC'];

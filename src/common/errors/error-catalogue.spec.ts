@@ -36,8 +36,12 @@ describe('ERROR_CATALOGUE', () => {
   });
 
   it('points the three hints of spec §7 rule 1 where the spec says', () => {
-    expect(ERROR_CATALOGUE.INSTITUTION_OWNERSHIP_MISMATCH.hint).toContain('POST /onboarding/register');
-    expect(ERROR_CATALOGUE.SESSION_NOT_ACTIVE.hint).toContain('POST /onboarding/activate-session-demo');
+    expect(ERROR_CATALOGUE.INSTITUTION_OWNERSHIP_MISMATCH.hint).toContain(
+      'POST /onboarding/register',
+    );
+    expect(ERROR_CATALOGUE.SESSION_NOT_ACTIVE.hint).toContain(
+      'POST /onboarding/activate-session-demo',
+    );
     expect(ERROR_CATALOGUE.SESSION_NOT_ACTIVE.hint).toContain('POST /verify');
     expect(ERROR_CATALOGUE.JWT_INVALID.hint).toContain('POST /auth/login');
     expect(ERROR_CATALOGUE.JWT_INVALID.hint).toContain('POST /auth/refresh');
@@ -47,7 +51,10 @@ describe('ERROR_CATALOGUE', () => {
 describe('renderError', () => {
   it('renders extras and headers of an ApiError', () => {
     const rendered = renderError(
-      new ApiError('RATE_LIMIT_EXCEEDED', 'Too many', { extra: { retryAfter: 7 }, headers: { 'Retry-After': '7' } }),
+      new ApiError('RATE_LIMIT_EXCEEDED', 'Too many', {
+        extra: { retryAfter: 7 },
+        headers: { 'Retry-After': '7' },
+      }),
     );
     expect(rendered.status).toBe(429);
     expect(rendered.headers).toEqual({ 'Retry-After': '7' });
@@ -62,7 +69,9 @@ describe('renderError', () => {
   });
 
   it('turns a refused database connection into 503 SERVICE_UNAVAILABLE', () => {
-    const err = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const err = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
     const rendered = renderError(err);
     expect(rendered.status).toBe(503);
     expect(rendered.body.code).toBe('SERVICE_UNAVAILABLE');

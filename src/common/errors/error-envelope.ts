@@ -70,11 +70,34 @@ function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const e = err as { code?: unknown; message?: unknown; name?: unknown; driverError?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
-  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;
-  if (['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'SQLITE_BUSY', 'SQLITE_LOCKED'].includes(code)) return true;
+  if (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)
+  )
+    return true;
+  if (
+    [
+      '57P01',
+      '57P02',
+      '57P03',
+      '08000',
+      '08001',
+      '08003',
+      '08006',
+      'SQLITE_BUSY',
+      'SQLITE_LOCKED',
+    ].includes(code)
+  )
+    return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/i.test(message)) return true;
-  return e.driverError !== undefined && e.driverError !== err && isDatabaseUnavailable(e.driverError);
+  if (
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/i.test(
+      message,
+    )
+  )
+    return true;
+  return (
+    e.driverError !== undefined && e.driverError !== err && isDatabaseUnavailable(e.driverError)
+  );
 }
 
 export function renderError(err: unknown): RenderedError {

@@ -9,7 +9,8 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Reuses a caller's X-Request-Id when it is sane, otherwise makes one; echoed on the response. */
 export function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
   const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+  const id =
+    typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', id);
   return id;
 }
@@ -28,7 +29,8 @@ export const REDACTED_PATHS = [
 ];
 
 /** API keys (`<prefix>_{test|live}_<hex>`) and JWTs pasted into a URL by mistake are masked too. */
-const SECRET_IN_TEXT = /\b[a-z][a-z0-9]{1,15}_(?:test|live)_[0-9a-fA-F]{4,}|\beyJ[\w-]*\.[\w-]+\.[\w-]*/g;
+const SECRET_IN_TEXT =
+  /\b[a-z][a-z0-9]{1,15}_(?:test|live)_[0-9a-fA-F]{4,}|\beyJ[\w-]*\.[\w-]+\.[\w-]*/g;
 
 export function scrubSecrets(text: string): string {
   return text.replace(SECRET_IN_TEXT, '[redacted]');
@@ -48,7 +50,11 @@ export function scrubSecrets(text: string): string {
           customLogLevel: (_req, res, err) =>
             err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
           serializers: {
-            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: scrubSecrets(req.url) }),
+            req: (req: { id: string; method: string; url: string }) => ({
+              id: req.id,
+              method: req.method,
+              url: scrubSecrets(req.url),
+            }),
             res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
           },
         },

@@ -26,7 +26,8 @@ export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options: {
-        message: '$property must be a 0x-prefixed 40-hex-character address (mixed case must be a valid EIP-55 checksum)',
+        message:
+          '$property must be a 0x-prefixed 40-hex-character address (mixed case must be a valid EIP-55 checksum)',
         ...options,
       },
       validator: { validate: (value: unknown) => isEvmAddress(value) },

@@ -39,8 +39,15 @@ export class RequestValidationGuard implements CanActivate {
       const metatype = paramTypes[arg.index];
       if (!source || typeof metatype !== 'function' || isPrimitive(metatype)) continue;
       const whole = source.read(request);
-      const value = arg.data && whole && typeof whole === 'object' ? (whole as Record<string, unknown>)[arg.data] : whole;
-      await this.pipe.transform(value, { type: source.type, metatype: metatype as never, data: arg.data });
+      const value =
+        arg.data && whole && typeof whole === 'object'
+          ? (whole as Record<string, unknown>)[arg.data]
+          : whole;
+      await this.pipe.transform(value, {
+        type: source.type,
+        metatype: metatype as never,
+        data: arg.data,
+      });
     }
     return true;
   }

@@ -27,7 +27,8 @@ export function validationExceptionFactory(errors: ValidationError[]): ApiError 
 }
 
 export function toValidationError(details: FieldError[]): ApiError {
-  const onlyAddresses = details.length > 0 && details.every((d) => d.constraint === EVM_ADDRESS_CONSTRAINT);
+  const onlyAddresses =
+    details.length > 0 && details.every((d) => d.constraint === EVM_ADDRESS_CONSTRAINT);
   if (onlyAddresses) {
     const fields = [...new Set(details.map((d) => d.field))].join(', ');
     return new ApiError('INVALID_ADDRESS', `Invalid address in ${fields}`, { details });

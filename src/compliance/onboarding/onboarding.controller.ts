@@ -11,7 +11,11 @@ import {
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { NonceQueryDto } from './dto/nonce-query.dto';
-import { ActivatedSessionResponse, NonceResponse, RegisterWalletResponse } from './dto/onboarding.responses';
+import {
+  ActivatedSessionResponse,
+  NonceResponse,
+  RegisterWalletResponse,
+} from './dto/onboarding.responses';
 import { RegisterWalletDto } from './dto/register-wallet.dto';
 import { WalletAddressDto } from './dto/wallet-address.dto';
 import { OnboardingService } from './onboarding.service';
@@ -26,7 +30,8 @@ export class OnboardingController {
   @Get('nonce')
   @ApiOperation({
     summary: 'A single-use Sign-In-with-Ethereum nonce (10 minutes, for your account only)',
-    description: 'Put it in an ERC-4361 message for domain and chainId as returned, sign it with the wallet (personal_sign) and POST /onboarding/register.',
+    description:
+      'Put it in an ERC-4361 message for domain and chainId as returned, sign it with the wallet (personal_sign) and POST /onboarding/register.',
   })
   @ApiOkResponse({ type: NonceResponse })
   nonce(@Query() query: NonceQueryDto, @CurrentPrincipal() principal: Principal) {
@@ -43,8 +48,13 @@ export class OnboardingController {
       'Idempotent when the wallet is already yours.',
   })
   @ApiOkResponse({ type: RegisterWalletResponse })
-  @ApiBadRequestResponse({ description: 'INVALID_ADDRESS, INVALID_PARAMS, SIWE_INVALID (details[].reason: SIWE_DOMAIN, SIWE_CHAIN, SIWE_SIGNER, SIWE_EXPIRED, SIWE_NONCE, SIWE_INVALID)' })
-  @ApiForbiddenResponse({ description: 'INSTITUTION_OWNERSHIP_MISMATCH (production: bound to another account)' })
+  @ApiBadRequestResponse({
+    description:
+      'INVALID_ADDRESS, INVALID_PARAMS, SIWE_INVALID (details[].reason: SIWE_DOMAIN, SIWE_CHAIN, SIWE_SIGNER, SIWE_EXPIRED, SIWE_NONCE, SIWE_INVALID)',
+  })
+  @ApiForbiddenResponse({
+    description: 'INSTITUTION_OWNERSHIP_MISMATCH (production: bound to another account)',
+  })
   register(@Body() body: RegisterWalletDto, @CurrentPrincipal() principal: Principal) {
     return this.onboarding.register(principal, body);
   }
@@ -58,9 +68,15 @@ export class OnboardingController {
       'An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH).',
   })
   @ApiOkResponse({ type: ActivatedSessionResponse })
-  @ApiForbiddenResponse({ description: 'DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH' })
-  @ApiBadGatewayResponse({ description: 'BROADCAST_FAILED (phase broadcast): the activation reverted or was not mined' })
-  @ApiServiceUnavailableResponse({ description: 'CHAIN_UNAVAILABLE: the chain RPC did not answer; nothing was sent' })
+  @ApiForbiddenResponse({
+    description: 'DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH',
+  })
+  @ApiBadGatewayResponse({
+    description: 'BROADCAST_FAILED (phase broadcast): the activation reverted or was not mined',
+  })
+  @ApiServiceUnavailableResponse({
+    description: 'CHAIN_UNAVAILABLE: the chain RPC did not answer; nothing was sent',
+  })
   activateSessionDemo(@Body() body: WalletAddressDto, @CurrentPrincipal() principal: Principal) {
     return this.onboarding.activateDemoSession(principal, body.walletAddress);
   }

@@ -10,7 +10,8 @@ import { WalletsService } from '../wallets/wallets.service';
 import { RegisterWalletDto } from './dto/register-wallet.dto';
 import { SiweNoncesService } from './siwe-nonces.service';
 
-const SIWE_STATEMENT = 'Bind this wallet to my account on the compliance-gated DeFi transaction builder.';
+const SIWE_STATEMENT =
+  'Bind this wallet to my account on the compliance-gated DeFi transaction builder.';
 
 @Injectable()
 export class OnboardingService {
@@ -31,9 +32,25 @@ export class OnboardingService {
     const { nonce, expiresAt } = await this.nonces.issue(principal.accountId, now.getTime());
     const { siweDomain: domain, siweChainId: chainId, siweUri: uri } = this.config;
     const message = walletAddress
-      ? buildSiweMessage({ domain, address: walletAddress, uri, chainId, nonce, issuedAt: now, expirationTime: expiresAt, statement: SIWE_STATEMENT })
+      ? buildSiweMessage({
+          domain,
+          address: walletAddress,
+          uri,
+          chainId,
+          nonce,
+          issuedAt: now,
+          expirationTime: expiresAt,
+          statement: SIWE_STATEMENT,
+        })
       : undefined;
-    return { nonce, expiresAt: expiresAt.toISOString(), domain, chainId, uri, ...(message ? { message } : {}) };
+    return {
+      nonce,
+      expiresAt: expiresAt.toISOString(),
+      domain,
+      chainId,
+      uri,
+      ...(message ? { message } : {}),
+    };
   }
 
   /**
@@ -47,15 +64,27 @@ export class OnboardingService {
     if (!this.demo || body.message !== undefined || body.signature !== undefined) {
       await this.checkSiwe(principal.accountId, walletAddress, body);
     }
-    const result = await this.wallets.bind(walletAddress, principal.accountId, this.demo ? 'rebind' : 'keep');
-    return { walletAddress, accountId: principal.accountId, bound: true, reboundFrom: result.reboundFrom };
+    const result = await this.wallets.bind(
+      walletAddress,
+      principal.accountId,
+      this.demo ? 'rebind' : 'keep',
+    );
+    return {
+      walletAddress,
+      accountId: principal.accountId,
+      bound: true,
+      reboundFrom: result.reboundFrom,
+    };
   }
 
   /**
    * Test network only. The wallet must be the caller's: an unbound wallet is bound to the caller
    * first (so nobody else can take over a session you opened), one bound elsewhere is refused.
    */
-  async activateDemoSession(principal: Principal, wallet: string): Promise<ActivatedSession & { walletBound: true }> {
+  async activateDemoSession(
+    principal: Principal,
+    wallet: string,
+  ): Promise<ActivatedSession & { walletBound: true }> {
     if (!this.demo) {
       throw new ApiError('DEMO_DISABLED', 'Demo session activation is disabled in production mode');
     }
@@ -63,11 +92,25 @@ export class OnboardingService {
     return { ...(await this.sessions.activate(wallet)), walletBound: true };
   }
 
-  private async checkSiwe(accountId: string, walletAddress: string, body: RegisterWalletDto): Promise<void> {
+  private async checkSiwe(
+    accountId: string,
+    walletAddress: string,
+    body: RegisterWalletDto,
+  ): Promise<void> {
     if (body.message === undefined || body.signature === undefined) {
-      throw new ApiError('SIWE_INVALID', 'Production mode binds a wallet only with a Sign-In-with-Ethereum message and its signature', {
-        details: [{ field: body.message === undefined ? 'message' : 'signature', reason: 'SIWE_INVALID', message: 'is required' }],
-      });
+      throw new ApiError(
+        'SIWE_INVALID',
+        'Production mode binds a wallet only with a Sign-In-with-Ethereum message and its signature',
+        {
+          details: [
+            {
+              field: body.message === undefined ? 'message' : 'signature',
+              reason: 'SIWE_INVALID',
+              message: 'is required',
+            },
+          ],
+        },
+      );
     }
     const verified = verifySiweSignature(
       { message: body.message, signature: body.signature },
@@ -80,10 +123,13 @@ export class OnboardingService {
       },
     );
     if (!verified.ok) {
-      throw new ApiError('SIWE_INVALID', verified.message, { details: [{ reason: verified.reason, message: verified.message }] });
+      throw new ApiError('SIWE_INVALID', verified.message, {
+        details: [{ reason: verified.reason, message: verified.message }],
+      });
     }
     if (!(await this.nonces.consume(accountId, verified.nonce))) {
-      const message = 'The SIWE nonce is unknown, expired, already used or was issued to another account';
+      const message =
+        'The SIWE nonce is unknown, expired, already used or was issued to another account';
       throw new ApiError('SIWE_INVALID', message, { details: [{ reason: 'SIWE_NONCE', message }] });
     }
   }

@@ -35,7 +35,11 @@ export class SiweNoncesService {
       .createQueryBuilder()
       .delete()
       .from(SiweNonce)
-      .where('nonce_hash = :hash AND account_id = :accountId AND expires_at > :now', { hash: sha256(nonce), accountId, now })
+      .where('nonce_hash = :hash AND account_id = :accountId AND expires_at > :now', {
+        hash: sha256(nonce),
+        accountId,
+        now,
+      })
       .execute();
     return result.affected === 1;
   }

@@ -1,7 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Interface, TransactionReceipt, TransactionRequest, Wallet } from 'ethers';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
-import { beforeSendFailure, broadcastFailed, chainUnavailable, isTransportFailure } from './chain-errors';
+import {
+  beforeSendFailure,
+  broadcastFailed,
+  chainUnavailable,
+  isTransportFailure,
+} from './chain-errors';
 import { RegistryConnection } from './registry-connection';
 
 /** ABI of contracts/src/ComplianceRegistry.sol, the part the attester uses. */
@@ -13,7 +18,8 @@ export const COMPLIANCE_REGISTRY_ABI = new Interface([
   'error ZeroAddress()',
 ]);
 
-const NONCE_ERROR = /nonce (too low|too high|has already been used)|already known|replacement (fee too low|transaction underpriced)/i;
+const NONCE_ERROR =
+  /nonce (too low|too high|has already been used)|already known|replacement (fee too low|transaction underpriced)/i;
 /** Nonce clashes only happen when another process sends with the same key; back off and resync. */
 const MAX_SEND_ATTEMPTS = 8;
 const RECEIPT_POLL_MS = [0, 50, 100, 200, 400, 800, 1_000];
@@ -72,14 +78,24 @@ export class AttesterService {
     // Simulated outside the queue: a revert (key not an attester, expiry in the past) spends no nonce.
     let prepared: TransactionRequest;
     try {
-      const [gasLimit, fees] = await Promise.all([this.connection.provider.estimateGas(tx), this.connection.provider.getFeeData()]);
-      prepared = { ...tx, gasLimit: (gasLimit * 12n) / 10n, type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+      const [gasLimit, fees] = await Promise.all([
+        this.connection.provider.estimateGas(tx),
+        this.connection.provider.getFeeData(),
+      ]);
+      prepared = {
+        ...tx,
+        gasLimit: (gasLimit * 12n) / 10n,
+        type: 2,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      };
     } catch (error) {
       throw beforeSendFailure(error);
     }
     const txHash = await this.serialised(() => this.send(prepared));
     const receipt = await this.waitForReceipt(txHash);
-    if (receipt.status !== 1) throw broadcastFailed('The activation transaction reverted on chain', undefined, txHash);
+    if (receipt.status !== 1)
+      throw broadcastFailed('The activation transaction reverted on chain', undefined, txHash);
     return { txHash, blockNumber: receipt.blockNumber };
   }
 
@@ -106,7 +122,9 @@ export class AttesterService {
         this.nextNonce = null;
         const message = (error as Error)?.message ?? '';
         if (NONCE_ERROR.test(message) && attempt < MAX_SEND_ATTEMPTS) {
-          this.logger.warn(`attester nonce ${nonce} clashed; resyncing from the node (attempt ${attempt})`);
+          this.logger.warn(
+            `attester nonce ${nonce} clashed; resyncing from the node (attempt ${attempt})`,
+          );
           await sleep(Math.floor(Math.random() * 25 * attempt));
           continue;
         }
@@ -125,10 +143,20 @@ export class AttesterService {
         const receipt = await this.connection.provider.getTransactionReceipt(txHash);
         if (receipt) return receipt;
       } catch (error) {
-        if (Date.now() > deadline) throw broadcastFailed('The activation transaction was sent but its receipt could not be read', error, txHash);
+        if (Date.now() > deadline)
+          throw broadcastFailed(
+            'The activation transaction was sent but its receipt could not be read',
+            error,
+            txHash,
+          );
         continue;
       }
-      if (Date.now() > deadline) throw broadcastFailed('The activation transaction was not mined in time', undefined, txHash);
+      if (Date.now() > deadline)
+        throw broadcastFailed(
+          'The activation transaction was not mined in time',
+          undefined,
+          txHash,
+        );
     }
   }
 }

@@ -7,7 +7,9 @@ import { ProofNullifier } from './proof-nullifier.entity';
 /** Spent proof nullifiers: the primary key makes "first one wins" atomic on both engines. */
 @Injectable()
 export class ProofNullifiersService {
-  constructor(@InjectRepository(ProofNullifier) private readonly nullifiers: Repository<ProofNullifier>) {}
+  constructor(
+    @InjectRepository(ProofNullifier) private readonly nullifiers: Repository<ProofNullifier>,
+  ) {}
 
   /** True if this call spent the nullifier; false if it was already spent (a replay). */
   async claim(nullifier: string, walletAddress: string, accountId: string): Promise<boolean> {

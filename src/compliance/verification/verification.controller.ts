@@ -28,12 +28,25 @@ export class VerificationController {
       'Groth16 proof of "I hold a credential signed by the configured issuer for this wallet". Each credential works once (nullifier). ' +
       'Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.',
   })
-  @ApiOkResponse({ description: '{ authMethod, walletAddress, verified: true, nullifier, activeUntil, activeUntilUnix, txHash, blockNumber }' })
-  @ApiBadRequestResponse({ description: 'INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify, wrong wallet or issuer)' })
+  @ApiOkResponse({
+    description:
+      '{ authMethod, walletAddress, verified: true, nullifier, activeUntil, activeUntilUnix, txHash, blockNumber }',
+  })
+  @ApiBadRequestResponse({
+    description:
+      'INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify, wrong wallet or issuer)',
+  })
   @ApiForbiddenResponse({ description: 'INSTITUTION_OWNERSHIP_MISMATCH' })
-  @ApiConflictResponse({ description: 'PROOF_REPLAYED: this credential (nullifier) was already used' })
-  @ApiBadGatewayResponse({ description: 'BROADCAST_FAILED: the activation failed; the proof can be submitted again' })
-  @ApiServiceUnavailableResponse({ description: 'CHAIN_UNAVAILABLE: the chain RPC did not answer; the proof can be submitted again' })
+  @ApiConflictResponse({
+    description: 'PROOF_REPLAYED: this credential (nullifier) was already used',
+  })
+  @ApiBadGatewayResponse({
+    description: 'BROADCAST_FAILED: the activation failed; the proof can be submitted again',
+  })
+  @ApiServiceUnavailableResponse({
+    description:
+      'CHAIN_UNAVAILABLE: the chain RPC did not answer; the proof can be submitted again',
+  })
   verify(@Body() body: VerifyProofDto, @CurrentPrincipal() principal: Principal) {
     return this.verification.verify(principal, body);
   }

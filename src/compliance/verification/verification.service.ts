@@ -38,7 +38,8 @@ export class VerificationService {
     const { wallet, nullifier } = verification;
 
     // Production: the wallet must already be the caller's (bound with SIWE). Demo: bind-or-own.
-    if (this.app.mode === 'production') await this.wallets.assertBoundTo(wallet, principal.accountId);
+    if (this.app.mode === 'production')
+      await this.wallets.assertBoundTo(wallet, principal.accountId);
     else await this.wallets.bind(wallet, principal.accountId, 'keep');
 
     if (!(await this.nullifiers.claim(nullifier, wallet, principal.accountId))) {
@@ -48,7 +49,9 @@ export class VerificationService {
       return { ...(await this.sessions.activate(wallet)), verified: true, nullifier };
     } catch (error) {
       await this.nullifiers.release(nullifier).catch((releaseError: unknown) => {
-        this.logger.error(`could not release nullifier after a failed activation: ${String(releaseError)}`);
+        this.logger.error(
+          `could not release nullifier after a failed activation: ${String(releaseError)}`,
+        );
       });
       throw error;
     }

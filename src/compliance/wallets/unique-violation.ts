@@ -2,5 +2,9 @@
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
   const code = String(e?.driverError?.code ?? e?.code ?? '');
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE'
+  );
 }

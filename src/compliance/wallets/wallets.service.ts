@@ -41,18 +41,24 @@ export class WalletsService {
     for (let attempt = 0; attempt < MAX_BIND_ATTEMPTS; attempt++) {
       const current = await this.wallets.findOneBy({ address: walletAddress });
       if (!current) {
-        if (await this.tryInsert(walletAddress, accountId)) return { walletAddress, accountId, changed: true, reboundFrom: null };
+        if (await this.tryInsert(walletAddress, accountId))
+          return { walletAddress, accountId, changed: true, reboundFrom: null };
         continue;
       }
-      if (current.accountId === accountId) return { walletAddress, accountId, changed: false, reboundFrom: null };
+      if (current.accountId === accountId)
+        return { walletAddress, accountId, changed: false, reboundFrom: null };
       if (policy === 'keep') throw ownershipMismatch(walletAddress);
       const result = await this.wallets
         .createQueryBuilder()
         .update(Wallet)
         .set({ accountId, boundAt: () => 'CURRENT_TIMESTAMP' })
-        .where('address = :address AND account_id = :previous', { address: walletAddress, previous: current.accountId })
+        .where('address = :address AND account_id = :previous', {
+          address: walletAddress,
+          previous: current.accountId,
+        })
         .execute();
-      if (result.affected === 1) return { walletAddress, accountId, changed: true, reboundFrom: current.accountId };
+      if (result.affected === 1)
+        return { walletAddress, accountId, changed: true, reboundFrom: current.accountId };
     }
     throw new Error(`wallet ${walletAddress} kept changing owner while binding`);
   }
@@ -62,9 +68,13 @@ export class WalletsService {
     const current = await this.findByAddress(address);
     if (current?.accountId === accountId) return;
     if (current) throw ownershipMismatch(current.address);
-    throw new ApiError('INSTITUTION_OWNERSHIP_MISMATCH', `Wallet ${getAddress(address)} is not bound to your account`, {
-      hint: 'Bind the wallet first: GET /onboarding/nonce, sign the Sign-In-with-Ethereum message with the wallet, then POST /onboarding/register with message and signature.',
-    });
+    throw new ApiError(
+      'INSTITUTION_OWNERSHIP_MISMATCH',
+      `Wallet ${getAddress(address)} is not bound to your account`,
+      {
+        hint: 'Bind the wallet first: GET /onboarding/nonce, sign the Sign-In-with-Ethereum message with the wallet, then POST /onboarding/register with message and signature.',
+      },
+    );
   }
 
   private async tryInsert(address: string, accountId: string): Promise<boolean> {
@@ -79,5 +89,8 @@ export class WalletsService {
 }
 
 export function ownershipMismatch(address: string): ApiError {
-  return new ApiError('INSTITUTION_OWNERSHIP_MISMATCH', `Wallet ${address} is bound to another account`);
+  return new ApiError(
+    'INSTITUTION_OWNERSHIP_MISMATCH',
+    `Wallet ${address} is bound to another account`,
+  );
 }

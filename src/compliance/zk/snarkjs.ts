@@ -9,7 +9,13 @@
  */
 
 /** The ceremony steps that powers-of-tau and zkey files share (same arguments in snarkjs). */
-type CeremonyContribute = (oldFile: string, newFile: string, name: string, entropy: string, logger?: Logger) => Promise<unknown>;
+type CeremonyContribute = (
+  oldFile: string,
+  newFile: string,
+  name: string,
+  entropy: string,
+  logger?: Logger,
+) => Promise<unknown>;
 type CeremonyBeacon = (
   oldFile: string,
   newFile: string,

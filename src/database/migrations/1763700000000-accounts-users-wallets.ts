@@ -29,7 +29,12 @@ export class AccountsUsersWallets1763700000000 implements MigrationInterface {
           { name: 'created_at', type: t.timestamp, default: t.now },
         ],
         foreignKeys: [
-          { columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['account_id'],
+            referencedTableName: 'accounts',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
         indices: [{ columnNames: ['account_id'] }],
       }),
@@ -43,7 +48,12 @@ export class AccountsUsersWallets1763700000000 implements MigrationInterface {
           { name: 'bound_at', type: t.timestamp, default: t.now },
         ],
         foreignKeys: [
-          { columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['account_id'],
+            referencedTableName: 'accounts',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
         indices: [{ columnNames: ['account_id'] }],
       }),

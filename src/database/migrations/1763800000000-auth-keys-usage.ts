@@ -7,7 +7,12 @@ export class AuthKeysUsage1763800000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const t = columnTypes(queryRunner);
-    const accountFk = { columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' };
+    const accountFk = {
+      columnNames: ['account_id'],
+      referencedTableName: 'accounts',
+      referencedColumnNames: ['id'],
+      onDelete: 'CASCADE',
+    };
     await queryRunner.createTable(
       new Table({
         name: 'api_keys',
@@ -42,7 +47,12 @@ export class AuthKeysUsage1763800000000 implements MigrationInterface {
           { name: 'created_at', type: t.timestamp, default: t.now },
         ],
         foreignKeys: [
-          { columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
           accountFk,
         ],
         indices: [{ columnNames: ['user_id'] }],
@@ -60,7 +70,12 @@ export class AuthKeysUsage1763800000000 implements MigrationInterface {
           { name: 'created_at', type: t.timestamp, default: t.now },
         ],
         foreignKeys: [
-          { columnNames: ['session_id'], referencedTableName: 'auth_sessions', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['session_id'],
+            referencedTableName: 'auth_sessions',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
         indices: [{ columnNames: ['session_id'] }],
       }),

@@ -16,7 +16,12 @@ export class ComplianceOnboarding1763960000000 implements MigrationInterface {
           { name: 'expires_at', type: t.bigint },
         ],
         foreignKeys: [
-          { columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['account_id'],
+            referencedTableName: 'accounts',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
         indices: [{ columnNames: ['expires_at'] }, { columnNames: ['account_id'] }],
       }),

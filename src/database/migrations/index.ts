@@ -3,4 +3,8 @@ import { AuthKeysUsage1763800000000 } from './1763800000000-auth-keys-usage';
 import { ComplianceOnboarding1763960000000 } from './1763960000000-compliance-onboarding';
 
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
-export const MIGRATIONS = [AccountsUsersWallets1763700000000, AuthKeysUsage1763800000000, ComplianceOnboarding1763960000000];
+export const MIGRATIONS = [
+  AccountsUsersWallets1763700000000,
+  AuthKeysUsage1763800000000,
+  ComplianceOnboarding1763960000000,
+];

@@ -10,7 +10,12 @@ export const UINT128_LIMIT = 1n << 128n;
 const POSITIVE = /^[1-9][0-9]*$/;
 const NON_NEGATIVE = /^(0|[1-9][0-9]*)$/;
 
-function register(name: string, message: string, validate: (value: unknown, args: ValidationArguments) => boolean, options?: ValidationOptions): PropertyDecorator {
+function register(
+  name: string,
+  message: string,
+  validate: (value: unknown, args: ValidationArguments) => boolean,
+  options?: ValidationOptions,
+): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
       name,
@@ -22,13 +27,20 @@ function register(name: string, message: string, validate: (value: unknown, args
 }
 
 /** A decimal integer string below 2^128 (uint128 on-chain); positive unless `allowZero`. */
-export function IsUint128String(opts: { allowZero?: boolean } = {}, options?: ValidationOptions): PropertyDecorator {
+export function IsUint128String(
+  opts: { allowZero?: boolean } = {},
+  options?: ValidationOptions,
+): PropertyDecorator {
   const pattern = opts.allowZero ? NON_NEGATIVE : POSITIVE;
   const kind = opts.allowZero ? 'a non-negative' : 'a positive';
   return register(
     'isUint128String',
     `$property must be ${kind} decimal integer string (smallest token units) below 2^128`,
-    (value) => typeof value === 'string' && pattern.test(value) && value.length <= 39 && BigInt(value) < UINT128_LIMIT,
+    (value) =>
+      typeof value === 'string' &&
+      pattern.test(value) &&
+      value.length <= 39 &&
+      BigInt(value) < UINT128_LIMIT,
     options,
   );
 }
@@ -38,13 +50,20 @@ export function IsFutureUnixSeconds(options?: ValidationOptions): PropertyDecora
   return register(
     'isFutureUnixSeconds',
     '$property must be a unix timestamp in seconds in the future',
-    (value) => typeof value === 'number' && Number.isSafeInteger(value) && value > Math.floor(Date.now() / 1000) && value < 2 ** 48,
+    (value) =>
+      typeof value === 'number' &&
+      Number.isSafeInteger(value) &&
+      value > Math.floor(Date.now() / 1000) &&
+      value < 2 ** 48,
     options,
   );
 }
 
 /** The field must differ (as an address) from another field of the same body. */
-export function IsDifferentAddressFrom(other: string, options?: ValidationOptions): PropertyDecorator {
+export function IsDifferentAddressFrom(
+  other: string,
+  options?: ValidationOptions,
+): PropertyDecorator {
   return register(
     'isDifferentAddressFrom',
     `$property must be a different token from ${other}`,
@@ -64,7 +83,8 @@ export function MatchesTokenOrder(options?: ValidationOptions): PropertyDecorato
     '$property must be true when tokenIn sorts below tokenOut (selling currency0) and false otherwise',
     (value, args) => {
       const { tokenIn, tokenOut } = args.object as Record<string, unknown>;
-      if (typeof value !== 'boolean' || !isEvmAddress(tokenIn) || !isEvmAddress(tokenOut)) return true;
+      if (typeof value !== 'boolean' || !isEvmAddress(tokenIn) || !isEvmAddress(tokenOut))
+        return true;
       if (BigInt(tokenIn) === BigInt(tokenOut)) return true;
       return value === BigInt(tokenIn) < BigInt(tokenOut);
     },

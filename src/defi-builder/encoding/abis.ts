@@ -6,53 +6,66 @@ import { Interface } from 'ethers';
 import { withCachedSelectors } from '../../chain/encoding/abi-words';
 
 /** v4 PoolKey as every v4 contract spells it (v4-core src/types/PoolKey.sol). */
-export const POOL_KEY_TUPLE = 'tuple(address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks)';
+export const POOL_KEY_TUPLE =
+  'tuple(address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks)';
 
 /** UniversalRouter 2.x (universal-router contracts/UniversalRouter.sol). */
-export const UNIVERSAL_ROUTER = withCachedSelectors(new Interface([
-  'function execute(bytes commands, bytes[] inputs, uint256 deadline) payable',
-]));
+export const UNIVERSAL_ROUTER = withCachedSelectors(
+  new Interface(['function execute(bytes commands, bytes[] inputs, uint256 deadline) payable']),
+);
 
 /** PositionManager (v4-periphery src/PositionManager.sol). */
-export const POSITION_MANAGER = withCachedSelectors(new Interface([
-  'function modifyLiquidities(bytes unlockData, uint256 deadline) payable',
-  'function nextTokenId() view returns (uint256)',
-  'function ownerOf(uint256 tokenId) view returns (address)',
-  'function getPositionLiquidity(uint256 tokenId) view returns (uint128)',
-]));
+export const POSITION_MANAGER = withCachedSelectors(
+  new Interface([
+    'function modifyLiquidities(bytes unlockData, uint256 deadline) payable',
+    'function nextTokenId() view returns (uint256)',
+    'function ownerOf(uint256 tokenId) view returns (address)',
+    'function getPositionLiquidity(uint256 tokenId) view returns (uint128)',
+  ]),
+);
 
 /** ERC-20 (EIP-20). */
-export const ERC20 = withCachedSelectors(new Interface([
-  'function approve(address spender, uint256 amount) returns (bool)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-  'function balanceOf(address owner) view returns (uint256)',
-]));
+export const ERC20 = withCachedSelectors(
+  new Interface([
+    'function approve(address spender, uint256 amount) returns (bool)',
+    'function allowance(address owner, address spender) view returns (uint256)',
+    'function balanceOf(address owner) view returns (uint256)',
+  ]),
+);
 
 /** Permit2 AllowanceTransfer (permit2 src/interfaces/IAllowanceTransfer.sol). */
-export const PERMIT2 = withCachedSelectors(new Interface([
-  'function approve(address token, address spender, uint160 amount, uint48 expiration)',
-  'function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
-]));
+export const PERMIT2 = withCachedSelectors(
+  new Interface([
+    'function approve(address token, address spender, uint160 amount, uint48 expiration)',
+    'function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
+  ]),
+);
 
 /** V4Quoter (v4-periphery src/lens/V4Quoter.sol); non-view, but answers an eth_call. */
-export const V4_QUOTER = withCachedSelectors(new Interface([
-  `function quoteExactInputSingle(tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256 amountOut, uint256 gasEstimate)`,
-]));
+export const V4_QUOTER = withCachedSelectors(
+  new Interface([
+    `function quoteExactInputSingle(tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256 amountOut, uint256 gasEstimate)`,
+  ]),
+);
 
 /** StateView (v4-periphery src/lens/StateView.sol). */
-export const STATE_VIEW = withCachedSelectors(new Interface([
-  'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',
-  'function getLiquidity(bytes32 poolId) view returns (uint128 liquidity)',
-]));
+export const STATE_VIEW = withCachedSelectors(
+  new Interface([
+    'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',
+    'function getLiquidity(bytes32 poolId) view returns (uint128 liquidity)',
+  ]),
+);
 
 /** ComplianceRegistry (contracts/src/ComplianceRegistry.sol). */
-export const COMPLIANCE_REGISTRY = withCachedSelectors(new Interface([
-  'function activeUntil(address wallet) view returns (uint64)',
-  'function activate(address wallet, uint64 until)',
-  'function revoke(address wallet)',
-]));
+export const COMPLIANCE_REGISTRY = withCachedSelectors(
+  new Interface([
+    'function activeUntil(address wallet) view returns (uint64)',
+    'function activate(address wallet, uint64 until)',
+    'function revoke(address wallet)',
+  ]),
+);
 
 /** Multicall3 helpers (mds1/multicall Multicall3.sol), used to read the chain clock in the batch. */
-export const MULTICALL3 = withCachedSelectors(new Interface([
-  'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
-]));
+export const MULTICALL3 = withCachedSelectors(
+  new Interface(['function getCurrentBlockTimestamp() view returns (uint256 timestamp)']),
+);

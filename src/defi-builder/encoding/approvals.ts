@@ -17,7 +17,11 @@ export interface Permit2Allowance {
 }
 
 /** What the spender can actually pull right now: the smaller of both grants; expired counts as 0. */
-export function effectiveAllowance(erc20ToPermit2: bigint, permit2: Permit2Allowance, now: bigint): bigint {
+export function effectiveAllowance(
+  erc20ToPermit2: bigint,
+  permit2: Permit2Allowance,
+  now: bigint,
+): bigint {
   const permit2Amount = permit2.expiration > now ? permit2.amount : 0n;
   return erc20ToPermit2 < permit2Amount ? erc20ToPermit2 : permit2Amount;
 }
@@ -65,7 +69,11 @@ export function planApprovals(
         token,
         spender: permit2,
         kind: 'erc20',
-        transaction: tx(token, ERC20.encodeFunctionData('approve', [permit2, MAX_UINT256]), ctx.gas.erc20Approve),
+        transaction: tx(
+          token,
+          ERC20.encodeFunctionData('approve', [permit2, MAX_UINT256]),
+          ctx.gas.erc20Approve,
+        ),
       });
     }
     const usable = need.permit2.expiration > ctx.now ? need.permit2.amount : 0n;
@@ -75,7 +83,11 @@ export function planApprovals(
         token,
         spender,
         kind: 'permit2',
-        transaction: tx(permit2, PERMIT2.encodeFunctionData('approve', [token, spender, MAX_UINT160, expiration]), ctx.gas.permit2Approve),
+        transaction: tx(
+          permit2,
+          PERMIT2.encodeFunctionData('approve', [token, spender, MAX_UINT160, expiration]),
+          ctx.gas.permit2Approve,
+        ),
       });
     }
   }

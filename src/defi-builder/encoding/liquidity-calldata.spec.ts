@@ -4,7 +4,15 @@ import { TickMath } from '@uniswap/v3-sdk';
 import { Pool, Position } from '@uniswap/v4-sdk';
 import { AbiCoder } from 'ethers';
 import { POSITION_MANAGER } from './abis';
-import { checkTickRange, encodeMintCalldata, liquidityForAmounts, MAX_TICK, MIN_TICK, mintAmountsFor, usableMaxTick } from './liquidity-calldata';
+import {
+  checkTickRange,
+  encodeMintCalldata,
+  liquidityForAmounts,
+  MAX_TICK,
+  MIN_TICK,
+  mintAmountsFor,
+  usableMaxTick,
+} from './liquidity-calldata';
 import { PoolKey } from './pool-key';
 
 const WETH = '0x77139Fa81c4434893f9D7e033C3e3903C46B820D';
@@ -39,29 +47,57 @@ describe('checkTickRange', () => {
 });
 
 describe('liquidityForAmounts', () => {
-  const pool = new Pool(new Token(84532, WETH, 18), new Token(84532, TUSDC, 6), 3000, 60, HOOK, SQRT_PRICE.toString(), '1', TICK);
+  const pool = new Pool(
+    new Token(84532, WETH, 18),
+    new Token(84532, TUSDC, 6),
+    3000,
+    60,
+    HOOK,
+    SQRT_PRICE.toString(),
+    '1',
+    TICK,
+  );
 
   it.each([
     [-887220, 887220, 10n ** 18n, 3000n * 10n ** 6n],
     [TICK - (TICK % 60) - 600, TICK - (TICK % 60) + 600, 10n ** 17n, 10n ** 9n],
     [TICK - (TICK % 60) + 600, TICK - (TICK % 60) + 1200, 10n ** 17n, 1n], // above price: token0 only
     [TICK - (TICK % 60) - 1200, TICK - (TICK % 60) - 600, 1n, 10n ** 9n], // below price: token1 only
-  ])('matches v4-sdk Position.fromAmounts and fits the amounts (%s..%s)', (lower, upper, a0, a1) => {
-    const liquidity = liquidityForAmounts(PRICE, lower, upper, a0, a1);
-    const sdk = Position.fromAmounts({ pool, tickLower: lower, tickUpper: upper, amount0: a0.toString(), amount1: a1.toString(), useFullPrecision: true });
-    expect(liquidity > 0n).toBe(true);
-    // Equal, or a hair lower where core's round-up would otherwise exceed a maximum.
-    const diff = BigInt(sdk.liquidity.toString()) - liquidity;
-    expect(diff >= 0n && diff <= BigInt(sdk.liquidity.toString()) / 1_000_000_000n + 1n).toBe(true);
-    const need = mintAmountsFor(liquidity, PRICE, lower, upper);
-    expect(need.amount0 <= a0 && need.amount1 <= a1).toBe(true);
-  });
+  ])(
+    'matches v4-sdk Position.fromAmounts and fits the amounts (%s..%s)',
+    (lower, upper, a0, a1) => {
+      const liquidity = liquidityForAmounts(PRICE, lower, upper, a0, a1);
+      const sdk = Position.fromAmounts({
+        pool,
+        tickLower: lower,
+        tickUpper: upper,
+        amount0: a0.toString(),
+        amount1: a1.toString(),
+        useFullPrecision: true,
+      });
+      expect(liquidity > 0n).toBe(true);
+      // Equal, or a hair lower where core's round-up would otherwise exceed a maximum.
+      const diff = BigInt(sdk.liquidity.toString()) - liquidity;
+      expect(diff >= 0n && diff <= BigInt(sdk.liquidity.toString()) / 1_000_000_000n + 1n).toBe(
+        true,
+      );
+      const need = mintAmountsFor(liquidity, PRICE, lower, upper);
+      expect(need.amount0 <= a0 && need.amount1 <= a1).toBe(true);
+    },
+  );
 });
 
 describe('encodeMintCalldata', () => {
   it('encodes modifyLiquidities with MINT_POSITION + SETTLE_PAIR and owner = user', () => {
     const data = encodeMintCalldata({
-      poolKey: KEY, tickLower: -600, tickUpper: 600, liquidity: 123_456n, amount0Max: 10n ** 18n, amount1Max: 3n * 10n ** 9n, owner: OWNER.toLowerCase(), deadline: 1_900_000_000n,
+      poolKey: KEY,
+      tickLower: -600,
+      tickUpper: 600,
+      liquidity: 123_456n,
+      amount0Max: 10n ** 18n,
+      amount1Max: 3n * 10n ** 9n,
+      owner: OWNER.toLowerCase(),
+      deadline: 1_900_000_000n,
     });
     const call = POSITION_MANAGER.parseTransaction({ data })!;
     expect(call.name).toBe('modifyLiquidities');
@@ -70,7 +106,19 @@ describe('encodeMintCalldata', () => {
     const coder = AbiCoder.defaultAbiCoder();
     const [actions, params] = coder.decode(['bytes', 'bytes[]'], call.args[0]);
     expect(actions).toBe('0x020d');
-    const mint = coder.decode(['tuple(address,address,uint24,int24,address)', 'int24', 'int24', 'uint256', 'uint128', 'uint128', 'address', 'bytes'], params[0]);
+    const mint = coder.decode(
+      [
+        'tuple(address,address,uint24,int24,address)',
+        'int24',
+        'int24',
+        'uint256',
+        'uint128',
+        'uint128',
+        'address',
+        'bytes',
+      ],
+      params[0],
+    );
     expect([...mint[0]]).toEqual([WETH, TUSDC, 3000n, 60n, HOOK]);
     expect(mint.slice(1)).toEqual([-600n, 600n, 123_456n, 10n ** 18n, 3n * 10n ** 9n, OWNER, '0x']);
     expect([...coder.decode(['address', 'address'], params[1])]).toEqual([WETH, TUSDC]);

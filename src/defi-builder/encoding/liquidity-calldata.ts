@@ -23,7 +23,11 @@ export interface TickViolation {
 }
 
 /** Checks the pool's tick rules in a fixed order; returns the first one broken, or null. */
-export function checkTickRange(tickLower: number, tickUpper: number, tickSpacing: number): TickViolation | null {
+export function checkTickRange(
+  tickLower: number,
+  tickUpper: number,
+  tickSpacing: number,
+): TickViolation | null {
   if (tickLower >= tickUpper) {
     return {
       rule: 'ORDER',
@@ -65,15 +69,24 @@ const sqrtAt = (tick: number) => TickMath.getSqrtRatioAtTick(tick);
  * The token amounts v4-core's Pool.modifyLiquidity takes for `liquidity` (rounded up, and
  * branching on the slot0 tick exactly as core does).
  */
-export function mintAmountsFor(liquidity: bigint, price: PoolPrice, tickLower: number, tickUpper: number): { amount0: bigint; amount1: bigint } {
+export function mintAmountsFor(
+  liquidity: bigint,
+  price: PoolPrice,
+  tickLower: number,
+  tickUpper: number,
+): { amount0: bigint; amount1: bigint } {
   const L = big(liquidity);
   const a = sqrtAt(tickLower);
   const b = sqrtAt(tickUpper);
   const p = big(price.sqrtPriceX96);
   const n = (v: JSBI) => BigInt(v.toString());
-  if (price.tick < tickLower) return { amount0: n(SqrtPriceMath.getAmount0Delta(a, b, L, true)), amount1: 0n };
+  if (price.tick < tickLower)
+    return { amount0: n(SqrtPriceMath.getAmount0Delta(a, b, L, true)), amount1: 0n };
   if (price.tick < tickUpper) {
-    return { amount0: n(SqrtPriceMath.getAmount0Delta(p, b, L, true)), amount1: n(SqrtPriceMath.getAmount1Delta(a, p, L, true)) };
+    return {
+      amount0: n(SqrtPriceMath.getAmount0Delta(p, b, L, true)),
+      amount1: n(SqrtPriceMath.getAmount1Delta(a, p, L, true)),
+    };
   }
   return { amount0: 0n, amount1: n(SqrtPriceMath.getAmount1Delta(a, b, L, true)) };
 }
@@ -83,9 +96,22 @@ export function mintAmountsFor(liquidity: bigint, price: PoolPrice, tickLower: n
  * maxLiquidityForAmounts, full precision), stepped down when core's round-up would need one unit
  * more than the caller allowed (that would revert with MaximumAmountExceeded).
  */
-export function liquidityForAmounts(price: PoolPrice, tickLower: number, tickUpper: number, amount0: bigint, amount1: bigint): bigint {
+export function liquidityForAmounts(
+  price: PoolPrice,
+  tickLower: number,
+  tickUpper: number,
+  amount0: bigint,
+  amount1: bigint,
+): bigint {
   let liquidity = BigInt(
-    maxLiquidityForAmounts(big(price.sqrtPriceX96), sqrtAt(tickLower), sqrtAt(tickUpper), big(amount0), big(amount1), true).toString(),
+    maxLiquidityForAmounts(
+      big(price.sqrtPriceX96),
+      sqrtAt(tickLower),
+      sqrtAt(tickUpper),
+      big(amount0),
+      big(amount1),
+      true,
+    ).toString(),
   );
   for (let i = 0; i < 16 && liquidity > 0n; i++) {
     const need = mintAmountsFor(liquidity, price, tickLower, tickUpper);
@@ -121,5 +147,8 @@ export function encodeMintCalldata(input: MintCalldataInput): string {
     '0x',
   ]);
   planner.addAction(Actions.SETTLE_PAIR, [currency0, currency1]);
-  return POSITION_MANAGER.encodeFunctionData('modifyLiquidities', [planner.finalize(), input.deadline]);
+  return POSITION_MANAGER.encodeFunctionData('modifyLiquidities', [
+    planner.finalize(),
+    input.deadline,
+  ]);
 }

@@ -29,7 +29,13 @@ export function poolIdOf(key: PoolKey): string {
 export function poolKeyTuple(key: PoolKey): PoolKeyTuple {
   let tuple = tuples.get(key);
   if (tuple === undefined) {
-    tuple = [getAddress(key.currency0), getAddress(key.currency1), key.fee, key.tickSpacing, getAddress(key.hooks)];
+    tuple = [
+      getAddress(key.currency0),
+      getAddress(key.currency1),
+      key.fee,
+      key.tickSpacing,
+      getAddress(key.hooks),
+    ];
     tuples.set(key, tuple);
   }
   return [...tuple];

@@ -9,7 +9,13 @@ import { COMPLIANCE_REGISTRY, ERC20, MULTICALL3, PERMIT2, STATE_VIEW, V4_QUOTER 
 import type { Permit2Allowance } from './approvals';
 import { PoolKey, poolIdOf, poolKeyTuple } from './pool-key';
 import type { Call3, Call3Result } from '../../chain/encoding/multicall';
-import { encodeStaticCall, encodeTupleWithEmptyBytes, readSignedWord, readWord, withCachedSelectors } from '../../chain/encoding/abi-words';
+import {
+  encodeStaticCall,
+  encodeTupleWithEmptyBytes,
+  readSignedWord,
+  readWord,
+  withCachedSelectors,
+} from '../../chain/encoding/abi-words';
 
 export type TokenSymbol = 'WETH' | 'tUSDC';
 export const TOKEN_SYMBOLS: readonly TokenSymbol[] = ['WETH', 'tUSDC'];
@@ -43,13 +49,18 @@ export interface WalletReads {
   activeUntil: bigint;
   balances: { ETH: bigint; WETH: bigint; tUSDC: bigint };
   erc20ToPermit2: Record<TokenSymbol, bigint>;
-  permit2: { swap: Record<TokenSymbol, Permit2Allowance>; liquidity: Record<TokenSymbol, Permit2Allowance> };
+  permit2: {
+    swap: Record<TokenSymbol, Permit2Allowance>;
+    liquidity: Record<TokenSymbol, Permit2Allowance>;
+  };
   slot0?: { sqrtPriceX96: bigint; tick: number };
   /** Quote result: amountOut, or the revert data when the quoter failed. */
   quote?: { ok: true; amountOut: bigint } | { ok: false; revertData: string };
 }
 
-const MULTICALL_ETH_BALANCE = withCachedSelectors(new Interface(['function getEthBalance(address addr) view returns (uint256 balance)']));
+const MULTICALL_ETH_BALANCE = withCachedSelectors(
+  new Interface(['function getEthBalance(address addr) view returns (uint256 balance)']),
+);
 
 interface Slot {
   call: Call3;
@@ -105,11 +116,17 @@ function slots(t: BatchTarget): Slot[] {
         decode: (reads, r) => (reads.erc20ToPermit2[symbol] = readWord(r.returnData, 0)),
       },
     );
-    for (const [use, spender] of [['swap', c.universalRouter], ['liquidity', c.positionManager]] as const) {
+    for (const [use, spender] of [
+      ['swap', c.universalRouter],
+      ['liquidity', c.positionManager],
+    ] as const) {
       list.push({
         call: read(c.permit2, SELECTOR.permit2Allowance, [wallet, token, spender]),
         decode: (reads, r) => {
-          reads.permit2[use][symbol] = { amount: readWord(r.returnData, 0), expiration: readWord(r.returnData, 1) };
+          reads.permit2[use][symbol] = {
+            amount: readWord(r.returnData, 0),
+            expiration: readWord(r.returnData, 1),
+          };
         },
       });
     }
@@ -118,7 +135,10 @@ function slots(t: BatchTarget): Slot[] {
     list.push({
       call: read(c.stateView, SELECTOR.slot0, [poolIdOf(t.poolKey)]),
       decode: (reads, r) => {
-        reads.slot0 = { sqrtPriceX96: readWord(r.returnData, 0), tick: Number(readSignedWord(r.returnData, 1)) };
+        reads.slot0 = {
+          sqrtPriceX96: readWord(r.returnData, 0),
+          tick: Number(readSignedWord(r.returnData, 1)),
+        };
       },
     });
   }
@@ -126,7 +146,15 @@ function slots(t: BatchTarget): Slot[] {
     list.push({
       // allowFailure: a quote that reverts (amount too large for the pool...) must not sink the
       // session/allowance reads; the service turns it into BUILD_FAILED with the reason.
-      call: { target: c.v4Quoter, allowFailure: true, callData: encodeTupleWithEmptyBytes(SELECTOR.quote, [...poolKeyTuple(t.poolKey), t.quote.zeroForOne, t.quote.exactAmount]) },
+      call: {
+        target: c.v4Quoter,
+        allowFailure: true,
+        callData: encodeTupleWithEmptyBytes(SELECTOR.quote, [
+          ...poolKeyTuple(t.poolKey),
+          t.quote.zeroForOne,
+          t.quote.exactAmount,
+        ]),
+      },
       decode: (reads, r) => {
         reads.quote = r.success
           ? { ok: true, amountOut: readWord(r.returnData, 0) }
@@ -147,8 +175,12 @@ export function buildPreflightBatch(target: BatchTarget): PreflightBatch {
   return {
     calls: list.map((s) => s.call),
     decode(results) {
-      if (results.length !== list.length) throw new Error(`Multicall3 returned ${results.length} results for ${list.length} calls`);
-      const zeroAllowance = () => ({ WETH: { amount: 0n, expiration: 0n }, tUSDC: { amount: 0n, expiration: 0n } });
+      if (results.length !== list.length)
+        throw new Error(`Multicall3 returned ${results.length} results for ${list.length} calls`);
+      const zeroAllowance = () => ({
+        WETH: { amount: 0n, expiration: 0n },
+        tUSDC: { amount: 0n, expiration: 0n },
+      });
       const reads: WalletReads = {
         blockTimestamp: 0n,
         activeUntil: 0n,

@@ -9,18 +9,28 @@ const HOOK = '0xB0044845d57D1ceEB39F4D851c2B4F9313c7c880';
 const KEY: PoolKey = { currency0: WETH, currency1: TUSDC, fee: 3000, tickSpacing: 60, hooks: HOOK };
 const coder = AbiCoder.defaultAbiCoder();
 // UR 2.0 ExactInputSingleParams (v4-periphery IV4Router), the layout the deployed router decodes.
-const EXACT_IN_SINGLE = 'tuple(tuple(address,address,uint24,int24,address) poolKey, bool zeroForOne, uint128 amountIn, uint128 amountOutMinimum, bytes hookData)';
+const EXACT_IN_SINGLE =
+  'tuple(tuple(address,address,uint24,int24,address) poolKey, bool zeroForOne, uint128 amountIn, uint128 amountOutMinimum, bytes hookData)';
 
 function decode(data: string) {
   const call = UNIVERSAL_ROUTER.parseTransaction({ data })!;
   const [commands, inputs, deadline] = call.args as unknown as [string, string[], bigint];
-  const [actions, params] = coder.decode(['bytes', 'bytes[]'], inputs[0]) as unknown as [string, string[]];
+  const [actions, params] = coder.decode(['bytes', 'bytes[]'], inputs[0]) as unknown as [
+    string,
+    string[],
+  ];
   return { call, commands, inputs, deadline, actions, params };
 }
 
 describe('encodeSwapCalldata', () => {
   it('encodes execute(V4_SWAP) with SWAP_EXACT_IN_SINGLE, SETTLE_ALL, TAKE_ALL (WETH -> tUSDC)', () => {
-    const data = encodeSwapCalldata({ poolKey: KEY, zeroForOne: true, amountIn: 10n ** 17n, amountOutMinimum: 298_000_000n, deadline: 1_900_000_000n });
+    const data = encodeSwapCalldata({
+      poolKey: KEY,
+      zeroForOne: true,
+      amountIn: 10n ** 17n,
+      amountOutMinimum: 298_000_000n,
+      deadline: 1_900_000_000n,
+    });
     const { call, commands, inputs, deadline, actions, params } = decode(data);
     expect(call.signature).toBe('execute(bytes,bytes[],uint256)');
     expect(data.slice(0, 10)).toBe('0x3593564c');
@@ -40,7 +50,13 @@ describe('encodeSwapCalldata', () => {
   });
 
   it('settles tUSDC and takes WETH for the reverse direction', () => {
-    const data = encodeSwapCalldata({ poolKey: KEY, zeroForOne: false, amountIn: 300_000_000n, amountOutMinimum: 1n, deadline: 1n });
+    const data = encodeSwapCalldata({
+      poolKey: KEY,
+      zeroForOne: false,
+      amountIn: 300_000_000n,
+      amountOutMinimum: 1n,
+      deadline: 1n,
+    });
     const { params } = decode(data);
     expect(coder.decode([EXACT_IN_SINGLE], params[0])[0].zeroForOne).toBe(false);
     expect(coder.decode(['address', 'uint256'], params[1])[0]).toBe(TUSDC);
@@ -49,7 +65,15 @@ describe('encodeSwapCalldata', () => {
 
   it('handles amounts up to 2^128 - 1', () => {
     const max = (1n << 128n) - 1n;
-    const { params } = decode(encodeSwapCalldata({ poolKey: KEY, zeroForOne: true, amountIn: max, amountOutMinimum: max, deadline: 1n }));
+    const { params } = decode(
+      encodeSwapCalldata({
+        poolKey: KEY,
+        zeroForOne: true,
+        amountIn: max,
+        amountOutMinimum: max,
+        deadline: 1n,
+      }),
+    );
     expect(coder.decode([EXACT_IN_SINGLE], params[0])[0].amountIn).toBe(max);
   });
 });
@@ -83,7 +107,13 @@ describe('pool key helpers', () => {
     const { Pool } = require('@uniswap/v4-sdk');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Token } = require('@uniswap/sdk-core');
-    const expected = Pool.getPoolId(new Token(84532, WETH, 18), new Token(84532, TUSDC, 6), 3000, 60, HOOK);
+    const expected = Pool.getPoolId(
+      new Token(84532, WETH, 18),
+      new Token(84532, TUSDC, 6),
+      3000,
+      60,
+      HOOK,
+    );
     expect(poolIdOf(KEY)).toBe(expected);
   });
 });

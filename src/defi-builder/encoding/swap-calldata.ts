@@ -24,7 +24,9 @@ export interface SwapCalldataInput {
 
 export function encodeSwapCalldata(input: SwapCalldataInput): string {
   const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(input.poolKey);
-  const [currencyIn, currencyOut] = input.zeroForOne ? [currency0, currency1] : [currency1, currency0];
+  const [currencyIn, currencyOut] = input.zeroForOne
+    ? [currency0, currency1]
+    : [currency1, currency0];
   const planner = new V4Planner();
   // The v4-sdk bundles ethers v5: decimal strings are the one number form both versions share.
   planner.addAction(Actions.SWAP_EXACT_IN_SINGLE, [
@@ -39,7 +41,11 @@ export function encodeSwapCalldata(input: SwapCalldataInput): string {
   planner.addAction(Actions.SETTLE_ALL, [currencyIn, input.amountIn.toString()]);
   planner.addAction(Actions.TAKE_ALL, [currencyOut, input.amountOutMinimum.toString()]);
   const commands = hexlify(Uint8Array.of(V4_SWAP_COMMAND));
-  return UNIVERSAL_ROUTER.encodeFunctionData('execute(bytes,bytes[],uint256)', [commands, [planner.finalize()], input.deadline]);
+  return UNIVERSAL_ROUTER.encodeFunctionData('execute(bytes,bytes[],uint256)', [
+    commands,
+    [planner.finalize()],
+    input.deadline,
+  ]);
 }
 
 /** minOut = quote * (10000 - slippageBps) / 10000, rounded down (never more than the quote). */

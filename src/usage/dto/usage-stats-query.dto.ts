@@ -3,19 +3,28 @@ import { Type } from 'class-transformer';
 import { IsDate, IsOptional, IsUUID } from 'class-validator';
 
 export class UsageStatsQueryDto {
-  @ApiPropertyOptional({ description: 'Start (inclusive, ISO 8601); default: 30 days before `to`', example: '2026-11-01T00:00:00Z' })
+  @ApiPropertyOptional({
+    description: 'Start (inclusive, ISO 8601); default: 30 days before `to`',
+    example: '2026-11-01T00:00:00Z',
+  })
   @IsOptional()
   @Type(() => Date)
   @IsDate({ message: 'from must be an ISO 8601 date-time' })
   from?: Date;
 
-  @ApiPropertyOptional({ description: 'End (exclusive, ISO 8601); default: now', example: '2026-12-01T00:00:00Z' })
+  @ApiPropertyOptional({
+    description: 'End (exclusive, ISO 8601); default: now',
+    example: '2026-12-01T00:00:00Z',
+  })
   @IsOptional()
   @Type(() => Date)
   @IsDate({ message: 'to must be an ISO 8601 date-time' })
   to?: Date;
 
-  @ApiPropertyOptional({ description: 'Only requests made with this API key of your account', format: 'uuid' })
+  @ApiPropertyOptional({
+    description: 'Only requests made with this API key of your account',
+    format: 'uuid',
+  })
   @IsOptional()
   @IsUUID()
   keyId?: string;

@@ -16,14 +16,17 @@ class EndpointUsage extends UsageCounts {
 
 class KeyUsage extends UsageCounts {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
-  @ApiProperty({ nullable: true, type: String, description: 'API key id (api_key requests)' }) keyId: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'Dashboard user id (jwt requests)' }) userId: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'API key id (api_key requests)' })
+  keyId: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Dashboard user id (jwt requests)' })
+  userId: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastRequestAt: string | null;
 }
 
 class RateLimitWindow {
   @ApiProperty({ description: 'Requests per minute of your plan (or override)' }) limit: number;
-  @ApiProperty({ description: 'Left in the current 60 s window, after this request' }) remaining: number;
+  @ApiProperty({ description: 'Left in the current 60 s window, after this request' })
+  remaining: number;
   @ApiProperty() resetInSeconds: number;
 }
 
@@ -33,7 +36,15 @@ export class UsageStatsResponse {
   @ApiProperty({ format: 'date-time' }) to: string;
   @ApiProperty({ type: UsageCounts }) totals: UsageCounts;
   @ApiProperty({ type: [EndpointUsage] }) byEndpoint: EndpointUsage[];
-  @ApiProperty({ description: 'Failed requests per error code', example: { RATE_LIMIT_EXCEEDED: 3 } }) byCode: Record<string, number>;
-  @ApiProperty({ type: [KeyUsage], description: 'Per API key and per dashboard user of your account' }) byKey: KeyUsage[];
+  @ApiProperty({
+    description: 'Failed requests per error code',
+    example: { RATE_LIMIT_EXCEEDED: 3 },
+  })
+  byCode: Record<string, number>;
+  @ApiProperty({
+    type: [KeyUsage],
+    description: 'Per API key and per dashboard user of your account',
+  })
+  byKey: KeyUsage[];
   @ApiProperty({ type: RateLimitWindow }) rateLimit: RateLimitWindow;
 }

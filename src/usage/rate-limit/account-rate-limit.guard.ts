@@ -21,7 +21,13 @@ export class AccountRateLimitGuard extends ThrottlerGuard {
     const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
     const { req, res } = this.getRequestResponse(context);
     const key = generateKey(context, await getTracker(req, context), throttler.name!);
-    const record = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name!);
+    const record = await this.storageService.increment(
+      key,
+      ttl,
+      limit,
+      blockDuration,
+      throttler.name!,
+    );
     const resetInSeconds = Math.max(1, record.timeToExpire);
     const remaining = Math.max(0, limit - record.totalHits);
     res.setHeader('RateLimit-Limit', limit);
@@ -29,10 +35,14 @@ export class AccountRateLimitGuard extends ThrottlerGuard {
     res.setHeader('RateLimit-Reset', resetInSeconds);
     attachRateLimit(req, { limit, remaining, resetInSeconds });
     if (record.totalHits > limit) {
-      throw new ApiError('RATE_LIMIT_EXCEEDED', `Rate limit of ${limit} requests per minute exceeded`, {
-        extra: { retryAfter: resetInSeconds },
-        headers: { 'Retry-After': String(resetInSeconds) },
-      });
+      throw new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        `Rate limit of ${limit} requests per minute exceeded`,
+        {
+          extra: { retryAfter: resetInSeconds },
+          headers: { 'Retry-After': String(resetInSeconds) },
+        },
+      );
     }
     return true;
   }

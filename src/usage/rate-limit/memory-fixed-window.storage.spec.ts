@@ -5,13 +5,28 @@ describe(MemoryFixedWindowStorage.name, () => {
     let now = 1_000_000;
     const storage = new MemoryFixedWindowStorage(() => now);
     const hit = () => storage.increment('k', 60_000, 2);
-    expect(await hit()).toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
+    expect(await hit()).toEqual({
+      totalHits: 1,
+      timeToExpire: 60,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
     now += 30_000;
     expect(await hit()).toMatchObject({ totalHits: 2, timeToExpire: 30, isBlocked: false });
     now += 29_500;
-    expect(await hit()).toEqual({ totalHits: 3, timeToExpire: 1, isBlocked: true, timeToBlockExpire: 1 });
+    expect(await hit()).toEqual({
+      totalHits: 3,
+      timeToExpire: 1,
+      isBlocked: true,
+      timeToBlockExpire: 1,
+    });
     now += 500; // the window ends exactly 60 s after its first hit: the count starts again
-    expect(await hit()).toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
+    expect(await hit()).toEqual({
+      totalHits: 1,
+      timeToExpire: 60,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
   });
 
   it('keeps keys apart and forgets finished windows', async () => {

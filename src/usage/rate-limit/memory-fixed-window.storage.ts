@@ -24,7 +24,12 @@ export class MemoryFixedWindowStorage implements ThrottlerStorage {
     window.hits += 1;
     const timeToExpire = Math.max(1, Math.ceil((window.resetsAt - now) / 1000));
     const isBlocked = window.hits > limit;
-    return { totalHits: window.hits, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0 };
+    return {
+      totalHits: window.hits,
+      timeToExpire,
+      isBlocked,
+      timeToBlockExpire: isBlocked ? timeToExpire : 0,
+    };
   }
 
   get size(): number {

@@ -31,7 +31,8 @@ export class RateLimitStorageModule {}
           {
             name: 'account',
             ttl: RATE_LIMIT_WINDOW_MS,
-            limit: (context) => limits.limitFor(principalOf(context.switchToHttp().getRequest())!.accountId),
+            limit: (context) =>
+              limits.limitFor(principalOf(context.switchToHttp().getRequest())!.accountId),
             getTracker: (req) => principalOf(req)!.accountId,
             generateKey: (_context, accountId) => `rl:${accountId}`,
           },

@@ -36,7 +36,13 @@ export class RateLimitStorage implements ThrottlerStorage {
     return this.fallingBack ? 'memory-fallback' : 'redis';
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
     const prefixed = `${this.config.keyPrefix}${key}`;
     if (this.redis && this.connection.isReady) {
       try {
@@ -54,7 +60,10 @@ export class RateLimitStorage implements ThrottlerStorage {
 
   private failed(err: unknown): void {
     if (!this.fallingBack) {
-      this.logger.warn({ err: (err as Error).message }, 'Rate limiter cannot reach Redis: counting in this instance only');
+      this.logger.warn(
+        { err: (err as Error).message },
+        'Rate limiter cannot reach Redis: counting in this instance only',
+      );
     }
     this.fallingBack = true;
   }

@@ -50,13 +50,16 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
       () => false,
     );
     if (!connected) {
-      this.logger.warn('Redis unreachable at start: rate limits are per instance (memory) until it answers');
+      this.logger.warn(
+        'Redis unreachable at start: rate limits are per instance (memory) until it answers',
+      );
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
     if (!this.client) return;
-    if (this.client.status === 'ready') await this.client.quit().catch(() => this.client!.disconnect());
+    if (this.client.status === 'ready')
+      await this.client.quit().catch(() => this.client!.disconnect());
     else this.client.disconnect();
   }
 
@@ -77,7 +80,11 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
 
   private onError(err: Error): void {
     // One line per outage, not one per reconnection attempt.
-    if (this.lastError === undefined) this.logger.warn({ err: err.message }, 'Redis error: falling back to per-instance rate limits');
+    if (this.lastError === undefined)
+      this.logger.warn(
+        { err: err.message },
+        'Redis error: falling back to per-instance rate limits',
+      );
     this.lastError = err.message || err.name;
   }
 }

@@ -5,7 +5,11 @@ export class ApiKeyResponse {
   @ApiProperty({ enum: ['jwt'] }) authMethod: string;
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
-  @ApiProperty({ description: 'The clear part of the key, to recognise it', example: 'cgk_test_3f9a0c51d2e4' }) prefix: string;
+  @ApiProperty({
+    description: 'The clear part of the key, to recognise it',
+    example: 'cgk_test_3f9a0c51d2e4',
+  })
+  prefix: string;
   @ApiProperty({ enum: SCOPES, isArray: true }) scopes: string[];
   @ApiProperty() active: boolean;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) expiresAt: string | null;
@@ -15,11 +19,18 @@ export class ApiKeyResponse {
 }
 
 export class CreatedApiKeyResponse extends ApiKeyResponse {
-  @ApiPropertyOptional({ description: 'The full key. Shown in this response only: store it now.', example: 'cgk_test_<48 hex>' })
+  @ApiPropertyOptional({
+    description: 'The full key. Shown in this response only: store it now.',
+    example: 'cgk_test_<48 hex>',
+  })
   key: string;
 }
 
 export class ApiKeyListResponse {
   @ApiProperty({ enum: ['jwt'] }) authMethod: string;
-  @ApiProperty({ type: [ApiKeyResponse], description: 'Keys of your account; secrets are never listed' }) items: ApiKeyResponse[];
+  @ApiProperty({
+    type: [ApiKeyResponse],
+    description: 'Keys of your account; secrets are never listed',
+  })
+  items: ApiKeyResponse[];
 }

@@ -22,8 +22,12 @@ export class RefreshTokenDto {
 
 export class TokenPairResponse {
   @ApiProperty({ description: 'Send as Authorization: Bearer <accessToken>' }) accessToken: string;
-  @ApiProperty({ description: 'Single use: POST /auth/refresh returns a new pair and retires this one' }) refreshToken: string;
+  @ApiProperty({
+    description: 'Single use: POST /auth/refresh returns a new pair and retires this one',
+  })
+  refreshToken: string;
   @ApiProperty({ enum: ['Bearer'] }) tokenType: string;
   @ApiProperty({ description: 'Access token lifetime in seconds', example: 900 }) expiresIn: number;
-  @ApiProperty({ description: 'Refresh token lifetime in seconds', example: 604800 }) refreshExpiresIn: number;
+  @ApiProperty({ description: 'Refresh token lifetime in seconds', example: 604800 })
+  refreshExpiresIn: number;
 }

@@ -3,7 +3,10 @@ import { IsOptional } from 'class-validator';
 import { IsEvmAddress } from '../../../common/validation/is-evm-address';
 
 export class NonceQueryDto {
-  @ApiPropertyOptional({ description: 'When given, the response also carries the ready-to-sign SIWE message for this wallet.' })
+  @ApiPropertyOptional({
+    description:
+      'When given, the response also carries the ready-to-sign SIWE message for this wallet.',
+  })
   @IsOptional()
   @IsEvmAddress()
   walletAddress?: string;

@@ -2,13 +2,20 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class NonceResponse {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
-  @ApiProperty({ description: 'Single use, for your account only; put it in the SIWE message.', example: '3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f' })
+  @ApiProperty({
+    description: 'Single use, for your account only; put it in the SIWE message.',
+    example: '3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f',
+  })
   nonce: string;
   @ApiProperty({ example: '2026-11-21T14:40:00.000Z' }) expiresAt: string;
-  @ApiProperty({ description: 'The domain the message must name.', example: 'localhost' }) domain: string;
+  @ApiProperty({ description: 'The domain the message must name.', example: 'localhost' })
+  domain: string;
   @ApiProperty({ example: 84532 }) chainId: number;
   @ApiProperty({ example: 'https://localhost' }) uri: string;
-  @ApiPropertyOptional({ description: 'Present when walletAddress was given: the ERC-4361 text to sign as is (personal_sign).' })
+  @ApiPropertyOptional({
+    description:
+      'Present when walletAddress was given: the ERC-4361 text to sign as is (personal_sign).',
+  })
   message?: string;
 }
 
@@ -17,19 +24,33 @@ export class RegisterWalletResponse {
   @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }) walletAddress: string;
   @ApiProperty({ description: 'Your account.' }) accountId: string;
   @ApiProperty({ example: true }) bound: boolean;
-  @ApiProperty({ nullable: true, type: String, description: 'Demo mode: the account the wallet was taken from; null when it was unbound or already yours.' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'Demo mode: the account the wallet was taken from; null when it was unbound or already yours.',
+  })
   reboundFrom: string | null;
 }
 
 export class ActivatedSessionResponse {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
   @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }) walletAddress: string;
-  @ApiProperty({ description: 'Session end (ISO 8601, UTC); active strictly before.', example: '2026-11-22T14:30:00.000Z' })
+  @ApiProperty({
+    description: 'Session end (ISO 8601, UTC); active strictly before.',
+    example: '2026-11-22T14:30:00.000Z',
+  })
   activeUntil: string;
-  @ApiProperty({ description: 'Same instant in unix seconds (ComplianceRegistry.activeUntil).', example: 1795357800 })
+  @ApiProperty({
+    description: 'Same instant in unix seconds (ComplianceRegistry.activeUntil).',
+    example: 1795357800,
+  })
   activeUntilUnix: number;
-  @ApiProperty({ description: 'The mined ComplianceRegistry.activate transaction.' }) txHash: string;
+  @ApiProperty({ description: 'The mined ComplianceRegistry.activate transaction.' })
+  txHash: string;
   @ApiProperty() blockNumber: number;
-  @ApiProperty({ description: 'The wallet is bound to your account (demo activation binds an unbound wallet).' })
+  @ApiProperty({
+    description: 'The wallet is bound to your account (demo activation binds an unbound wallet).',
+  })
   walletBound: boolean;
 }

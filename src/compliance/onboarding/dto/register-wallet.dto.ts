@@ -3,7 +3,10 @@ import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsEvmAddress } from '../../../common/validation/is-evm-address';
 
 export class RegisterWalletDto {
-  @ApiProperty({ description: 'Wallet to bind to your account.', example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
+  @ApiProperty({
+    description: 'Wallet to bind to your account.',
+    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  })
   @IsEvmAddress()
   walletAddress: string;
 
@@ -17,8 +20,12 @@ export class RegisterWalletDto {
   @MaxLength(4096)
   message?: string;
 
-  @ApiPropertyOptional({ description: 'EIP-191 (personal_sign) signature of message by walletAddress: 0x + 130 hex.' })
+  @ApiPropertyOptional({
+    description: 'EIP-191 (personal_sign) signature of message by walletAddress: 0x + 130 hex.',
+  })
   @IsOptional()
-  @Matches(/^0x[0-9a-fA-F]{130}$/, { message: 'signature must be a 65-byte 0x-prefixed hex string' })
+  @Matches(/^0x[0-9a-fA-F]{130}$/, {
+    message: 'signature must be a 65-byte 0x-prefixed hex string',
+  })
   signature?: string;
 }

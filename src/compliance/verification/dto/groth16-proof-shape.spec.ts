@@ -2,7 +2,11 @@ import { isGroth16ProofShape } from './groth16-proof-shape';
 
 const valid = () => ({
   pi_a: ['1', '2', '1'],
-  pi_b: [['1', '2'], ['3', '4'], ['1', '0']],
+  pi_b: [
+    ['1', '2'],
+    ['3', '4'],
+    ['1', '0'],
+  ],
   pi_c: ['5', '6', '1'],
   protocol: 'groth16',
   curve: 'bn128',
@@ -25,7 +29,17 @@ describe('isGroth16ProofShape', () => {
     ['a hex coordinate', { ...valid(), pi_a: ['0x1', '2', '1'] }],
     ['a 79-digit coordinate', { ...valid(), pi_a: ['1'.repeat(79), '2', '1'] }],
     ['a flat pi_b', { ...valid(), pi_b: ['1', '2', '3'] }],
-    ['a pi_b pair of three', { ...valid(), pi_b: [['1', '2', '3'], ['3', '4'], ['1', '0']] }],
+    [
+      'a pi_b pair of three',
+      {
+        ...valid(),
+        pi_b: [
+          ['1', '2', '3'],
+          ['3', '4'],
+          ['1', '0'],
+        ],
+      },
+    ],
     ['a long protocol', { ...valid(), protocol: 'g'.repeat(17) }],
   ])('refuses %s', (_label, value) => {
     expect(isGroth16ProofShape(value)).toBe(false);

@@ -5,13 +5,27 @@ import { PUBLIC_SIGNAL_COUNT } from '../../zk';
 import { IsGroth16ProofShape } from './groth16-proof-shape';
 
 export class VerifyProofDto {
-  @ApiProperty({ description: 'The wallet the proof is bound to (public signal 3).', example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
+  @ApiProperty({
+    description: 'The wallet the proof is bound to (public signal 3).',
+    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  })
   @IsEvmAddress()
   walletAddress: string;
 
   @ApiProperty({
-    description: 'snarkjs Groth16 proof (bn128) of circuits/compliance_credential.circom; `npm run zk:prove -- --wallet 0x...` prints one for the devnet issuer.',
-    example: { pi_a: ['1', '2', '1'], pi_b: [['1', '2'], ['3', '4'], ['1', '0']], pi_c: ['1', '2', '1'], protocol: 'groth16', curve: 'bn128' },
+    description:
+      'snarkjs Groth16 proof (bn128) of circuits/compliance_credential.circom; `npm run zk:prove -- --wallet 0x...` prints one for the devnet issuer.',
+    example: {
+      pi_a: ['1', '2', '1'],
+      pi_b: [
+        ['1', '2'],
+        ['3', '4'],
+        ['1', '0'],
+      ],
+      pi_c: ['1', '2', '1'],
+      protocol: 'groth16',
+      curve: 'bn128',
+    },
   })
   @IsGroth16ProofShape()
   proof: Record<string, unknown>;
@@ -23,6 +37,9 @@ export class VerifyProofDto {
   @IsArray()
   @ArrayMinSize(PUBLIC_SIGNAL_COUNT)
   @ArrayMaxSize(PUBLIC_SIGNAL_COUNT)
-  @Matches(/^[0-9]{1,78}$/, { each: true, message: 'each of publicSignals must be a decimal string of at most 78 digits' })
+  @Matches(/^[0-9]{1,78}$/, {
+    each: true,
+    message: 'each of publicSignals must be a decimal string of at most 78 digits',
+  })
   publicSignals: string[];
 }
