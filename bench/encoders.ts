@@ -6,7 +6,8 @@ import { AbiCoder, getAddress } from 'ethers';
 import devnetFile from '../src/config/networks/devnet.json';
 import { NetworkFile, resolveNetworkFile } from '../src/chain/network/network-definition';
 import { encodeAggregate3 } from '../src/chain/encoding/multicall';
-import { buildPreflightBatch } from '../src/defi-builder/encoding/preflight-batch';
+import { decodeWalletState, walletReadCalls } from '../src/chain/encoding/wallet-reads';
+import { quoteExactInputRead } from '../src/defi-builder/encoding/market-reads';
 import { encodeSwapCalldata } from '../src/defi-builder/encoding/swap-calldata';
 import { poolIdOf } from '../src/defi-builder/encoding/pool-key';
 
@@ -19,36 +20,24 @@ function time(label: string, n: number, fn: () => unknown): void {
 }
 
 const network = resolveNetworkFile(devnetFile as NetworkFile);
-const c = network.contracts as unknown as Record<string, string>;
-const tokens = { WETH: network.tokens.WETH.address, tUSDC: network.tokens.tUSDC.address };
 const poolKey = network.pool;
 const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const target = {
-  wallet,
-  contracts: {
-    multicall3: c.multicall3,
-    complianceRegistry: c.complianceRegistry,
-    permit2: c.permit2,
-    universalRouter: c.universalRouter,
-    positionManager: c.positionManager,
-    stateView: c.stateView,
-    v4Quoter: c.v4Quoter,
-  },
-  tokens,
-  poolKey,
-  quote: { zeroForOne: true, exactAmount: 10n ** 15n },
-};
-const batch = buildPreflightBatch(target);
-const results = batch.calls.map(() => ({
+/** The swap's batch: the wallet reads plus the quote, as PreflightService.run sends it. */
+const batchCalls = () => [
+  ...walletReadCalls(network, wallet),
+  quoteExactInputRead(network, true, 10n ** 15n).call,
+];
+const calls = batchCalls();
+const results = calls.map(() => ({
   success: true,
   returnData: AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256', 'uint256'], [1n, 2n, 3n]),
 }));
 
 time('getAddress (checksum)', 20_000, () => getAddress(wallet.toLowerCase()));
 time('poolIdOf', 5_000, () => poolIdOf(poolKey));
-time('buildPreflightBatch (swap, with quote)', 2_000, () => buildPreflightBatch(target));
-time('encodeAggregate3 (that batch)', 5_000, () => encodeAggregate3(batch.calls));
-time('decode preflight results', 5_000, () => batch.decode(results));
+time('wallet reads + quote calls (swap)', 2_000, batchCalls);
+time('encodeAggregate3 (that batch)', 5_000, () => encodeAggregate3(calls));
+time('decodeWalletState', 5_000, () => decodeWalletState(results));
 time('encodeSwapCalldata', 2_000, () =>
   encodeSwapCalldata({
     poolKey,

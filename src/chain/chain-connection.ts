@@ -1,7 +1,15 @@
 /**
- * The one connection to the chain: the ethers v6 provider, the resolved network, and (when no
- * CHAIN_RPC_URL is configured) the embedded devnet child process it owns and stops on shutdown.
+ * The one connection to the chain: the ethers v6 provider (the one transport every read and the
+ * attester's transactions use), the resolved network, and (when no CHAIN_RPC_URL is configured)
+ * the embedded devnet child process it owns and stops on shutdown.
+ *
+ * Transport chosen by measurement (bench/rpc-transport.ts, 3,000 sequential wallet-read eth_calls
+ * against the devnet, 2 shared cores): ethers' JsonRpcProvider over a keep-alive http.Agent cost
+ * 1.5-2.0 ms CPU and 6.0-6.7 ms wall per call, against 2.7-3.2 ms CPU and 7.7-9.1 ms wall for a
+ * hand-written client over Node's fetch. Without the agent, ethers opens a TCP connection per call.
  */
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { FetchRequest, JsonRpcProvider } from 'ethers';
 import type { ChainConfig } from '../config/chain.config';
@@ -17,6 +25,10 @@ export function createChainProvider(
 ): JsonRpcProvider {
   const request = new FetchRequest(rpcUrl);
   request.timeout = timeoutMs;
+  const agentOptions = { keepAlive: true, maxSockets: 64 };
+  request.getUrlFunc = FetchRequest.createGetUrlFunc({
+    agent: rpcUrl.startsWith('https:') ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions),
+  });
   return new JsonRpcProvider(request, chainId, {
     // No eth_chainId probe before calls: a read costs exactly the requests we make, and a dead
     // RPC cannot trap the provider in ethers' endless network-detection retry loop.

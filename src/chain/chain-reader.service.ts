@@ -1,15 +1,15 @@
 /**
- * The batched reader: a wallet's session, balances and Permit2 allowances, plus any extra calls a
- * caller appends (the DeFi builder's V4Quoter quote and StateView slot0), in ONE Multicall3
- * aggregate3 eth_call, i.e. one RPC request and one consistent block.
+ * The batched reader: THE wallet-read batch (encoding/wallet-reads.ts) plus any calls a caller
+ * appends (the DeFi builder's quote and slot0), in ONE Multicall3 aggregate3 eth_call: one RPC
+ * request, one consistent block, one clock.
  */
 import { Injectable } from '@nestjs/common';
 import { ChainRpcService } from './chain-rpc.service';
 import { Call3, Call3Result, decodeAggregate3, encodeAggregate3 } from './encoding/multicall';
 import {
   decodeWalletState,
-  WALLET_STATE_CALL_COUNT,
-  walletStateCalls,
+  WALLET_READ_CALL_COUNT,
+  walletReadCalls,
   WalletState,
 } from './encoding/wallet-reads';
 import { NetworkService } from './network/network.service';
@@ -33,14 +33,17 @@ export class ChainReaderService {
       to: this.network.contracts.multicall3,
       data: encodeAggregate3(calls),
     });
-    return decodeAggregate3(raw);
+    const results = decodeAggregate3(raw);
+    if (results.length !== calls.length)
+      throw new Error(`Multicall3 returned ${results.length} results for ${calls.length} calls`);
+    return results;
   }
 
   async readWallet(wallet: string, extraCalls: readonly Call3[] = []): Promise<WalletRead> {
     const results = await this.aggregate3([
-      ...walletStateCalls(this.network.definition, wallet),
+      ...walletReadCalls(this.network.definition, wallet),
       ...extraCalls,
     ]);
-    return { state: decodeWalletState(results), extra: results.slice(WALLET_STATE_CALL_COUNT) };
+    return { state: decodeWalletState(results), extra: results.slice(WALLET_READ_CALL_COUNT) };
   }
 }

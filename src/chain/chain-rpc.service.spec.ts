@@ -2,8 +2,9 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { ApiError } from '../common/errors/api-error';
 import type { ChainConfig } from '../config/chain.config';
-import type { ChainConnection } from './chain-connection';
+import { ChainConnection, createChainProvider } from './chain-connection';
 import { ChainRevertError, ChainRpcService } from './chain-rpc.service';
+import { decodeRevert } from './encoding/revert-decoder';
 
 const config = { timeoutMs: 300, retries: 2, healthTimeoutMs: 100 } as ChainConfig;
 const TO = '0x0000000000000000000000000000000000000001';
@@ -42,7 +43,10 @@ const reply = (res: ServerResponse, id: number, payload: object) =>
     .end(JSON.stringify({ jsonrpc: '2.0', id, ...payload }));
 
 const service = (url: string) =>
-  new ChainRpcService({ rpcUrl: url } as unknown as ChainConnection, config);
+  new ChainRpcService(
+    { provider: createChainProvider(url, 84532, config.timeoutMs) } as unknown as ChainConnection,
+    config,
+  );
 
 describe(ChainRpcService.name, () => {
   it('retries a failed connection within the budget, then answers', async () => {
@@ -98,7 +102,7 @@ describe(ChainRpcService.name, () => {
       expect(n.calls()).toBe(1);
       await expect(rpc.estimateGas({ to: TO, data: '0x' })).resolves.toMatchObject({
         ok: false,
-        revertData: REVERT,
+        revert: decodeRevert(REVERT),
       });
     } finally {
       await n.close();
@@ -112,7 +116,7 @@ describe(ChainRpcService.name, () => {
     try {
       await expect(service(n.url).estimateGas({ to: TO, data: '0x' })).resolves.toMatchObject({
         ok: false,
-        revertData: '0x',
+        revert: { name: 'Unknown', code: 'REVERTED', summary: 'revert 0x' },
       });
     } finally {
       await n.close();

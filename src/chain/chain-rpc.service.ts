@@ -1,16 +1,19 @@
 /**
  * Every chain read goes through here: a bounded time budget (CHAIN_TIMEOUT_MS, retries included)
- * and bounded retries of transport failures only. A revert is an answer, never retried: it comes
- * back as ChainRevertError with its decoded reason. An unreachable or slow RPC becomes ApiError
- * CHAIN_UNAVAILABLE (503, phase preflight): never a hang, never a 500, never RPC text to clients.
+ * and bounded retries of an unreachable node only (chain-errors.ts classifies). A revert is an
+ * answer, never retried: it comes back as ChainRevertError with its decoded reason. An
+ * unreachable or slow RPC becomes ApiError CHAIN_UNAVAILABLE (503, phase preflight): never a
+ * hang, never a 500, never RPC text to clients.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JsonRpcProvider } from 'ethers';
 import { chainConfig, ChainConfig } from '../config/chain.config';
 import { ApiError } from '../common/errors/api-error';
 import { ChainConnection } from './chain-connection';
-import { DecodedRevert, decodeRevert, revertDataOf } from './encoding/revert-decoder';
-import { JsonRpcClient } from './json-rpc-client';
+import { classifyChainFailure, ChainTimeoutError } from './chain-errors';
+import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
+
+export { ChainTimeoutError } from './chain-errors';
 
 export interface ChainTx {
   to: string;
@@ -19,8 +22,7 @@ export interface ChainTx {
   value?: bigint;
 }
 
-export type GasEstimate =
-  { ok: true; gas: bigint } | { ok: false; revertData: string; revert: DecodedRevert };
+export type GasEstimate = { ok: true; gas: bigint } | { ok: false; revert: DecodedRevert };
 
 /** A call reverted on chain (the RPC answered). */
 export class ChainRevertError extends Error {
@@ -30,13 +32,6 @@ export class ChainRevertError extends Error {
   ) {
     super(`execution reverted: ${revert.summary}`);
     this.name = 'ChainRevertError';
-  }
-}
-
-export class ChainTimeoutError extends Error {
-  constructor(ms: number) {
-    super(`chain RPC did not answer within ${ms} ms`);
-    this.name = 'ChainTimeoutError';
   }
 }
 
@@ -58,11 +53,7 @@ export class ChainRpcService {
   constructor(
     private readonly connection: ChainConnection,
     @Inject(chainConfig.KEY) private readonly config: ChainConfig,
-  ) {
-    this.client = new JsonRpcClient(connection.rpcUrl);
-  }
-
-  private readonly client: JsonRpcClient;
+  ) {}
 
   get provider(): JsonRpcProvider {
     return this.connection.provider;
@@ -70,25 +61,18 @@ export class ChainRpcService {
 
   /** eth_call at latest; throws ChainRevertError on revert, ApiError CHAIN_UNAVAILABLE otherwise. */
   async call(tx: ChainTx): Promise<string> {
-    return this.withBudget('eth_call', (remainingMs) =>
-      this.client.request<string>('eth_call', [rpcTx(tx), 'latest'], remainingMs),
-    );
+    return this.withBudget('eth_call', () => this.send<string>('eth_call', [rpcTx(tx), 'latest']));
   }
 
   /** eth_estimateGas; a revert is reported (decoded), not thrown. */
   async estimateGas(tx: ChainTx): Promise<GasEstimate> {
     try {
-      return {
-        ok: true,
-        gas: BigInt(
-          await this.withBudget('eth_estimateGas', (remainingMs) =>
-            this.client.request<string>('eth_estimateGas', [rpcTx(tx)], remainingMs),
-          ),
-        ),
-      };
+      const gas = await this.withBudget('eth_estimateGas', () =>
+        this.send<string>('eth_estimateGas', [rpcTx(tx)]),
+      );
+      return { ok: true, gas: BigInt(gas) };
     } catch (err) {
-      if (err instanceof ChainRevertError)
-        return { ok: false, revertData: err.revertData, revert: err.revert };
+      if (err instanceof ChainRevertError) return { ok: false, revert: err.revert };
       throw err;
     }
   }
@@ -97,34 +81,37 @@ export class ChainRpcService {
   async chainId(timeoutMs = this.config.healthTimeoutMs): Promise<number> {
     const hex = await this.withBudget(
       'eth_chainId',
-      () => this.provider.send('eth_chainId', []) as Promise<string>,
+      () => this.send<string>('eth_chainId', []),
       timeoutMs,
       0,
     );
     return Number(hex);
   }
 
+  private send<T>(method: string, params: unknown[]): Promise<T> {
+    return this.provider.send(method, params) as Promise<T>;
+  }
+
   /**
-   * Runs `fn` within the time budget, retrying transport failures while budget remains.
+   * Runs `fn` within the time budget, retrying an unreachable node while budget remains.
    * Reverts surface as ChainRevertError; anything else as ApiError CHAIN_UNAVAILABLE.
    */
   async withBudget<T>(
     operation: string,
-    fn: (remainingMs: number) => Promise<T>,
+    fn: () => Promise<T>,
     budgetMs = this.config.timeoutMs,
     retries = this.config.retries,
   ): Promise<T> {
     const deadline = Date.now() + budgetMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        const remaining = deadline - Date.now();
-        return await withTimeout(fn(remaining), remaining);
+        return await withTimeout(fn(), deadline - Date.now());
       } catch (err) {
-        const revertData = err instanceof ChainTimeoutError ? undefined : revertDataOf(err);
-        if (revertData !== undefined) throw new ChainRevertError(revertData);
+        const failure = classifyChainFailure(err);
+        if (failure.kind === 'revert') throw new ChainRevertError(failure.revertData);
         const left = deadline - Date.now();
         const backoff = 100 * (attempt + 1);
-        if (attempt >= retries || left <= backoff + 50 || !isRetryable(err)) {
+        if (failure.kind !== 'unreachable' || attempt >= retries || left <= backoff + 50) {
           this.logger.warn(`${operation} failed after ${attempt + 1} attempt(s): ${describe(err)}`);
           throw new ApiError(
             'CHAIN_UNAVAILABLE',
@@ -144,17 +131,6 @@ function rpcTx(tx: ChainTx): Record<string, string> {
   if (tx.from) out.from = tx.from;
   if (tx.value !== undefined && tx.value !== 0n) out.value = `0x${tx.value.toString(16)}`;
   return out;
-}
-
-/**
- * Only a failed connection is worth retrying. A timeout means the node is slow or overloaded:
- * sending the same work again would add load exactly when it hurts (a retry storm).
- */
-function isRetryable(err: unknown): boolean {
-  if (err instanceof ChainTimeoutError) return false;
-  const e = err as { name?: string; cause?: { code?: string } } | null;
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return false;
-  return true;
 }
 
 function describe(err: unknown): string {

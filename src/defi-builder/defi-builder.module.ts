@@ -2,13 +2,13 @@ import { Module } from '@nestjs/common';
 import { WalletsModule } from '../compliance/wallets/wallets.module';
 import { ChainLayerDefiChain } from './chain/defi-chain.adapter';
 import { DEFI_CHAIN } from './chain/defi-chain.port';
+import { DefiPipelineService } from './build/defi-pipeline.service';
+import { GasEstimatorService } from './build/gas-estimator.service';
 import { DefiConfigService } from './defi-config.service';
 import { DefiController } from './defi.controller';
-import { GasEstimatorService } from './gas-estimator.service';
-import { LiquidityBuilderService } from './liquidity-builder.service';
-import { PreflightController } from './preflight.controller';
-import { PreflightService } from './preflight.service';
-import { SwapBuilderService } from './swap-builder.service';
+import { PreflightController } from './preflight/preflight.controller';
+import { PreflightService } from './preflight/preflight.service';
+import { WalletStatusService } from './preflight/wallet-status.service';
 
 @Module({
   imports: [WalletsModule],
@@ -16,9 +16,9 @@ import { SwapBuilderService } from './swap-builder.service';
   providers: [
     { provide: DEFI_CHAIN, useClass: ChainLayerDefiChain },
     PreflightService,
+    WalletStatusService,
     GasEstimatorService,
-    SwapBuilderService,
-    LiquidityBuilderService,
+    DefiPipelineService,
     DefiConfigService,
   ],
 })

@@ -3,8 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
 import { poolIdOf } from './encoding/pool-key';
 import { MAX_TICK, MIN_TICK } from './encoding/liquidity-calldata';
-import { CALIBRATED_GAS, CALIBRATED_BUFFER_PERCENT, ESTIMATE_BUFFER_PERCENT } from './gas';
-import { DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS } from './swap-builder.service';
+import { DEFAULT_DEADLINE_SECONDS } from './build/defi-pipeline.service';
+import { CALIBRATED_GAS, CALIBRATED_BUFFER_PERCENT, ESTIMATE_BUFFER_PERCENT } from './build/gas';
+import { DEFAULT_SLIPPAGE_BPS } from './operations/swap.operation';
 
 @Injectable()
 export class DefiConfigService {

@@ -2,12 +2,13 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireScope } from '../auth/require-scope.decorator';
+import { DefiPipelineService } from './build/defi-pipeline.service';
 import { DefiConfigService } from './defi-config.service';
 import { BuildQueryDto } from './dto/build-query.dto';
 import { LiquidityRequestDto } from './dto/liquidity-request.dto';
 import { SwapRequestDto } from './dto/swap-request.dto';
-import { LiquidityBuilderService } from './liquidity-builder.service';
-import { SwapBuilderService } from './swap-builder.service';
+import { mintOperation } from './operations/mint.operation';
+import { swapOperation } from './operations/swap.operation';
 
 const ERRORS =
   'Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, ' +
@@ -17,8 +18,7 @@ const ERRORS =
 @Controller('api/v1/defi')
 export class DefiController {
   constructor(
-    private readonly swaps: SwapBuilderService,
-    private readonly liquidity: LiquidityBuilderService,
+    private readonly pipeline: DefiPipelineService,
     private readonly configService: DefiConfigService,
   ) {}
 
@@ -37,7 +37,10 @@ export class DefiController {
     @Query() query: BuildQueryDto,
     @CurrentPrincipal() principal?: Principal,
   ) {
-    return this.swaps.build(body, query.buildOnly === true, principal);
+    return this.pipeline.run(swapOperation, body, {
+      buildOnly: query.buildOnly === true,
+      principal,
+    });
   }
 
   @Post('liquidity')
@@ -57,7 +60,10 @@ export class DefiController {
     @Query() query: BuildQueryDto,
     @CurrentPrincipal() principal?: Principal,
   ) {
-    return this.liquidity.build(body, query.buildOnly === true, principal);
+    return this.pipeline.run(mintOperation, body, {
+      buildOnly: query.buildOnly === true,
+      principal,
+    });
   }
 
   @Get('config')

@@ -6,7 +6,7 @@
 import { getAddress } from 'ethers';
 import type { NetworkDefinition } from '../chain/network/network.types';
 import { ApiError } from '../common/errors/api-error';
-import type { TokenSymbol } from './encoding/preflight-batch';
+import type { TokenSymbol } from '../chain/encoding/wallet-reads';
 
 export interface ResolvedToken {
   symbol: TokenSymbol;

@@ -2,17 +2,8 @@
  * Multicall3 aggregate3 encoding (pure). aggregate3 runs every call in ONE eth_call, at one
  * block; with allowFailure a failing call (e.g. a quote on an empty pool) does not sink the batch.
  */
-import { Interface } from 'ethers';
-import { decodeAggregate3Result, encodeAggregate3Calldata, withCachedSelectors } from './abi-words';
-
-export const MULTICALL3 = withCachedSelectors(
-  new Interface([
-    'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
-    'function getEthBalance(address addr) view returns (uint256 balance)',
-    'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
-    'function getBlockNumber() view returns (uint256 blockNumber)',
-  ]),
-);
+import { MULTICALL3 } from '../abi/multicall3';
+import { decodeAggregate3Result, encodeAggregate3Calldata } from './abi-words';
 
 export interface Call3 {
   target: string;

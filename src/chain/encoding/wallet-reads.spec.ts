@@ -1,55 +1,67 @@
 import { AbiCoder, Interface } from 'ethers';
 import devnetFile from '../../config/networks/devnet.json';
+import { PERMIT2 } from '../abi/permit2';
 import { NetworkFile, resolveNetworkFile } from '../network/network-definition';
 import { decodeAggregate3, encodeAggregate3 } from './multicall';
 import {
   decodeWalletState,
   effectiveAllowance,
-  PERMIT2_READS,
-  WALLET_STATE_CALL_COUNT,
-  walletStateCalls,
+  permit2Usable,
+  WALLET_READ_CALL_COUNT,
+  walletReadCalls,
 } from './wallet-reads';
 
 const network = resolveNetworkFile(devnetFile as NetworkFile);
 const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const word = (v: bigint) => AbiCoder.defaultAbiCoder().encode(['uint256'], [v]);
-const p2 = (amount: bigint, expiration: number) =>
-  PERMIT2_READS.encodeFunctionResult('allowance', [amount, expiration, 0]);
+const p2 = (amount: bigint, expiration: number, nonce = 0) =>
+  PERMIT2.encodeFunctionResult('allowance', [amount, expiration, nonce]);
 
 describe('wallet reads', () => {
-  it('puts every read of the wallet in one aggregate3 batch', () => {
-    const calls = walletStateCalls(network, wallet);
-    expect(calls).toHaveLength(WALLET_STATE_CALL_COUNT);
+  it('puts every read of the wallet in one aggregate3 batch, encoded as ethers would', () => {
+    const calls = walletReadCalls(network, wallet);
+    expect(calls).toHaveLength(WALLET_READ_CALL_COUNT);
     expect(calls.every((c) => !c.allowFailure)).toBe(true);
     const decoded = new Interface([
       'function aggregate3((address,bool,bytes)[])',
     ]).decodeFunctionData('aggregate3', encodeAggregate3(calls));
-    expect(decoded[0]).toHaveLength(WALLET_STATE_CALL_COUNT);
+    expect(decoded[0]).toHaveLength(WALLET_READ_CALL_COUNT);
+    const permit2Call = calls.find((c) => c.target === network.contracts.permit2)!;
+    expect(permit2Call.callData).toBe(
+      PERMIT2.encodeFunctionData('allowance', [
+        wallet,
+        network.tokens.WETH.address,
+        network.contracts.universalRouter,
+      ]),
+    );
   });
 
-  it('computes the effective Permit2 allowance: min of both legs, zero once expired', () => {
-    expect(effectiveAllowance(10n, { amount: 5n, expiration: 100, nonce: 0 }, 50)).toBe(5n);
-    expect(effectiveAllowance(3n, { amount: 5n, expiration: 100, nonce: 0 }, 50)).toBe(3n);
-    expect(effectiveAllowance(10n, { amount: 5n, expiration: 100, nonce: 0 }, 100)).toBe(5n);
-    expect(effectiveAllowance(10n, { amount: 5n, expiration: 99, nonce: 0 }, 100)).toBe(0n);
-    expect(effectiveAllowance(10n, { amount: 5n, expiration: 0, nonce: 0 }, 100)).toBe(0n);
+  it("computes the effective Permit2 allowance at Permit2's exact expiry boundary", () => {
+    const grant = (expiration: number) => ({ amount: 5n, expiration, nonce: 0 });
+    expect(effectiveAllowance(10n, grant(100), 50)).toBe(5n);
+    expect(effectiveAllowance(3n, grant(100), 50)).toBe(3n);
+    // Permit2 reverts AllowanceExpired only when block.timestamp > expiration.
+    expect(effectiveAllowance(10n, grant(100), 100)).toBe(5n);
+    expect(permit2Usable(grant(100), 100)).toBe(5n);
+    expect(effectiveAllowance(10n, grant(99), 100)).toBe(0n);
+    expect(effectiveAllowance(10n, grant(0), 100)).toBe(0n);
   });
 
-  it('decodes a batch into session, balances and allowances; extra results are left to the caller', () => {
+  it('decodes a batch into session, balances and allowances (chain clock); extra results are left to the caller', () => {
     const now = 1_700_000_000;
     const results = [
       word(BigInt(now)),
       word(42n),
       word(5n * 10n ** 18n),
-      word(BigInt(now + 60)),
-      word(7n),
-      word(8n), // balances WETH, tUSDC
-      word(100n),
-      word(0n), // ERC20 -> Permit2
-      p2(50n, now + 10),
-      p2(50n, now + 10), // -> UniversalRouter
-      p2(1n, now - 1),
-      p2(0n, 0), // -> PositionManager
+      word(BigInt(now + 60)), // session
+      word(7n), // WETH balance
+      word(100n), // WETH -> Permit2
+      p2(50n, now + 10, 3), // WETH -> UniversalRouter
+      p2(1n, now - 1), // WETH -> PositionManager (expired)
+      word(8n), // tUSDC balance
+      word(0n), // tUSDC -> Permit2
+      p2(50n, now), // tUSDC -> UniversalRouter (expires this very second: still valid)
+      p2(0n, 0), // tUSDC -> PositionManager
     ].map((returnData) => ({ success: true, returnData }));
     const state = decodeWalletState(results);
     expect(state).toMatchObject({
@@ -57,17 +69,22 @@ describe('wallet reads', () => {
       blockNumber: 42,
       session: { active: true, activeUntil: now + 60 },
       balances: { ETH: 5n * 10n ** 18n, WETH: 7n, tUSDC: 8n },
+      erc20ToPermit2: { WETH: 100n, tUSDC: 0n },
       effective: { swap: { WETH: 50n, tUSDC: 0n }, liquidity: { WETH: 0n, tUSDC: 0n } },
     });
+    expect(state.permit2.swap.WETH).toEqual({ amount: 50n, expiration: now + 10, nonce: 3 });
+    expect(state.permit2.swap.tUSDC).toEqual({ amount: 50n, expiration: now, nonce: 0 });
     expect(
       decodeWalletState(results.map((r, i) => (i === 3 ? { ...r, returnData: word(0n) } : r)))
         .session,
     ).toEqual({ active: false, activeUntil: null });
+    // ComplianceRegistry.isActive is block.timestamp < activeUntil: the last second is not active.
     expect(
       decodeWalletState(
         results.map((r, i) => (i === 3 ? { ...r, returnData: word(BigInt(now)) } : r)),
       ).session.active,
     ).toBe(false);
+    expect(() => decodeWalletState(results.slice(1))).toThrow(/incomplete/);
   });
 
   it('round-trips aggregate3 results', () => {

@@ -1,137 +1,151 @@
 /**
- * The wallet snapshot the preflight needs (spec §7 rule 3: session, balances and allowances at
- * once), as Multicall3 calls and their decoding. Pure: no provider.
+ * THE wallet-read batch (spec §7 rule 3: session, balances and allowances at once): the chain
+ * clock, the session expiry, balances, ERC-20 -> Permit2 and Permit2 -> spender allowances, as
+ * Multicall3 calls that ride first in ONE aggregate3 eth_call (callers append their own reads,
+ * e.g. a quote), and their decoding. Pure: no provider.
  *
- * Allowances go through Permit2 (design §4): effective allowance for a spender =
- * min(ERC-20 allowance token -> Permit2, Permit2 allowance owner -> spender if not expired).
+ * One clock: the chain's. Sessions and Permit2 expiries are judged by the timestamp of the block
+ * the batch ran at, read in the same batch (Multicall3.getCurrentBlockTimestamp), as the hook and
+ * Permit2 judge them.
+ *
+ * Every call has static arguments and static results: encoded and decoded word by word
+ * (abi-words.ts), which keeps this per-request batch in the microseconds.
  */
-import { Interface } from 'ethers';
+import { getAddress } from 'ethers';
+import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
+import { ERC20 } from '../abi/erc20';
+import { MULTICALL3 } from '../abi/multicall3';
+import { PERMIT2 } from '../abi/permit2';
 import type { NetworkDefinition } from '../network/network.types';
-import { Call3, Call3Result, MULTICALL3 } from './multicall';
-import { withCachedSelectors } from './abi-words';
-
-export const ERC20_READS = withCachedSelectors(
-  new Interface([
-    'function balanceOf(address owner) view returns (uint256)',
-    'function allowance(address owner, address spender) view returns (uint256)',
-  ]),
-);
-export const PERMIT2_READS = withCachedSelectors(
-  new Interface([
-    'function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
-  ]),
-);
-export const REGISTRY_READS = withCachedSelectors(
-  new Interface(['function activeUntil(address wallet) view returns (uint64)']),
-);
+import { encodeStaticCall, readWord } from './abi-words';
+import type { Call3, Call3Result } from './multicall';
 
 export type TokenSymbol = 'WETH' | 'tUSDC';
 export const TOKEN_SYMBOLS: readonly TokenSymbol[] = ['WETH', 'tUSDC'];
-export type Spender = 'universalRouter' | 'positionManager';
-export const SPENDERS: readonly Spender[] = ['universalRouter', 'positionManager'];
+/** Who pulls the tokens through Permit2: swap = UniversalRouter, liquidity = PositionManager. */
+export type SpendUse = 'swap' | 'liquidity';
+export const SPEND_USES: readonly SpendUse[] = ['swap', 'liquidity'];
 
+/** Permit2 allowance wallet -> spender of one token (IAllowanceTransfer.PackedAllowance). */
 export interface Permit2Allowance {
   amount: bigint;
-  /** Unix seconds; 0 never set. Permit2 treats an expiration in the past as no allowance. */
+  /** Unix seconds. Permit2 reverts AllowanceExpired only when block.timestamp > expiration. */
   expiration: number;
+  /** Next nonce of a signed PermitSingle for this (token, spender). */
   nonce: number;
 }
 
 export interface WalletState {
-  /** Chain time of the block the batch ran at: the clock the hook will judge the session by. */
+  /** Chain time of the block the batch ran at: the clock the hook and Permit2 judge by. */
   blockTimestamp: number;
   blockNumber: number;
   session: { active: boolean; activeUntil: number | null };
   balances: Record<'ETH' | TokenSymbol, bigint>;
   /** ERC-20 allowance token -> Permit2. */
   erc20ToPermit2: Record<TokenSymbol, bigint>;
-  /** Permit2 allowance wallet -> spender, per token. */
-  permit2: Record<Spender, Record<TokenSymbol, Permit2Allowance>>;
-  /** What the spender can actually pull now: swap = UniversalRouter, liquidity = PositionManager. */
-  effective: { swap: Record<TokenSymbol, bigint>; liquidity: Record<TokenSymbol, bigint> };
+  /** Permit2 allowance wallet -> spender of each use, per token. */
+  permit2: Record<SpendUse, Record<TokenSymbol, Permit2Allowance>>;
+  /** What the spender of each use can actually pull at blockTimestamp. */
+  effective: Record<SpendUse, Record<TokenSymbol, bigint>>;
 }
 
-/** Number of calls walletStateCalls() puts first in the batch; extra calls follow. */
-export const WALLET_STATE_CALL_COUNT = 3 + 1 + 2 + 2 + 4;
-
-export function walletStateCalls(network: NetworkDefinition, wallet: string): Call3[] {
-  const { contracts: c, tokens } = network;
-  const call = (target: string, callData: string): Call3 => ({
-    target,
-    allowFailure: false,
-    callData,
-  });
-  return [
-    call(c.multicall3, MULTICALL3.encodeFunctionData('getCurrentBlockTimestamp')),
-    call(c.multicall3, MULTICALL3.encodeFunctionData('getBlockNumber')),
-    call(c.multicall3, MULTICALL3.encodeFunctionData('getEthBalance', [wallet])),
-    call(c.complianceRegistry, REGISTRY_READS.encodeFunctionData('activeUntil', [wallet])),
-    ...TOKEN_SYMBOLS.map((s) =>
-      call(tokens[s].address, ERC20_READS.encodeFunctionData('balanceOf', [wallet])),
-    ),
-    ...TOKEN_SYMBOLS.map((s) =>
-      call(tokens[s].address, ERC20_READS.encodeFunctionData('allowance', [wallet, c.permit2])),
-    ),
-    ...SPENDERS.flatMap((spender) =>
-      TOKEN_SYMBOLS.map((s) =>
-        call(
-          c.permit2,
-          PERMIT2_READS.encodeFunctionData('allowance', [wallet, tokens[s].address, c[spender]]),
-        ),
-      ),
-    ),
-  ];
+/** The Permit2 amount the spender may pull at `now`: zero once expired (now > expiration). */
+export function permit2Usable(permit2: Permit2Allowance, now: number): bigint {
+  return now > permit2.expiration ? 0n : permit2.amount;
 }
 
+/** min(ERC-20 allowance to Permit2, unexpired Permit2 allowance to the spender) (design §4). */
 export function effectiveAllowance(
   erc20ToPermit2: bigint,
   permit2: Permit2Allowance,
   now: number,
 ): bigint {
-  // Permit2: `block.timestamp > expiration` reverts AllowanceExpired; expiration 0 was "now" at approval time.
-  if (permit2.expiration < now) return 0n;
-  return erc20ToPermit2 < permit2.amount ? erc20ToPermit2 : permit2.amount;
+  const usable = permit2Usable(permit2, now);
+  return erc20ToPermit2 < usable ? erc20ToPermit2 : usable;
+}
+
+export function spenderOf(network: NetworkDefinition, use: SpendUse): string {
+  return use === 'swap' ? network.contracts.universalRouter : network.contracts.positionManager;
+}
+
+const SELECTOR = {
+  blockTimestamp: MULTICALL3.getFunction('getCurrentBlockTimestamp')!.selector,
+  blockNumber: MULTICALL3.getFunction('getBlockNumber')!.selector,
+  ethBalance: MULTICALL3.getFunction('getEthBalance')!.selector,
+  activeUntil: COMPLIANCE_REGISTRY.getFunction('activeUntil')!.selector,
+  balanceOf: ERC20.getFunction('balanceOf')!.selector,
+  erc20Allowance: ERC20.getFunction('allowance')!.selector,
+  permit2Allowance: PERMIT2.getFunction('allowance')!.selector,
+};
+
+/** Number of calls walletReadCalls() puts first in the batch; a caller's own calls follow. */
+export const WALLET_READ_CALL_COUNT = 4 + TOKEN_SYMBOLS.length * (2 + SPEND_USES.length);
+
+/** Order: clock, block number, ETH balance, session, then per token balance, ERC-20 -> Permit2, Permit2 -> each spender. */
+export function walletReadCalls(network: NetworkDefinition, walletAddress: string): Call3[] {
+  const c = network.contracts;
+  const wallet = getAddress(walletAddress);
+  const read = (target: string, selector: string, args: string[] = []): Call3 => ({
+    target,
+    allowFailure: false,
+    callData: encodeStaticCall(selector, args),
+  });
+  const calls = [
+    read(c.multicall3, SELECTOR.blockTimestamp),
+    read(c.multicall3, SELECTOR.blockNumber),
+    read(c.multicall3, SELECTOR.ethBalance, [wallet]),
+    read(c.complianceRegistry, SELECTOR.activeUntil, [wallet]),
+  ];
+  for (const symbol of TOKEN_SYMBOLS) {
+    const token = network.tokens[symbol].address;
+    calls.push(
+      read(token, SELECTOR.balanceOf, [wallet]),
+      read(token, SELECTOR.erc20Allowance, [wallet, c.permit2]),
+      ...SPEND_USES.map((use) =>
+        read(c.permit2, SELECTOR.permit2Allowance, [wallet, token, spenderOf(network, use)]),
+      ),
+    );
+  }
+  return calls;
 }
 
 export function decodeWalletState(results: readonly Call3Result[]): WalletState {
-  if (results.length < WALLET_STATE_CALL_COUNT) throw new Error('wallet state batch is incomplete');
-  const uint = (i: number): bigint => BigInt(results[i].returnData);
-  const blockTimestamp = Number(uint(0));
-  const activeUntil = Number(uint(3));
-  const perToken = <T>(offset: number, read: (i: number) => T): Record<TokenSymbol, T> => ({
-    WETH: read(offset),
-    tUSDC: read(offset + 1),
-  });
-  const permit2Read = (i: number): Permit2Allowance => {
-    const [amount, expiration, nonce] = PERMIT2_READS.decodeFunctionResult(
-      'allowance',
-      results[i].returnData,
-    );
-    return { amount: amount as bigint, expiration: Number(expiration), nonce: Number(nonce) };
-  };
-  const erc20ToPermit2 = perToken(6, uint);
-  const permit2 = {
-    universalRouter: perToken(8, permit2Read),
-    positionManager: perToken(10, permit2Read),
-  };
-  const effectiveFor = (spender: Spender) => ({
-    WETH: effectiveAllowance(erc20ToPermit2.WETH, permit2[spender].WETH, blockTimestamp),
-    tUSDC: effectiveAllowance(erc20ToPermit2.tUSDC, permit2[spender].tUSDC, blockTimestamp),
-  });
-  return {
+  if (results.length < WALLET_READ_CALL_COUNT)
+    throw new Error(`wallet-read batch is incomplete (${results.length} results)`);
+  const word = (i: number, w = 0): bigint => readWord(results[i].returnData, w);
+  const blockTimestamp = Number(word(0));
+  const activeUntil = Number(word(3));
+  const state: WalletState = {
     blockTimestamp,
-    blockNumber: Number(uint(1)),
+    blockNumber: Number(word(1)),
     // ComplianceRegistry.isActive: block.timestamp < activeUntil.
     session: {
       active: blockTimestamp < activeUntil,
       activeUntil: activeUntil === 0 ? null : activeUntil,
     },
-    balances: { ETH: uint(2), ...perToken(4, uint) },
-    erc20ToPermit2,
-    permit2,
-    effective: {
-      swap: effectiveFor('universalRouter'),
-      liquidity: effectiveFor('positionManager'),
-    },
+    balances: { ETH: word(2), WETH: 0n, tUSDC: 0n },
+    erc20ToPermit2: { WETH: 0n, tUSDC: 0n },
+    permit2: { swap: {}, liquidity: {} } as WalletState['permit2'],
+    effective: { swap: {}, liquidity: {} } as WalletState['effective'],
   };
+  let i = 4;
+  for (const symbol of TOKEN_SYMBOLS) {
+    state.balances[symbol] = word(i++);
+    state.erc20ToPermit2[symbol] = word(i++);
+    for (const use of SPEND_USES) {
+      const permit2 = {
+        amount: word(i, 0),
+        expiration: Number(word(i, 1)),
+        nonce: Number(word(i, 2)),
+      };
+      i += 1;
+      state.permit2[use][symbol] = permit2;
+      state.effective[use][symbol] = effectiveAllowance(
+        state.erc20ToPermit2[symbol],
+        permit2,
+        blockTimestamp,
+      );
+    }
+  }
+  return state;
 }

@@ -1,22 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Interface, TransactionReceipt, TransactionRequest, Wallet } from 'ethers';
+import { TransactionReceipt, TransactionRequest, Wallet } from 'ethers';
+import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
+import { isTransportFailure } from '../../chain/chain-errors';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
-import {
-  beforeSendFailure,
-  broadcastFailed,
-  chainUnavailable,
-  isTransportFailure,
-} from './chain-errors';
+import { beforeSendFailure, broadcastFailed, chainUnavailable } from './chain-errors';
 import { RegistryConnection } from './registry-connection';
 
-/** ABI of contracts/src/ComplianceRegistry.sol, the part the attester uses. */
-export const COMPLIANCE_REGISTRY_ABI = new Interface([
-  'function activeUntil(address wallet) view returns (uint64)',
-  'function activate(address wallet, uint64 until)',
-  'error NotAttester(address caller)',
-  'error ExpiryNotInFuture(uint64 until)',
-  'error ZeroAddress()',
-]);
+/** The registry's ABI (one module: src/chain/abi/compliance-registry.ts), under its older name. */
+export const COMPLIANCE_REGISTRY_ABI = COMPLIANCE_REGISTRY;
 
 const NONCE_ERROR =
   /nonce (too low|too high|has already been used)|already known|replacement (fee too low|transaction underpriced)/i;
@@ -71,7 +62,7 @@ export class AttesterService {
   async activate(wallet: string, until: number): Promise<MinedActivation> {
     const tx: TransactionRequest = {
       to: this.connection.registryAddress,
-      data: COMPLIANCE_REGISTRY_ABI.encodeFunctionData('activate', [wallet, until]),
+      data: COMPLIANCE_REGISTRY.encodeFunctionData('activate', [wallet, until]),
       from: this.signer.address,
       chainId: this.connection.chainId,
     };

@@ -1,25 +1,7 @@
 import { ApiError } from '../../common/errors/api-error';
-import { beforeSendFailure, isTransportFailure } from './chain-errors';
+import { beforeSendFailure } from './chain-errors';
 
-describe('chain error classification', () => {
-  it('treats refused connections, timeouts and ethers network errors as transport failures', () => {
-    expect(
-      isTransportFailure(
-        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
-      ),
-    ).toBe(true);
-    expect(isTransportFailure({ code: 'TIMEOUT', message: 'request timeout' })).toBe(true);
-    expect(
-      isTransportFailure({ code: 'UNKNOWN_ERROR', message: 'x', cause: { code: 'ECONNRESET' } }),
-    ).toBe(true);
-    expect(
-      isTransportFailure({
-        code: 'CALL_EXCEPTION',
-        message: 'execution reverted (timeout in reason)',
-      }),
-    ).toBe(false);
-  });
-
+describe('attester chain failures', () => {
   it('maps a failure before sending to 503 when the RPC is unreachable, else 502 BROADCAST_FAILED', () => {
     const unreachable = beforeSendFailure({ code: 'NETWORK_ERROR', message: 'network error' });
     expect(unreachable).toMatchObject({ code: 'CHAIN_UNAVAILABLE', status: 503 });

@@ -1,31 +1,7 @@
+import { isTransportFailure } from '../../chain/chain-errors';
 import { ApiError } from '../../common/errors/api-error';
 
-const TRANSPORT_CODES = new Set([
-  'NETWORK_ERROR',
-  'TIMEOUT',
-  'SERVER_ERROR',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-]);
-const TRANSPORT_TEXT =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|socket hang up|fetch failed|timeout/i;
-
-/** The RPC could not be reached or did not answer (as opposed to answering "this reverts"). */
-export function isTransportFailure(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown; cause?: unknown; error?: unknown } | null;
-  if (!e) return false;
-  if (TRANSPORT_CODES.has(String(e.code ?? ''))) return true;
-  if (
-    typeof e.message === 'string' &&
-    e.code !== 'CALL_EXCEPTION' &&
-    TRANSPORT_TEXT.test(e.message)
-  )
-    return true;
-  return e.cause !== undefined && e.cause !== error && isTransportFailure(e.cause);
-}
+/** How the attester's chain failures read to a client (the classification is the chain layer's). */
 
 /** 503 CHAIN_UNAVAILABLE: nothing was sent, the client may retry as is. No RPC text reaches it. */
 export function chainUnavailable(cause: unknown): ApiError {

@@ -26,9 +26,21 @@ const MAX_BIND_ATTEMPTS = 4;
 export class WalletsService {
   constructor(@InjectRepository(Wallet) private readonly wallets: Repository<Wallet>) {}
 
-  /** The binding of a wallet, or null when unbound. Used by the DeFi builder for ownership checks. */
+  /** The binding of a wallet, or null when unbound. */
   findByAddress(address: string): Promise<Wallet | null> {
     return this.wallets.findOneBy({ address: getAddress(address) });
+  }
+
+  /**
+   * Spec §4 rule 5, the one ownership rule of every operation on a wallet (swap, liquidity,
+   * preflight): 403 INSTITUTION_OWNERSHIP_MISMATCH when the wallet is bound to another account;
+   * an unbound wallet is served and stays unbound. Returns whether it is bound to `accountId`.
+   */
+  async assertNotBoundElsewhere(address: string, accountId: string | undefined): Promise<boolean> {
+    const current = await this.findByAddress(address);
+    if (!current) return false;
+    if (current.accountId !== accountId) throw ownershipMismatch(current.address);
+    return true;
   }
 
   /**

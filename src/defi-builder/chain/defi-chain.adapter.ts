@@ -1,15 +1,15 @@
 /**
- * The DeFi builder's chain port mapped onto the chain layer: one shared provider, the network
- * definition, the Multicall3 reader and eth_estimateGas, all with the chain layer's time budget,
- * retries and CHAIN_UNAVAILABLE mapping.
+ * The DeFi builder's chain port mapped onto the chain layer: the network definition, the batched
+ * reader and eth_estimateGas, all with the chain layer's time budget, retries and
+ * CHAIN_UNAVAILABLE mapping; failed calls of the batch come back with their revert decoded.
  */
 import { Injectable } from '@nestjs/common';
 import { ChainReaderService } from '../../chain/chain-reader.service';
 import { ChainRpcService } from '../../chain/chain-rpc.service';
+import { decodeRevert } from '../../chain/encoding/revert-decoder';
 import { NetworkService } from '../../chain/network/network.service';
 import type { NetworkDefinition } from '../../chain/network/network.types';
-import type { Call3, Call3Result } from '../encoding/preflight-batch';
-import { DefiChain, GasEstimate, TxRequest } from './defi-chain.port';
+import { ChainReads, DecodedReads, DefiChain, GasEstimate, TxRequest } from './defi-chain.port';
 
 @Injectable()
 export class ChainLayerDefiChain implements DefiChain {
@@ -23,13 +23,25 @@ export class ChainLayerDefiChain implements DefiChain {
     return this.network_.definition;
   }
 
-  aggregate3(calls: Call3[]): Promise<Call3Result[]> {
-    return this.reader.aggregate3(calls);
+  async readWallet<R extends ChainReads>(wallet: string, reads: R) {
+    const keys = Object.keys(reads) as Array<keyof R & string>;
+    const { state, extra } = await this.reader.readWallet(
+      wallet,
+      keys.map((key) => reads[key].call),
+    );
+    const decoded = {} as Record<string, unknown>;
+    keys.forEach((key, i) => {
+      const result = extra[i];
+      decoded[key] = reads[key].decode(
+        result.success
+          ? { ok: true, returnData: result.returnData }
+          : { ok: false, revert: decodeRevert(result.returnData) },
+      );
+    });
+    return { state, reads: decoded as DecodedReads<R> };
   }
 
-  async estimateGas(tx: TxRequest): Promise<GasEstimate> {
-    const estimate = await this.rpc.estimateGas(tx);
-    if (estimate.ok) return estimate;
-    return { ok: false, revertData: estimate.revertData === '0x' ? null : estimate.revertData };
+  estimateGas(tx: TxRequest): Promise<GasEstimate> {
+    return this.rpc.estimateGas(tx);
   }
 }

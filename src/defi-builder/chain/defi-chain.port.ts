@@ -1,10 +1,13 @@
 /**
- * What the DeFi builder needs from the chain, as a narrow port: the resolved network, ONE
- * Multicall3 aggregate3 eth_call, and eth_estimateGas with the revert data kept. The adapter
- * maps it onto the chain layer (src/chain); the services never touch a provider directly.
+ * What the DeFi builder needs from the chain, as a narrow port: the resolved network, THE
+ * wallet-read batch with the operation's own reads riding in the same eth_call, and
+ * eth_estimateGas. Reverts arrive decoded (the chain layer's revert decoder), so the builder
+ * never parses revert data itself. The adapter maps it onto src/chain.
  */
+import type { Call3 } from '../../chain/encoding/multicall';
+import type { DecodedRevert } from '../../chain/encoding/revert-decoder';
+import type { WalletState } from '../../chain/encoding/wallet-reads';
 import type { NetworkDefinition } from '../../chain/network/network.types';
-import type { Call3, Call3Result } from '../encoding/preflight-batch';
 
 export const DEFI_CHAIN = Symbol('DEFI_CHAIN');
 
@@ -15,12 +18,29 @@ export interface TxRequest {
   value: bigint;
 }
 
-export type GasEstimate = { ok: true; gas: bigint } | { ok: false; revertData: string | null };
+/** The answer to one call of the batch: its return data, or why it reverted. */
+export type CallOutcome = { ok: true; returnData: string } | { ok: false; revert: DecodedRevert };
+
+/** One read an operation adds to the batch, with its own decoding (pure: encoding/market-reads.ts). */
+export interface ChainRead<T> {
+  call: Call3;
+  decode(outcome: CallOutcome): T;
+}
+
+export type ChainReads = Record<string, ChainRead<unknown>>;
+export type DecodedReads<R extends ChainReads> = {
+  [K in keyof R]: R[K] extends ChainRead<infer T> ? T : never;
+};
+
+export type GasEstimate = { ok: true; gas: bigint } | { ok: false; revert: DecodedRevert };
 
 export interface DefiChain {
   network(): NetworkDefinition;
-  /** Exactly one eth_call to Multicall3.aggregate3; throws ApiError CHAIN_UNAVAILABLE on RPC failure. */
-  aggregate3(calls: Call3[]): Promise<Call3Result[]>;
-  /** eth_estimateGas; a revert is a result (with its data), an RPC failure throws CHAIN_UNAVAILABLE. */
+  /** Exactly one eth_call: the wallet state plus `reads`; throws ApiError CHAIN_UNAVAILABLE on RPC failure. */
+  readWallet<R extends ChainReads>(
+    wallet: string,
+    reads: R,
+  ): Promise<{ state: WalletState; reads: DecodedReads<R> }>;
+  /** eth_estimateGas; a revert is a result (decoded), an RPC failure throws CHAIN_UNAVAILABLE. */
   estimateGas(tx: TxRequest): Promise<GasEstimate>;
 }

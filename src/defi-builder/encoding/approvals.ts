@@ -4,27 +4,14 @@
  * allowance (amount + expiry) token -> router.
  */
 import { getAddress } from 'ethers';
-import { ERC20, PERMIT2 } from './abis';
+import { ERC20 } from '../../chain/abi/erc20';
+import { PERMIT2 } from '../../chain/abi/permit2';
+import { Permit2Allowance, permit2Usable } from '../../chain/encoding/wallet-reads';
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
 export const MAX_UINT160 = (1n << 160n) - 1n;
 /** How long a Permit2 grant we build stays valid. Permit2 treats expiration 0 as "now", so never 0. */
-export const PERMIT2_GRANT_SECONDS = 30n * 24n * 3600n;
-
-export interface Permit2Allowance {
-  amount: bigint;
-  expiration: bigint;
-}
-
-/** What the spender can actually pull right now: the smaller of both grants; expired counts as 0. */
-export function effectiveAllowance(
-  erc20ToPermit2: bigint,
-  permit2: Permit2Allowance,
-  now: bigint,
-): bigint {
-  const permit2Amount = permit2.expiration > now ? permit2.amount : 0n;
-  return erc20ToPermit2 < permit2Amount ? erc20ToPermit2 : permit2Amount;
-}
+export const PERMIT2_GRANT_SECONDS = 30 * 24 * 3600;
 
 export interface UnsignedTx {
   to: string;
@@ -57,7 +44,7 @@ export interface ApprovalNeed {
 /** The approval transactions (in broadcast order) that let `spender` pull each needed amount. */
 export function planApprovals(
   needs: ApprovalNeed[],
-  ctx: { permit2: string; spender: string; now: bigint; gas: ApprovalGas },
+  ctx: { permit2: string; spender: string; now: number; gas: ApprovalGas },
 ): ApprovalStep[] {
   const permit2 = getAddress(ctx.permit2);
   const spender = getAddress(ctx.spender);
@@ -76,8 +63,7 @@ export function planApprovals(
         ),
       });
     }
-    const usable = need.permit2.expiration > ctx.now ? need.permit2.amount : 0n;
-    if (usable < need.amount) {
+    if (permit2Usable(need.permit2, ctx.now) < need.amount) {
       const expiration = ctx.now + PERMIT2_GRANT_SECONDS;
       steps.push({
         token,

@@ -3,7 +3,7 @@ import { Token } from '@uniswap/sdk-core';
 import { TickMath } from '@uniswap/v3-sdk';
 import { Pool, Position } from '@uniswap/v4-sdk';
 import { AbiCoder } from 'ethers';
-import { POSITION_MANAGER } from './abis';
+import { POSITION_MANAGER } from '../../chain/abi/uniswap-v4';
 import {
   checkTickRange,
   encodeMintCalldata,

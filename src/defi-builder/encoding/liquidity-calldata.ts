@@ -7,7 +7,7 @@ import { Actions, V4Planner } from '@uniswap/v4-sdk';
 import { maxLiquidityForAmounts, SqrtPriceMath, TickMath } from '@uniswap/v3-sdk';
 import { getAddress } from 'ethers';
 import JSBI from 'jsbi';
-import { POSITION_MANAGER } from './abis';
+import { POSITION_MANAGER } from '../../chain/abi/uniswap-v4';
 import { PoolKey, poolKeyTuple } from './pool-key';
 
 /** v4-core TickMath.MIN_TICK / MAX_TICK (same constants as v3). */

@@ -1,5 +1,5 @@
 import { AbiCoder, getAddress, keccak256 } from 'ethers';
-import { POOL_KEY_TUPLE } from './abis';
+import { POOL_KEY_TUPLE } from '../../chain/abi/uniswap-v4';
 
 export interface PoolKey {
   currency0: string;

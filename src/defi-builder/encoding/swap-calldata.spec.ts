@@ -1,5 +1,5 @@
 import { AbiCoder } from 'ethers';
-import { UNIVERSAL_ROUTER } from './abis';
+import { UNIVERSAL_ROUTER } from '../../chain/abi/uniswap-v4';
 import { PoolKey, poolIdOf, zeroForOneFor } from './pool-key';
 import { encodeSwapCalldata, minAmountOut, V4_SWAP_COMMAND } from './swap-calldata';
 

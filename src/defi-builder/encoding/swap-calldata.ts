@@ -7,7 +7,7 @@
  */
 import { Actions, V4Planner } from '@uniswap/v4-sdk';
 import { hexlify } from 'ethers';
-import { UNIVERSAL_ROUTER } from './abis';
+import { UNIVERSAL_ROUTER } from '../../chain/abi/uniswap-v4';
 import { PoolKey, poolKeyTuple } from './pool-key';
 
 /** universal-router contracts/libraries/Commands.sol */

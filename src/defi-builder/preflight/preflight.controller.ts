@@ -1,15 +1,15 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../auth/principal';
-import { RequireScope } from '../auth/require-scope.decorator';
-import { PreflightParamsDto } from './dto/preflight-params.dto';
-import { PreflightService } from './preflight.service';
+import { CurrentPrincipal, Principal } from '../../auth/principal';
+import { RequireScope } from '../../auth/require-scope.decorator';
+import { PreflightParamsDto } from '../dto/preflight-params.dto';
+import { WalletStatusService } from './wallet-status.service';
 
 /** Spec §4 lists the unversioned path; design §4 serves every endpoint under /api/v1 as well. */
 @ApiTags('defi')
 @Controller(['defi', 'api/v1/defi'])
 export class PreflightController {
-  constructor(private readonly preflightService: PreflightService) {}
+  constructor(private readonly walletStatus: WalletStatusService) {}
 
   @Get('preflight/:address')
   @RequireScope('defi:preflight')
@@ -24,6 +24,6 @@ export class PreflightController {
       '{ authMethod, address, chainId, walletBound, session, balances, allowances, nextActions }',
   })
   preflight(@Param() params: PreflightParamsDto, @CurrentPrincipal() principal?: Principal) {
-    return this.preflightService.preflight(params.address, principal);
+    return this.walletStatus.status(params.address, principal);
   }
 }

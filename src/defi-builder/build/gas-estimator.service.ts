@@ -4,11 +4,12 @@
  * calibrated per-operation figure otherwise.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { ERROR_CATALOGUE } from '../common/errors/error-catalogue';
-import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
-import { decodeRevert } from '../chain/encoding/revert-decoder';
-import type { SimulationView, Warning } from './defi-builder.types';
+import { ERROR_CATALOGUE } from '../../common/errors/error-catalogue';
+import { DEFI_CHAIN, DefiChain, TxRequest } from '../chain/defi-chain.port';
+import type { SimulationView, Warning } from '../defi-builder.types';
 import { CALIBRATED_GAS, ESTIMATE_BUFFER_PERCENT, withBuffer } from './gas';
+
+export type GasOperation = 'swap' | 'mint';
 
 export interface GasPlan {
   gas: bigint;
@@ -22,8 +23,8 @@ export class GasEstimatorService {
   constructor(@Inject(DEFI_CHAIN) private readonly chain: DefiChain) {}
 
   async plan(
-    operation: 'swap' | 'mint',
-    tx: { from: string; to: string; data: string },
+    operation: GasOperation,
+    tx: TxRequest,
     state: { sessionActive: boolean; approvalsPending: boolean },
   ): Promise<GasPlan> {
     const calibrated = CALIBRATED_GAS[operation];
@@ -42,7 +43,7 @@ export class GasEstimatorService {
         warnings: [],
       };
 
-    const estimate = await this.chain.estimateGas({ ...tx, value: 0n });
+    const estimate = await this.chain.estimateGas(tx);
     if (estimate.ok)
       return {
         gas: withBuffer(estimate.gas, ESTIMATE_BUFFER_PERCENT),
@@ -50,9 +51,8 @@ export class GasEstimatorService {
         simulation: { ok: true },
         warnings: [],
       };
-    const decoded = decodeRevert(estimate.revertData);
-    const revertCode = decoded.code;
-    const revertReason = decoded.summary;
+    const revertCode = estimate.revert.code;
+    const revertReason = estimate.revert.summary;
     return {
       gas: calibrated,
       gasSource: 'calibrated',

@@ -1,7 +1,7 @@
 /**
  * Gas figures used when eth_estimateGas cannot run (no session yet, or approvals still pending:
  * the estimate would only revert). Each is the gas used measured on the embedded devnet
- * (test/defi-builder.e2e-spec.ts logs the live figures) times a buffer, rounded up.
+ * (test/defi-swap.e2e-spec.ts and test/defi-liquidity.e2e-spec.ts log the live figures) times a buffer, rounded up.
  *
  * Measured (Hardhat EDR, cancun, WETH/tUSDC pool with ComplianceHook, cold first use per wallet):
  *   swap exact-in single (UniversalRouter V4_SWAP), 0.1 WETH  151,081

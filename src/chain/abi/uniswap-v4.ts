@@ -1,9 +1,9 @@
 /**
- * Human-readable ABI fragments for the calls this module encodes or reads. Each fragment is the
- * exact signature of the deployed contract (sources linked); only what we use is listed.
+ * The Uniswap v4 contracts the builders encode for or read, one Interface each, with the exact
+ * signatures of the deployed contracts (sources linked); only what we use is listed.
  */
 import { Interface } from 'ethers';
-import { withCachedSelectors } from '../../chain/encoding/abi-words';
+import { withCachedSelectors } from '../encoding/abi-words';
 
 /** v4 PoolKey as every v4 contract spells it (v4-core src/types/PoolKey.sol). */
 export const POOL_KEY_TUPLE =
@@ -24,23 +24,6 @@ export const POSITION_MANAGER = withCachedSelectors(
   ]),
 );
 
-/** ERC-20 (EIP-20). */
-export const ERC20 = withCachedSelectors(
-  new Interface([
-    'function approve(address spender, uint256 amount) returns (bool)',
-    'function allowance(address owner, address spender) view returns (uint256)',
-    'function balanceOf(address owner) view returns (uint256)',
-  ]),
-);
-
-/** Permit2 AllowanceTransfer (permit2 src/interfaces/IAllowanceTransfer.sol). */
-export const PERMIT2 = withCachedSelectors(
-  new Interface([
-    'function approve(address token, address spender, uint160 amount, uint48 expiration)',
-    'function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
-  ]),
-);
-
 /** V4Quoter (v4-periphery src/lens/V4Quoter.sol); non-view, but answers an eth_call. */
 export const V4_QUOTER = withCachedSelectors(
   new Interface([
@@ -54,18 +37,4 @@ export const STATE_VIEW = withCachedSelectors(
     'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',
     'function getLiquidity(bytes32 poolId) view returns (uint128 liquidity)',
   ]),
-);
-
-/** ComplianceRegistry (contracts/src/ComplianceRegistry.sol). */
-export const COMPLIANCE_REGISTRY = withCachedSelectors(
-  new Interface([
-    'function activeUntil(address wallet) view returns (uint64)',
-    'function activate(address wallet, uint64 until)',
-    'function revoke(address wallet)',
-  ]),
-);
-
-/** Multicall3 helpers (mds1/multicall Multicall3.sol), used to read the chain clock in the batch. */
-export const MULTICALL3 = withCachedSelectors(
-  new Interface(['function getCurrentBlockTimestamp() view returns (uint256 timestamp)']),
 );

@@ -1,0 +1,68 @@
+/**
+ * The pool reads an operation adds to the wallet-read batch (same eth_call, same block): the
+ * pool's price (StateView.getSlot0) and a V4Quoter quote. Pure: each is a call and its decoding.
+ * Static words are encoded and decoded by hand (abi-words.ts): these run on every build.
+ */
+import { STATE_VIEW, V4_QUOTER } from '../../chain/abi/uniswap-v4';
+import {
+  encodeStaticCall,
+  encodeTupleWithEmptyBytes,
+  readSignedWord,
+  readWord,
+} from '../../chain/encoding/abi-words';
+import type { DecodedRevert } from '../../chain/encoding/revert-decoder';
+import type { NetworkDefinition } from '../../chain/network/network.types';
+import type { ChainRead } from '../chain/defi-chain.port';
+import { poolIdOf, poolKeyTuple } from './pool-key';
+
+export interface Slot0 {
+  sqrtPriceX96: bigint;
+  tick: number;
+}
+
+export type QuoteOutcome = { ok: true; amountOut: bigint } | { ok: false; revert: DecodedRevert };
+
+const SLOT0 = STATE_VIEW.getFunction('getSlot0')!.selector;
+const QUOTE_EXACT_INPUT_SINGLE = V4_QUOTER.getFunction('quoteExactInputSingle')!.selector;
+
+/** The pool's current price; a pool that is not initialized reads sqrtPriceX96 = 0. */
+export function slot0Read(network: NetworkDefinition): ChainRead<Slot0> {
+  return {
+    call: {
+      target: network.contracts.stateView,
+      allowFailure: false,
+      callData: encodeStaticCall(SLOT0, [poolIdOf(network.pool)]),
+    },
+    decode: (outcome) => {
+      if (!outcome.ok) throw new Error('StateView.getSlot0 reverted');
+      return {
+        sqrtPriceX96: readWord(outcome.returnData, 0),
+        tick: Number(readSignedWord(outcome.returnData, 1)),
+      };
+    },
+  };
+}
+
+/**
+ * V4Quoter exact-input quote. allowFailure: a quote that reverts (amount too large for the pool...)
+ * must not sink the session/allowance reads; the operation turns it into BUILD_FAILED.
+ */
+export function quoteExactInputRead(
+  network: NetworkDefinition,
+  zeroForOne: boolean,
+  exactAmount: bigint,
+): ChainRead<QuoteOutcome> {
+  return {
+    call: {
+      target: network.contracts.v4Quoter,
+      allowFailure: true,
+      callData: encodeTupleWithEmptyBytes(QUOTE_EXACT_INPUT_SINGLE, [
+        ...poolKeyTuple(network.pool),
+        zeroForOne,
+        exactAmount,
+      ]),
+    },
+    decode: (outcome) =>
+      outcome.ok ? { ok: true, amountOut: readWord(outcome.returnData, 0) } : outcome,
+  };
+}

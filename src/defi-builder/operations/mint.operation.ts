@@ -1,0 +1,95 @@
+/** POST /api/v1/defi/liquidity: a position mint through the PositionManager at the current price. */
+import { ApiError } from '../../common/errors/api-error';
+import type { DefiOperation } from '../build/defi-pipeline.service';
+import type { BuildResponseBase, LiquidityResponse } from '../defi-builder.types';
+import type { LiquidityRequestDto } from '../dto/liquidity-request.dto';
+import {
+  checkTickRange,
+  encodeMintCalldata,
+  liquidityForAmounts,
+  mintAmountsFor,
+} from '../encoding/liquidity-calldata';
+import { slot0Read } from '../encoding/market-reads';
+
+type MintDetails = Omit<LiquidityResponse, keyof BuildResponseBase>;
+type MintReads = { slot0: ReturnType<typeof slot0Read> };
+
+export const mintOperation: DefiOperation<
+  LiquidityRequestDto,
+  'token0' | 'token1',
+  MintReads,
+  MintDetails
+> = {
+  preflight: (dto) => ({
+    session: 'required',
+    tokens: { token0: dto.token0, token1: dto.token1 },
+    reads: (_tokens, network) => ({ slot0: slot0Read(network) }),
+    spend: ({ token0, token1 }) => ({
+      use: 'liquidity',
+      needs: [
+        { symbol: token0.symbol, amount: BigInt(dto.amount0) },
+        { symbol: token1.symbol, amount: BigInt(dto.amount1) },
+      ],
+    }),
+  }),
+
+  build: (dto, { network, user, reads: { slot0: price } }, deadline) => {
+    const { tickLower, tickUpper } = dto;
+    const amount0 = BigInt(dto.amount0);
+    const amount1 = BigInt(dto.amount1);
+    const violation = checkTickRange(tickLower, tickUpper, network.pool.tickSpacing);
+    if (violation) {
+      throw new ApiError('BUILD_FAILED', violation.message, {
+        hint: violation.hint,
+        extra: { rule: `TICK_${violation.rule}` },
+      });
+    }
+    if (price.sqrtPriceX96 === 0n) {
+      throw new ApiError('BUILD_FAILED', 'The pool is not initialized', {
+        hint: 'Check the pool key in GET /api/v1/defi/config.',
+      });
+    }
+    const liquidity = liquidityForAmounts(price, tickLower, tickUpper, amount0, amount1);
+    if (liquidity === 0n) {
+      throw new ApiError(
+        'BUILD_FAILED',
+        'These amounts give zero liquidity in this range at the current price',
+        {
+          hint:
+            price.tick < tickLower
+              ? 'The range is above the current price: it takes token0 only; raise amount0.'
+              : price.tick >= tickUpper
+                ? 'The range is below the current price: it takes token1 only; raise amount1.'
+                : 'Raise amount0 and amount1 (the range needs both tokens at the current price).',
+        },
+      );
+    }
+    const expected = mintAmountsFor(liquidity, price, tickLower, tickUpper);
+    return {
+      to: network.contracts.positionManager,
+      data: encodeMintCalldata({
+        poolKey: network.pool,
+        tickLower,
+        tickUpper,
+        liquidity,
+        amount0Max: amount0,
+        amount1Max: amount1,
+        owner: user,
+        deadline: BigInt(deadline),
+      }),
+      gas: 'mint',
+      details: {
+        tickLower,
+        tickUpper,
+        liquidity: liquidity.toString(),
+        amount0Max: amount0.toString(),
+        amount1Max: amount1.toString(),
+        expectedAmount0: expected.amount0.toString(),
+        expectedAmount1: expected.amount1.toString(),
+        sqrtPriceX96: price.sqrtPriceX96.toString(),
+        currentTick: price.tick,
+        owner: user,
+      },
+    };
+  },
+};

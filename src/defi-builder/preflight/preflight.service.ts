@@ -1,0 +1,76 @@
+/**
+ * THE preflight phase (spec §7 order: validation, auth, preflight, build), shared by every
+ * operation and by GET preflight, in one method: wallet ownership (403), the token whitelist
+ * (400), ONE Multicall3 eth_call (wallet state + the operation's reads), the session gate (412
+ * unless buildOnly; operations that need no session skip it) and the Permit2 spend plan.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { getAddress } from 'ethers';
+import type { Principal } from '../../auth/principal';
+import type { WalletState } from '../../chain/encoding/wallet-reads';
+import type { NetworkDefinition } from '../../chain/network/network.types';
+import { WalletsService } from '../../compliance/wallets/wallets.service';
+import { ChainReads, DEFI_CHAIN, DecodedReads, DefiChain } from '../chain/defi-chain.port';
+import type { SessionView } from '../defi-builder.types';
+import { ResolvedToken, resolveToken } from '../token-registry';
+import { sessionNotActive, sessionView } from './session-view';
+import { NOTHING_TO_SPEND, planSpend, SpendPlan, SpendRequest } from './spend-plan';
+
+export interface PreflightRequest<K extends string, R extends ChainReads> {
+  userAddress: string;
+  principal: Principal | undefined;
+  buildOnly: boolean;
+  /** 'required': spec §4 rules 1-2 (swap, mint). 'none': the operation never needs one (an exit, GET preflight). */
+  session: 'required' | 'none';
+  /** The request's token fields (field name -> address), checked against the whitelist. */
+  tokens: Record<K, string>;
+  /** The operation's own reads, riding in the same eth_call as the wallet state. */
+  reads?: (tokens: Record<K, ResolvedToken>, network: NetworkDefinition) => R;
+  /** What the transaction will pull through Permit2, and for which spender. */
+  spend?: (tokens: Record<K, ResolvedToken>) => SpendRequest;
+}
+
+export interface Preflight<K extends string = string, R extends ChainReads = ChainReads> {
+  network: NetworkDefinition;
+  /** userAddress, checksummed. */
+  user: string;
+  walletBound: boolean;
+  tokens: Record<K, ResolvedToken>;
+  state: WalletState;
+  reads: DecodedReads<R>;
+  session: SessionView;
+  spend: SpendPlan;
+}
+
+@Injectable()
+export class PreflightService {
+  constructor(
+    @Inject(DEFI_CHAIN) private readonly chain: DefiChain,
+    private readonly wallets: WalletsService,
+  ) {}
+
+  async run<K extends string, R extends ChainReads>(
+    request: PreflightRequest<K, R>,
+  ): Promise<Preflight<K, R>> {
+    const network = this.chain.network();
+    const user = getAddress(request.userAddress);
+    const walletBound = await this.wallets.assertNotBoundElsewhere(
+      user,
+      request.principal?.accountId,
+    );
+    const tokens = {} as Record<K, ResolvedToken>;
+    for (const field of Object.keys(request.tokens) as K[])
+      tokens[field] = resolveToken(network, request.tokens[field], field);
+    const { state, reads } = await this.chain.readWallet(
+      user,
+      request.reads ? request.reads(tokens, network) : ({} as R),
+    );
+    const session = sessionView(state);
+    if (request.session === 'required' && !session.active && !request.buildOnly)
+      throw sessionNotActive(user, session);
+    const spend = request.spend
+      ? planSpend(network, state, request.spend(tokens))
+      : NOTHING_TO_SPEND;
+    return { network, user, walletBound, tokens, state, reads, session, spend };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * GET /defi/preflight/:address (spec §7 rule 3): where a wallet stands, from the preflight phase
+ * (no session required), with the next actions that move it forward.
+ */
+import { Injectable } from '@nestjs/common';
+import { getAddress } from 'ethers';
+import type { Principal } from '../../auth/principal';
+import { SPEND_USES, TOKEN_SYMBOLS } from '../../chain/encoding/wallet-reads';
+import type { NextAction, PreflightResponse } from '../defi-builder.types';
+import { PreflightService } from './preflight.service';
+import { planSpend } from './spend-plan';
+
+const ACTIVATION_ENDPOINTS = [
+  'POST /onboarding/activate-session-demo (test network)',
+  'POST /verify (zero-knowledge proof, production)',
+];
+
+@Injectable()
+export class WalletStatusService {
+  constructor(private readonly preflight: PreflightService) {}
+
+  async status(address: string, principal: Principal | undefined): Promise<PreflightResponse> {
+    const pre = await this.preflight.run({
+      userAddress: address,
+      principal,
+      buildOnly: false,
+      session: 'none',
+      tokens: {},
+    });
+    const { network, state, session } = pre;
+    const nextActions: NextAction[] = [];
+    if (!pre.walletBound) {
+      nextActions.push({
+        action: 'bindWallet',
+        description: 'Optional: bind this wallet to your account so no other account can use it.',
+        endpoint: 'POST /onboarding/register',
+      });
+    }
+    if (!session.active) {
+      nextActions.push({
+        action: 'activateSession',
+        description:
+          'Swaps and mints revert on-chain until the wallet has an active compliance session.',
+        endpoints: ACTIVATION_ENDPOINTS,
+      });
+    }
+    const erc20Listed = new Set<string>();
+    for (const use of SPEND_USES) {
+      // Without a requested amount, "enough" means the wallet can spend all it holds (at least 1 unit).
+      const needs = TOKEN_SYMBOLS.map((symbol) => ({
+        symbol,
+        amount: state.balances[symbol] > 0n ? state.balances[symbol] : 1n,
+      }));
+      for (const step of planSpend(network, state, { use, needs }).approvals) {
+        // token -> Permit2 serves both uses: list it once.
+        if (step.kind === 'erc20' && erc20Listed.has(step.token)) continue;
+        if (step.kind === 'erc20') erc20Listed.add(step.token);
+        const symbol = TOKEN_SYMBOLS.find((s) => network.tokens[s].address === step.token)!;
+        nextActions.push({
+          action: 'approve',
+          use,
+          token: step.token,
+          symbol,
+          spender: step.spender,
+          transaction: step.transaction,
+          description:
+            step.kind === 'erc20'
+              ? `Approve Permit2 to move your ${symbol}`
+              : `Allow the ${use === 'swap' ? 'UniversalRouter' : 'PositionManager'} to spend ${symbol} through Permit2`,
+        });
+      }
+    }
+    const allowances = (use: (typeof SPEND_USES)[number]) => ({
+      WETH: state.effective[use].WETH.toString(),
+      tUSDC: state.effective[use].tUSDC.toString(),
+    });
+    return {
+      address: getAddress(address),
+      chainId: network.chainId,
+      walletBound: pre.walletBound,
+      session,
+      balances: {
+        ETH: state.balances.ETH.toString(),
+        WETH: state.balances.WETH.toString(),
+        tUSDC: state.balances.tUSDC.toString(),
+      },
+      allowances: { swap: allowances('swap'), liquidity: allowances('liquidity') },
+      nextActions,
+    };
+  }
+}
