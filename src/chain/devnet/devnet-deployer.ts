@@ -21,6 +21,7 @@ import {
   loadUniswapArtifact,
   LoadedArtifact,
 } from './artifacts';
+import { PERMIT2 } from '../abi/permit2';
 import * as C from './constants';
 import { fullRangeLiquidityForAmounts, fullRangeTicks, sqrtPriceX96FromRatio } from './pool-math';
 import type { DevnetDeployment } from '../network/network.types';
@@ -215,12 +216,9 @@ export async function deployDevnet(rpc: Eip1193, accounts: string[]): Promise<De
   ]);
   await d.call(seeder, weth, wethAbi, 'deposit', [], C.SEED_WETH_WEI);
   await d.call(deployer, tusdc, tusdcAbi, 'mint', [seeder, C.SEED_TUSDC_UNITS]);
-  const permit2Abi = [
-    'function approve(address token, address spender, uint160 amount, uint48 expiration)',
-  ];
   for (const token of [weth, tusdc]) {
     await d.call(seeder, token, wethAbi, 'approve', [C.PERMIT2_ADDRESS, MAX_UINT256]);
-    await d.call(seeder, C.PERMIT2_ADDRESS, permit2Abi, 'approve', [
+    await d.call(seeder, C.PERMIT2_ADDRESS, PERMIT2.fragments, 'approve', [
       token,
       positionManager,
       MAX_UINT160,
