@@ -22,6 +22,7 @@ import {
   LoadedArtifact,
 } from './artifacts';
 import { PERMIT2 } from '../abi/permit2';
+import { POSITION_MANAGER } from '../abi/uniswap-v4';
 import * as C from './constants';
 import { fullRangeLiquidityForAmounts, fullRangeTicks, sqrtPriceX96FromRatio } from './pool-math';
 import type { DevnetDeployment } from '../network/network.types';
@@ -242,13 +243,8 @@ export async function deployDevnet(rpc: Eip1193, accounts: string[]): Promise<De
   );
   const settleParams = coder.encode(['address', 'address'], [weth, tusdc]);
   const unlockData = coder.encode(['bytes', 'bytes[]'], ['0x020d', [mintParams, settleParams]]); // MINT_POSITION, SETTLE_PAIR
-  await d.call(
-    seeder,
-    positionManager,
-    loadUniswapArtifact('PositionManager').abi as InterfaceAbi,
-    'modifyLiquidities',
-    [unlockData, farFuture],
-  );
+  const modify = [unlockData, farFuture];
+  await d.call(seeder, positionManager, POSITION_MANAGER.fragments, 'modifyLiquidities', modify);
 
   for (const account of funded) {
     await d.call(account, weth, wethAbi, 'deposit', [], C.FUND_WETH_WEI);

@@ -14,12 +14,9 @@ import { slot0Read } from '../encoding/market-reads';
 type MintDetails = Omit<LiquidityResponse, keyof BuildResponseBase>;
 type MintReads = { slot0: ReturnType<typeof slot0Read> };
 
-export const mintOperation: DefiOperation<
-  LiquidityRequestDto,
-  'token0' | 'token1',
-  MintReads,
-  MintDetails
-> = {
+type Tokens = 'token0' | 'token1';
+
+export const mintOperation: DefiOperation<LiquidityRequestDto, Tokens, MintReads, MintDetails> = {
   preflight: (dto) => ({
     session: 'required',
     tokens: { token0: dto.token0, token1: dto.token1 },

@@ -12,12 +12,9 @@ export const DEFAULT_SLIPPAGE_BPS = 50;
 type SwapDetails = Omit<SwapResponse, keyof BuildResponseBase>;
 type SwapReads = { quote: ReturnType<typeof quoteExactInputRead> };
 
-export const swapOperation: DefiOperation<
-  SwapRequestDto,
-  'tokenIn' | 'tokenOut',
-  SwapReads,
-  SwapDetails
-> = {
+type Tokens = 'tokenIn' | 'tokenOut';
+
+export const swapOperation: DefiOperation<SwapRequestDto, Tokens, SwapReads, SwapDetails> = {
   preflight: (dto) => ({
     session: 'required',
     tokens: { tokenIn: dto.tokenIn, tokenOut: dto.tokenOut },
