@@ -88,7 +88,8 @@ describe('ChainModule (e2e)', () => {
       expect(state.session.active).toBe(true);
       expect(state.session.activeUntil).toBeGreaterThan(state.blockTimestamp);
       // v4-periphery 1.0.3's V4Quoter catches its own revert: the quote returns normally.
-      expect(extra.map((r) => r.success)).toEqual([true, true]);
+      expect(extra.map((r) => r.ok)).toEqual([true, true]);
+      if (!extra[1].ok) throw new Error('getSlot0 reverted');
       const [sqrtPriceX96] = stateView.decodeFunctionResult('getSlot0', extra[1].returnData);
       expect(sqrtPriceX96).toBe(BigInt(chain.deployment.pool.sqrtPriceX96));
     });

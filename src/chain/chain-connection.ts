@@ -3,10 +3,12 @@
  * attester's transactions use), the resolved network, and (when no CHAIN_RPC_URL is configured)
  * the embedded devnet child process it owns and stops on shutdown.
  *
- * Transport chosen by measurement (bench/rpc-transport.ts, 3,000 sequential wallet-read eth_calls
- * against the devnet, 2 shared cores): ethers' JsonRpcProvider over a keep-alive http.Agent cost
- * 1.5-2.0 ms CPU and 6.0-6.7 ms wall per call, against 2.7-3.2 ms CPU and 7.7-9.1 ms wall for a
- * hand-written client over Node's fetch. Without the agent, ethers opens a TCP connection per call.
+ * Transport chosen by measurement (bench/rpc-transport.ts: 3,000 sequential wallet-read eth_calls
+ * against the devnet, 2 rounds x 2 runs on 2 shared cores): ethers' JsonRpcProvider over a
+ * keep-alive http.Agent cost 1.5-2.2 ms CPU per call against 2.7-3.5 ms for a lean JSON-RPC client
+ * on Node's fetch (the former src/chain/json-rpc-client.ts), and less wall time in 3 of 4 rounds
+ * (6.0-7.2 ms vs 7.7-9.4 ms; the machine was loaded). Without the agent, ethers opens a TCP
+ * connection per call, which is what made the fetch client look better before.
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';

@@ -6,6 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChainRpcService } from './chain-rpc.service';
 import { Call3, Call3Result, decodeAggregate3, encodeAggregate3 } from './encoding/multicall';
+import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
 import {
   decodeWalletState,
   WALLET_READ_CALL_COUNT,
@@ -14,10 +15,13 @@ import {
 } from './encoding/wallet-reads';
 import { NetworkService } from './network/network.service';
 
+/** The answer to one call of a batch: its return data, or why it reverted (decoded). */
+export type CallOutcome = { ok: true; returnData: string } | { ok: false; revert: DecodedRevert };
+
 export interface WalletRead {
   state: WalletState;
-  /** Results of the extra calls, in the order given (check `success`: they may allow failure). */
-  extra: Call3Result[];
+  /** Outcomes of the extra calls, in the order given (calls that allow failure may have reverted). */
+  extra: CallOutcome[];
 }
 
 @Injectable()
@@ -44,6 +48,15 @@ export class ChainReaderService {
       ...walletReadCalls(this.network.definition, wallet),
       ...extraCalls,
     ]);
-    return { state: decodeWalletState(results), extra: results.slice(WALLET_READ_CALL_COUNT) };
+    return {
+      state: decodeWalletState(results),
+      extra: results
+        .slice(WALLET_READ_CALL_COUNT)
+        .map((r) =>
+          r.success
+            ? { ok: true, returnData: r.returnData }
+            : { ok: false, revert: decodeRevert(r.returnData) },
+        ),
+    };
   }
 }

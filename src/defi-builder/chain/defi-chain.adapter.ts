@@ -1,12 +1,11 @@
 /**
  * The DeFi builder's chain port mapped onto the chain layer: the network definition, the batched
  * reader and eth_estimateGas, all with the chain layer's time budget, retries and
- * CHAIN_UNAVAILABLE mapping; failed calls of the batch come back with their revert decoded.
+ * CHAIN_UNAVAILABLE mapping; failed calls of the batch come back with their revert decoded by the chain layer.
  */
 import { Injectable } from '@nestjs/common';
 import { ChainReaderService } from '../../chain/chain-reader.service';
 import { ChainRpcService } from '../../chain/chain-rpc.service';
-import { decodeRevert } from '../../chain/encoding/revert-decoder';
 import { NetworkService } from '../../chain/network/network.service';
 import type { NetworkDefinition } from '../../chain/network/network.types';
 import { ChainReads, DecodedReads, DefiChain, GasEstimate, TxRequest } from './defi-chain.port';
@@ -30,14 +29,7 @@ export class ChainLayerDefiChain implements DefiChain {
       keys.map((key) => reads[key].call),
     );
     const decoded = {} as Record<string, unknown>;
-    keys.forEach((key, i) => {
-      const result = extra[i];
-      decoded[key] = reads[key].decode(
-        result.success
-          ? { ok: true, returnData: result.returnData }
-          : { ok: false, revert: decodeRevert(result.returnData) },
-      );
-    });
+    keys.forEach((key, i) => (decoded[key] = reads[key].decode(extra[i])));
     return { state, reads: decoded as DecodedReads<R> };
   }
 

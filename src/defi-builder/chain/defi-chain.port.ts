@@ -4,6 +4,7 @@
  * eth_estimateGas. Reverts arrive decoded (the chain layer's revert decoder), so the builder
  * never parses revert data itself. The adapter maps it onto src/chain.
  */
+import type { CallOutcome } from '../../chain/chain-reader.service';
 import type { Call3 } from '../../chain/encoding/multicall';
 import type { DecodedRevert } from '../../chain/encoding/revert-decoder';
 import type { WalletState } from '../../chain/encoding/wallet-reads';
@@ -18,8 +19,7 @@ export interface TxRequest {
   value: bigint;
 }
 
-/** The answer to one call of the batch: its return data, or why it reverted. */
-export type CallOutcome = { ok: true; returnData: string } | { ok: false; revert: DecodedRevert };
+export type { CallOutcome };
 
 /** One read an operation adds to the batch, with its own decoding (pure: encoding/market-reads.ts). */
 export interface ChainRead<T> {
