@@ -5,7 +5,12 @@
  */
 import { AbiCoder } from 'ethers';
 import { quoteExactInputSingle } from '../contracts/test/uniswap-actions';
-import { DefiPipelineService } from '../src/defi-builder/build/defi-pipeline.service';
+import { ERC20 } from '../src/chain/abi/erc20';
+import {
+  DefiOperation,
+  DefiPipelineService,
+  OperationRequest,
+} from '../src/defi-builder/build/defi-pipeline.service';
 import { mintOperation } from '../src/defi-builder/operations/mint.operation';
 import { swapOperation } from '../src/defi-builder/operations/swap.operation';
 import { useDefiSuite } from './helpers/defi';
@@ -118,5 +123,30 @@ describe(`${DefiPipelineService.name} (devnet)`, () => {
       'ALLOWANCE_INSUFFICIENT',
       'SESSION_EXPIRES_BEFORE_DEADLINE',
     ]);
+  });
+
+  it('an operation that declares no session (an exit) is built and simulated for a wallet without one', async () => {
+    // The smallest such operation: its transaction needs no session on chain either.
+    const exit: DefiOperation<OperationRequest, never, Record<string, never>, { kind: string }> = {
+      preflight: () => ({ session: 'none', tokens: {} }),
+      build: (_request, pre) => ({
+        to: pre.network.tokens.WETH.address,
+        data: ERC20.encodeFunctionData('approve', [pre.network.contracts.permit2, 1n]),
+        gas: 'swap',
+        details: { kind: 'exit' },
+      }),
+    };
+    const user = suite.chain.wallets[5].address;
+    await suite.chain.resetRpcStats();
+    const res = await pipeline().run(exit, { userAddress: user }, context());
+    expect(res).toMatchObject({
+      kind: 'exit',
+      session: { active: false },
+      simulation: { ok: true },
+      gasSource: 'eth_estimateGas',
+      approvals: [],
+      warnings: [],
+    });
+    expect(await suite.chain.rpcStats()).toEqual({ eth_call: 1, eth_estimateGas: 1 });
   });
 });
