@@ -11,15 +11,18 @@ import {
 } from '../encoding/liquidity-calldata';
 import { slot0Read } from '../encoding/market-reads';
 
-type MintDetails = Omit<LiquidityResponse, keyof BuildResponseBase>;
-type MintReads = { slot0: ReturnType<typeof slot0Read> };
+/** A mint reads the pool's price in the batch; it needs a session, as the hook gates adds. */
+type MintOperation = DefiOperation<
+  LiquidityRequestDto,
+  'token0' | 'token1',
+  { slot0: ReturnType<typeof slot0Read> },
+  Omit<LiquidityResponse, keyof BuildResponseBase>
+>;
 
-type Tokens = 'token0' | 'token1';
-
-export const mintOperation: DefiOperation<LiquidityRequestDto, Tokens, MintReads, MintDetails> = {
+export const mintOperation: MintOperation = {
   preflight: (dto) => ({
-    session: 'required',
     tokens: { token0: dto.token0, token1: dto.token1 },
+    session: 'required',
     reads: (_tokens, network) => ({ slot0: slot0Read(network) }),
     spend: ({ token0, token1 }) => ({
       use: 'liquidity',
