@@ -133,6 +133,14 @@ describe('Rough edges an integrator hits first', () => {
     expect(noSession.body.details).toEqual([{ activeUntil: null }]);
   });
 
+  it('does not publish a configured CHAIN_RPC_URL in the config (it may hold a key)', async () => {
+    const res = await request(t.server)
+      .get('/api/v1/defi/config')
+      .set('Authorization', `Bearer ${jwt}`)
+      .expect(200);
+    expect(res.body.chain).toEqual({ chainId: 84532, name: expect.any(String) });
+  });
+
   it('tells a caller whose refresh token was replayed to log in again', async () => {
     const pair = await loginPair(t, await t.createAccount());
     await request(t.server)
@@ -146,5 +154,29 @@ describe('Rough edges an integrator hits first', () => {
     expect(replay.body.code).toBe('JWT_INVALID');
     expect(replay.body.hint).toContain('POST /auth/login');
     expect(replay.body.hint).not.toContain('/auth/refresh with your refresh token');
+  });
+});
+
+describe('GET /api/v1/defi/config on the embedded devnet', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp(); // no CHAIN_RPC_URL: the service runs the devnet itself
+  });
+  afterAll(() => t?.close());
+
+  it('carries chain.rpcUrl, a JSON-RPC endpoint of chainId 84532', async () => {
+    const jwt = await login(t, await t.createAccount());
+    const res = await request(t.server)
+      .get('/api/v1/defi/config')
+      .set('Authorization', `Bearer ${jwt}`)
+      .expect(200);
+    expect(res.body.chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const rpc = await fetch(res.body.chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    });
+    expect(((await rpc.json()) as { result: string }).result).toBe('0x14a34');
   });
 });

@@ -68,7 +68,14 @@ function pinoHttpOptions(config: AppConfig): Options {
           config.logFormat === 'pretty'
             ? [
                 pinoHttpOptions(config),
-                pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }),
+                pretty({
+                  colorize: true,
+                  sync: true,
+                  translateTime: 'SYS:HH:MM:ss',
+                  ignore: 'pid,hostname,context,req,res,responseTime',
+                  messageFormat:
+                    '{if context}[{context}] {end}{msg}{if req} {req.method} {req.url} -> {res.statusCode}{end}',
+                }),
               ]
             : pinoHttpOptions(config),
       }),

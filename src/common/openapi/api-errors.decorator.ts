@@ -30,3 +30,10 @@ export function ApiErrors(...codes: ErrorCode[]): MethodDecorator & ClassDecorat
     ),
   );
 }
+
+/** What any endpoint taking a JSON body can answer before it looks at the fields' meaning. */
+export const JSON_BODY_ERRORS: ErrorCode[] = [
+  'INVALID_PARAMS',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+];
