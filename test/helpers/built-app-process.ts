@@ -5,8 +5,8 @@ export interface BuiltAppProcess {
   port: number;
   /** Everything printed so far, stdout and stderr. */
   output(): string;
-  /** SIGTERM, then the exit. */
-  stop(): Promise<void>;
+  /** SIGTERM; resolves with how the process ended. */
+  stop(): Promise<{ code: number | null; signal: string | null }>;
   kill(): void;
 }
 
@@ -35,8 +35,8 @@ export async function startBuiltApp(env: Record<string, string>): Promise<BuiltA
     port,
     output: () => output,
     stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
+      new Promise((resolve) => {
+        child.once('exit', (code, signal) => resolve({ code, signal }));
         child.kill('SIGTERM');
       }),
     kill: () => child.kill('SIGKILL'),
