@@ -2,9 +2,12 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
+import { readyLine, startBanner, StartFacts } from './bootstrap/start-banner';
 import type { AddressInfo } from 'node:net';
 import { appConfig, AppConfig } from './config/app.config';
+import { httpConfig, HttpConfig } from './config/http.config';
 import { validateConfiguration } from './config';
+import { ChainConnection } from './chain/chain-connection';
 
 async function bootstrap(): Promise<void> {
   const started = process.hrtime.bigint();
@@ -15,13 +18,25 @@ async function bootstrap(): Promise<void> {
     abortOnError: false,
   });
   configureApp(app);
-  const { port, host } = app.get<AppConfig>(appConfig.KEY);
-  await app.listen(port, host);
+  const config = app.get<AppConfig>(appConfig.KEY);
+  await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as AddressInfo;
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const shown = host === '0.0.0.0' ? '127.0.0.1' : host;
+  const chain = app.get(ChainConnection);
+  const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  const facts: StartFacts = {
+    baseUrl: `http://${shown}:${address.port}`,
+    startupMs: Number(process.hrtime.bigint() - started) / 1e6,
+    docsEnabled: app.get<HttpConfig>(httpConfig.KEY).docsEnabled,
+    chain: {
+      chainId: chain.network.chainId,
+      name: chain.network.name,
+      rpcUrl: chain.devnet ? chain.rpcUrl : undefined,
+      embedded: chain.devnet !== undefined,
+    },
+    dataDir: config.dataDir,
+  };
   process.stdout.write(
-    `Ready on http://${shown}:${address.port} in ${ms.toFixed(0)} ms (docs: /docs)\n`,
+    config.logFormat === 'pretty' ? startBanner(facts) : `${readyLine(facts)}\n`,
   );
 }
 

@@ -84,7 +84,7 @@ describe('DeFi builder: liquidity and preflight on the devnet', () => {
     async (_label, ticks, rule, hint) => {
       const user = chain.wallets[6];
       const res = await postLiquidity(t, token, mintBody(user.address, ticks)).expect(400);
-      expect(res.body).toMatchObject({ code: 'BUILD_FAILED', phase: 'build', rule });
+      expect(res.body).toMatchObject({ code: 'BUILD_FAILED', phase: 'build', details: [{ rule }] });
       expect(res.body.hint).toContain(hint);
     },
   );

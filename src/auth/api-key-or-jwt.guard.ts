@@ -5,6 +5,7 @@ import { IS_PUBLIC_KEY } from '../common/auth/public.decorator';
 import { ApiError } from '../common/errors/api-error';
 import { UsageRecorder } from '../usage/usage-recorder.service';
 import { ApiKeysService } from './api-keys/api-keys.service';
+import { malformedAuthorization } from './authorization-header';
 import { attachPrincipal, Principal } from './principal';
 import { AUTH_REQUIREMENT_KEY, AuthRequirement } from './require-scope.decorator';
 import { AuthSessionsService } from './tokens/auth-sessions.service';
@@ -57,8 +58,7 @@ export class ApiKeyOrJwtGuard implements CanActivate {
       );
     }
     const match = BEARER.exec(authorization.trim());
-    if (!match)
-      throw new ApiError('JWT_MISSING', 'The Authorization header is not "Bearer <accessToken>"');
+    if (!match) throw malformedAuthorization(authorization);
     const claims = await this.tokens.verify(match[1], 'access');
     if (!(await this.sessions.isActive(claims.sid)))
       throw invalid('access', 'This login was ended (logout or token reuse)');

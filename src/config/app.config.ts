@@ -21,6 +21,16 @@ export const appConfig = registerAs('app', () => {
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
       'info',
     ),
+    /**
+     * `pretty` (colourised lines for a person) or `json` (one object per line, for collectors).
+     * Unset: pretty when stdout is a terminal, json otherwise.
+     */
+    logFormat: envEnum(
+      env,
+      'LOG_FORMAT',
+      ['pretty', 'json'],
+      process.stdout.isTTY ? 'pretty' : 'json',
+    ),
     /** Seed and print a demo account on the embedded default (never in production). */
     seedDemoAccount: envBool(env, 'SEED_DEMO_ACCOUNT', mode === 'demo'),
     /** How long shutdown waits for in-flight requests before closing anyway. */

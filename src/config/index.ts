@@ -3,11 +3,13 @@ import { authConfig } from './auth.config';
 import { chainConfig } from './chain.config';
 import { complianceConfig } from './compliance.config';
 import { databaseConfig } from './database.config';
+import { httpConfig } from './http.config';
 import { redisConfig } from './redis.config';
 
 /** Every config namespace; each validates its own variables when the app boots. */
 export const CONFIG_NAMESPACES = [
   appConfig,
+  httpConfig,
   databaseConfig,
   authConfig,
   redisConfig,

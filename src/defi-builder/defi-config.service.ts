@@ -1,5 +1,6 @@
 /** GET /api/v1/defi/config: everything an integrator needs to call us and to check our calldata. */
 import { Inject, Injectable } from '@nestjs/common';
+import { ChainConnection } from '../chain/chain-connection';
 import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
 import { poolIdOf } from './encoding/pool-key';
 import { MAX_TICK, MIN_TICK } from './encoding/liquidity-calldata';
@@ -9,12 +10,20 @@ import { DEFAULT_SLIPPAGE_BPS } from './operations/swap.operation';
 
 @Injectable()
 export class DefiConfigService {
-  constructor(@Inject(DEFI_CHAIN) private readonly chain: DefiChain) {}
+  constructor(
+    @Inject(DEFI_CHAIN) private readonly chain: DefiChain,
+    private readonly connection: ChainConnection,
+  ) {}
 
   config() {
     const n = this.chain.network();
     return {
-      chain: { chainId: n.chainId, name: n.name },
+      chain: {
+        chainId: n.chainId,
+        name: n.name,
+        // The embedded devnet's RPC is ours to publish; a configured CHAIN_RPC_URL may hold a key.
+        ...(this.connection.devnet ? { rpcUrl: this.connection.rpcUrl } : {}),
+      },
       tokens: Object.values(n.tokens).map((t) => ({
         symbol: t.symbol,
         name: t.name,

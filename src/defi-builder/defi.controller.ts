@@ -5,6 +5,7 @@ import { RequireScope } from '../auth/require-scope.decorator';
 import { DefiPipelineService } from './build/defi-pipeline.service';
 import { DefiConfigService } from './defi-config.service';
 import { BuildQueryDto } from './dto/build-query.dto';
+import { DefiConfigResponse } from './dto/defi-config.response';
 import { LiquidityRequestDto } from './dto/liquidity-request.dto';
 import { SwapRequestDto } from './dto/swap-request.dto';
 import { mintOperation } from './operations/mint.operation';
@@ -69,9 +70,11 @@ export class DefiController {
   @Get('config')
   @RequireScope('defi:preflight')
   @ApiOperation({
+    operationId: 'getDefiConfig',
     summary:
       'Chain, supported tokens, pool key, contract addresses, deprecated items and builder defaults',
   })
+  @ApiOkResponse({ type: DefiConfigResponse })
   config() {
     return this.configService.config();
   }

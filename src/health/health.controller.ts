@@ -1,9 +1,11 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { ApiError } from '../common/errors/api-error';
 import { GracefulShutdownService } from '../lifecycle/graceful-shutdown.service';
 import { Public } from '../common/auth/public.decorator';
+import { ApiErrors } from '../common/openapi/api-errors.decorator';
+import { LivenessResponse, ReadinessResponse } from './dto/health.responses';
 import { ReadinessRegistry } from './readiness.registry';
 
 @ApiTags('health')
@@ -20,15 +22,21 @@ export class HealthController {
   }
 
   @Get('live')
-  @ApiOperation({ summary: 'Liveness: the process is up' })
+  @ApiOperation({ operationId: 'getLiveness', summary: 'Liveness: the process is up' })
+  @ApiOkResponse({ type: LivenessResponse })
   live() {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @ApiOperation({
+    operationId: 'getReadiness',
     summary: 'Readiness: database, Redis (when configured) and the chain RPC answer',
+    description:
+      'SERVICE_UNAVAILABLE (503) lists the failed components in details ({component, status, message}), or says the instance is draining.',
   })
+  @ApiOkResponse({ type: ReadinessResponse })
+  @ApiErrors('SERVICE_UNAVAILABLE')
   async ready() {
     if (this.shutdown.isDraining) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Not ready: shutting down', {

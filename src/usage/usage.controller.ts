@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireScope } from '../auth/require-scope.decorator';
+import { ApiErrors } from '../common/openapi/api-errors.decorator';
 import { UsageStatsQueryDto } from './dto/usage-stats-query.dto';
 import { UsageStatsResponse } from './dto/usage-stats.response';
 import { CurrentRateLimit, RateLimitState } from './rate-limit/rate-limit-state';
@@ -15,10 +16,12 @@ export class UsageController {
   @Get('stats')
   @RequireScope('usage:read')
   @ApiOperation({
+    operationId: 'getUsageStats',
     summary:
       "Your account's usage (requests, failures, rate-limited) and your current rate-limit window",
   })
   @ApiOkResponse({ type: UsageStatsResponse })
+  @ApiErrors('INVALID_PARAMS', 'SERVICE_UNAVAILABLE')
   async getStats(
     @CurrentPrincipal() principal: Principal,
     @CurrentRateLimit() rateLimit: RateLimitState,

@@ -1,12 +1,7 @@
 import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../../common/errors/api-error';
+import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { CurrentPrincipal, Principal } from '../principal';
 import { RequireDashboardLogin } from '../require-scope.decorator';
 import { ApiKeysService } from './api-keys.service';
@@ -21,8 +16,12 @@ export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create an API key; the full key appears in this response only' })
+  @ApiOperation({
+    operationId: 'createApiKey',
+    summary: 'Create an API key; the full key appears in this response only',
+  })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'SERVICE_UNAVAILABLE')
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
     return this.apiKeys.create(
       { accountId: principal.accountId, userId: principal.userId },
@@ -31,18 +30,24 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List your account's API keys (never their secrets)" })
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: "List your account's API keys (never their secrets)",
+  })
   @ApiOkResponse({ type: ApiKeyListResponse })
+  @ApiErrors('SERVICE_UNAVAILABLE')
   async list(@CurrentPrincipal() principal: Principal) {
     return { items: await this.apiKeys.listForAccount(principal.accountId) };
   }
 
   @Delete(':id')
   @ApiOperation({
+    operationId: 'revokeApiKey',
     summary: 'Revoke an API key (idempotent); requests with it then get API_KEY_INACTIVE',
+    description: 'NOT_FOUND when no key with this id belongs to your account.',
   })
   @ApiOkResponse({ type: ApiKeyResponse })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: no key with this id in your account' })
+  @ApiErrors('NOT_FOUND', 'SERVICE_UNAVAILABLE')
   revoke(
     @CurrentPrincipal() principal: Principal,
     @Param('id', new ParseUUIDPipe({ exceptionFactory: notFound })) id: string,

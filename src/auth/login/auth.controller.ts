@@ -1,13 +1,7 @@
 import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
-import {
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
+import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { AuthService } from './auth.service';
 import { LoginDto, RefreshTokenDto, TokenPairResponse } from './dto/login.dto';
 
@@ -21,15 +15,18 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'login',
     summary: 'Dashboard login: an access token (15 min) and a single-use refresh token (7 days)',
+    description:
+      'An unknown email and a wrong password get the same INVALID_CREDENTIALS. At most 10 attempts per minute per email and client IP (then RATE_LIMIT_EXCEEDED with retryAfter).',
   })
   @ApiOkResponse({ type: TokenPairResponse })
-  @ApiUnauthorizedResponse({
-    description: 'INVALID_CREDENTIALS (same answer for an unknown email and a wrong password)',
-  })
-  @ApiTooManyRequestsResponse({
-    description: 'RATE_LIMIT_EXCEEDED: too many attempts for this email from this IP this minute',
-  })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    'INVALID_CREDENTIALS',
+    'RATE_LIMIT_EXCEEDED',
+    'SERVICE_UNAVAILABLE',
+  )
   login(@Body() body: LoginDto, @Ip() ip: string) {
     return this.auth.login(body.email, body.password, ip);
   }
@@ -37,21 +34,25 @@ export class AuthController {
   @Post('refresh')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'refreshTokens',
     summary: 'Rotate: a new token pair; replaying a used refresh token revokes the whole login',
+    description:
+      'JWT_INVALID for an invalid, expired, revoked or reused refresh token; after reuse, log in again.',
   })
   @ApiOkResponse({ type: TokenPairResponse })
-  @ApiUnauthorizedResponse({
-    description: 'JWT_INVALID: invalid, expired, revoked or reused refresh token',
-  })
+  @ApiErrors(...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE')
   refresh(@Body() body: RefreshTokenDto) {
     return this.auth.refresh(body.refreshToken);
   }
 
   @Post('logout')
   @HttpCode(204)
-  @ApiOperation({ summary: 'End the login: its access and refresh tokens stop working' })
+  @ApiOperation({
+    operationId: 'logout',
+    summary: 'End the login: its access and refresh tokens stop working',
+  })
   @ApiNoContentResponse({ description: 'Logged out' })
-  @ApiUnauthorizedResponse({ description: 'JWT_INVALID: not a valid refresh token' })
+  @ApiErrors(...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE')
   async logout(@Body() body: RefreshTokenDto): Promise<void> {
     await this.auth.logout(body.refreshToken);
   }

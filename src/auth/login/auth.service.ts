@@ -49,9 +49,10 @@ export class AuthService {
     const claims = await this.tokens.verify(refreshToken, 'refresh');
     const outcome = await this.sessions.consumeRefreshToken(claims.sid, claims.jti, refreshToken);
     if (outcome === 'reused') {
-      throw invalid(
-        'refresh',
+      throw new ApiError(
+        'JWT_INVALID',
         'This refresh token was already used; every token of this login was revoked for safety',
+        { hint: 'Log in again with POST /auth/login: refreshing cannot resume a revoked login.' },
       );
     }
     if (outcome !== 'ok') throw invalid('refresh');

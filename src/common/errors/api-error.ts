@@ -3,7 +3,10 @@ import { ERROR_CATALOGUE, ErrorCode } from './error-catalogue';
 export interface ApiErrorOptions {
   hint?: string;
   details?: unknown[];
-  /** Extra top-level envelope fields (e.g. retryAfter); never secrets. */
+  /**
+   * Extra facts about the error; never secrets. `retryAfter` and `errorId` are rendered at the top
+   * level of the envelope, anything else (field, rule, activeUntil, ...) as one `details` entry.
+   */
   extra?: Record<string, unknown>;
   /** Response headers to set with the error (e.g. Retry-After). */
   headers?: Record<string, string>;

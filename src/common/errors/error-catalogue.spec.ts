@@ -46,6 +46,17 @@ describe('ERROR_CATALOGUE', () => {
     expect(ERROR_CATALOGUE.JWT_INVALID.hint).toContain('POST /auth/login');
     expect(ERROR_CATALOGUE.JWT_INVALID.hint).toContain('POST /auth/refresh');
   });
+
+  // Codes of our own (design §5, §7): code -> [status, phase].
+  const ours: Array<[ErrorCode, number, string]> = [
+    ['PAYLOAD_TOO_LARGE', 413, 'validation'],
+    ['UNSUPPORTED_MEDIA_TYPE', 415, 'validation'],
+    ['NOT_FOUND', 404, 'validation'],
+  ];
+
+  it.each(ours)('%s is %i in phase %s', (code, status, phase) => {
+    expect(ERROR_CATALOGUE[code]).toMatchObject({ status, phase });
+  });
 });
 
 describe('renderError', () => {
@@ -66,6 +77,25 @@ describe('renderError', () => {
       phase: 'auth',
       retryAfter: 7,
     });
+  });
+
+  it('moves extras other than retryAfter and errorId into a details entry', () => {
+    const rendered = renderError(
+      new ApiError('BUILD_FAILED', 'Bad ticks', {
+        extra: { rule: 'TICK_ORDER', field: 'tickLower' },
+      }),
+    );
+    expect(rendered.body).not.toHaveProperty('rule');
+    expect(rendered.body).not.toHaveProperty('field');
+    expect(rendered.body.details).toEqual([{ rule: 'TICK_ORDER', field: 'tickLower' }]);
+    const withDetails = renderError(
+      new ApiError('UNSUPPORTED_TOKEN', 'Deprecated', {
+        details: [{ field: 'tokenIn' }],
+        extra: { replacedBy: '0xabc', retryAfter: 3 },
+      }),
+    );
+    expect(withDetails.body.details).toEqual([{ field: 'tokenIn' }, { replacedBy: '0xabc' }]);
+    expect(withDetails.body.retryAfter).toBe(3);
   });
 
   it('turns a refused database connection into 503 SERVICE_UNAVAILABLE', () => {

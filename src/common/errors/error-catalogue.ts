@@ -28,6 +28,11 @@ const entries = {
     phase: 'validation',
     hint: 'Request bodies are limited to 16 KiB; send only the documented fields.',
   },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    phase: 'validation',
+    hint: 'Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json").',
+  },
   NOT_FOUND: {
     status: 404,
     phase: 'validation',

@@ -4,7 +4,11 @@ import { STATUS_CODES } from 'node:http';
 import { ApiError } from './api-error';
 import { ERROR_CATALOGUE, ErrorCode, ErrorPhase } from './error-catalogue';
 
-/** The body of every error response (spec §2.4), plus optional extras such as retryAfter. */
+/**
+ * The body of every error response (spec §2.4). Beyond the spec's fields only two may stand at the
+ * top level: `retryAfter` (integer seconds, on 429) and `errorId` (on 500, to quote to support).
+ * Any other fact about an error is an entry of `details`.
+ */
 export interface ErrorEnvelope {
   error: string;
   code: ErrorCode;
@@ -12,8 +16,11 @@ export interface ErrorEnvelope {
   hint: string;
   phase: ErrorPhase;
   details?: unknown[];
-  [extra: string]: unknown;
+  retryAfter?: number;
+  errorId?: string;
 }
+
+const TOP_LEVEL_EXTRAS = ['retryAfter', 'errorId'] as const;
 
 export interface RenderedError {
   status: number;
@@ -29,16 +36,32 @@ export function statusText(status: number): string {
 
 export function renderApiError(err: ApiError): RenderedError {
   const entry = ERROR_CATALOGUE[err.code];
+  const { topLevel, rest } = splitExtras(err.options.extra ?? {});
   const body: ErrorEnvelope = {
-    ...(err.options.extra ?? {}),
     error: statusText(entry.status),
     code: err.code,
     message: err.message,
     hint: err.hint,
     phase: entry.phase,
+    ...topLevel,
   };
-  if (err.options.details !== undefined) body.details = err.options.details;
+  const details = [...(err.options.details ?? []), ...(Object.keys(rest).length ? [rest] : [])];
+  if (err.options.details !== undefined || details.length > 0) body.details = details;
   return { status: entry.status, body, headers: err.options.headers ?? {} };
+}
+
+/** Extras other than the envelope's own top-level fields become one `details` entry. */
+function splitExtras(extra: Record<string, unknown>): {
+  topLevel: Pick<ErrorEnvelope, 'retryAfter' | 'errorId'>;
+  rest: Record<string, unknown>;
+} {
+  const topLevel: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(extra)) {
+    if ((TOP_LEVEL_EXTRAS as readonly string[]).includes(name)) topLevel[name] = value;
+    else rest[name] = value;
+  }
+  return { topLevel, rest };
 }
 
 /** Nest/Express HTTP errors (unknown route, body-parser failures, ...) mapped onto our codes. */
@@ -56,10 +79,17 @@ const MESSAGE_BY_CODE: Partial<Record<ErrorCode, string>> = {
   INVALID_PARAMS: 'The request could not be parsed',
 };
 
+const UNPARSED_REQUEST_HINT =
+  'Send a JSON body with Content-Type: application/json that matches the schema in /docs.';
+
 export function renderHttpStatus(status: number, message?: string): RenderedError | undefined {
   const code = CODE_BY_STATUS[status];
   if (!code) return undefined;
-  return renderApiError(new ApiError(code, message ?? MESSAGE_BY_CODE[code] ?? statusText(status)));
+  // Without details, "fix the fields listed in details" would point at nothing.
+  const hint = code === 'INVALID_PARAMS' ? UNPARSED_REQUEST_HINT : undefined;
+  return renderApiError(
+    new ApiError(code, message ?? MESSAGE_BY_CODE[code] ?? statusText(status), { hint }),
+  );
 }
 
 /**

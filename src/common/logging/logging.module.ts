@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
+import type { Options } from 'pino-http';
+import pretty from 'pino-pretty';
 import { appConfig, AppConfig } from '../../config/app.config';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -36,28 +38,46 @@ export function scrubSecrets(text: string): string {
   return text.replace(SECRET_IN_TEXT, '[redacted]');
 }
 
+function pinoHttpOptions(config: AppConfig): Options {
+  return {
+    level: config.logLevel,
+    genReqId: requestIdFor,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    customLogLevel: (_req, res, err) =>
+      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: scrubSecrets(req.url),
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}
+
 @Module({
   imports: [
     LoggerModule.forRootAsync({
       imports: [],
       providers: [],
       inject: [appConfig.KEY],
+      // A person at a terminal reads short coloured lines; collectors get one JSON object a line.
       useFactory: (config: AppConfig) => ({
-        pinoHttp: {
-          level: config.logLevel,
-          genReqId: requestIdFor,
-          redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-          customLogLevel: (_req, res, err) =>
-            err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-          serializers: {
-            req: (req: { id: string; method: string; url: string }) => ({
-              id: req.id,
-              method: req.method,
-              url: scrubSecrets(req.url),
-            }),
-            res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-          },
-        },
+        pinoHttp:
+          config.logFormat === 'pretty'
+            ? [
+                pinoHttpOptions(config),
+                pretty({
+                  colorize: true,
+                  sync: true,
+                  translateTime: 'SYS:HH:MM:ss',
+                  ignore: 'pid,hostname,context,req,res,responseTime',
+                  messageFormat:
+                    '{if context}[{context}] {end}{msg}{if req} {req.method} {req.url} -> {res.statusCode}{end}',
+                }),
+              ]
+            : pinoHttpOptions(config),
       }),
     }),
   ],

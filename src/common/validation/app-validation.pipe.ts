@@ -15,7 +15,8 @@ export class AppValidationPipe extends ValidationPipe {
       whitelist: true,
       forbidNonWhitelisted: true,
       transform: true,
-      validationError: { target: false, value: false },
+      // Values are read only to suggest a checksummed address; they are never echoed back.
+      validationError: { target: false, value: true },
       exceptionFactory: validationExceptionFactory,
     });
   }

@@ -1,4 +1,4 @@
-import { registerDecorator, ValidationOptions } from 'class-validator';
+import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import { getAddress } from 'ethers';
 
 export const EVM_ADDRESS_CONSTRAINT = 'isEvmAddress';
@@ -19,6 +19,16 @@ export function isEvmAddress(value: unknown): value is string {
   }
 }
 
+/**
+ * For a well-formed address whose mixed case is not its EIP-55 checksum: the checksummed form of
+ * the same 40 hex digits (check them for a typo first: a bad checksum often means one).
+ */
+export function checksumSuggestion(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !ADDRESS_PATTERN.test(value)) return undefined;
+  const checksummed = getAddress(value.toLowerCase());
+  return isEvmAddress(value) ? undefined : checksummed;
+}
+
 export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
@@ -26,8 +36,12 @@ export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options: {
-        message:
-          '$property must be a 0x-prefixed 40-hex-character address (mixed case must be a valid EIP-55 checksum)',
+        message: ({ property, value }: ValidationArguments) => {
+          const suggestion = checksumSuggestion(value);
+          return suggestion
+            ? `${property} has a wrong EIP-55 checksum (mixed case); its checksummed form is ${suggestion}`
+            : `${property} must be a 0x-prefixed 40-hex-character address (mixed case must be a valid EIP-55 checksum)`;
+        },
         ...options,
       },
       validator: { validate: (value: unknown) => isEvmAddress(value) },

@@ -1,17 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 class UsageCounts {
-  @ApiProperty() requests: number;
-  @ApiProperty({ description: 'Status < 400' }) succeeded: number;
-  @ApiProperty({ description: 'Status >= 400 (rate-limited included)' }) failed: number;
-  @ApiProperty({ description: 'Status 429' }) rateLimited: number;
+  @ApiProperty({ type: 'integer' }) requests: number;
+  @ApiProperty({ type: 'integer', description: 'Status < 400' }) succeeded: number;
+  @ApiProperty({ type: 'integer', description: 'Status >= 400 (rate-limited included)' })
+  failed: number;
+  @ApiProperty({ type: 'integer', description: 'Status 429' }) rateLimited: number;
 }
 
 class EndpointUsage extends UsageCounts {
   @ApiProperty({ example: 'POST' }) method: string;
   @ApiProperty({ description: 'Route pattern', example: '/api/v1/defi/swap' }) route: string;
-  @ApiProperty() avgLatencyMs: number;
-  @ApiProperty() maxLatencyMs: number;
+  @ApiProperty({ type: 'integer' }) avgLatencyMs: number;
+  @ApiProperty({ type: 'integer' }) maxLatencyMs: number;
 }
 
 class KeyUsage extends UsageCounts {
@@ -24,10 +25,14 @@ class KeyUsage extends UsageCounts {
 }
 
 class RateLimitWindow {
-  @ApiProperty({ description: 'Requests per minute of your plan (or override)' }) limit: number;
-  @ApiProperty({ description: 'Left in the current 60 s window, after this request' })
+  @ApiProperty({ type: 'integer', description: 'Requests per minute of your plan (or override)' })
+  limit: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Left in the current 60 s window, after this request',
+  })
   remaining: number;
-  @ApiProperty() resetInSeconds: number;
+  @ApiProperty({ type: 'integer' }) resetInSeconds: number;
 }
 
 export class UsageStatsResponse {
@@ -38,6 +43,8 @@ export class UsageStatsResponse {
   @ApiProperty({ type: [EndpointUsage] }) byEndpoint: EndpointUsage[];
   @ApiProperty({
     description: 'Failed requests per error code',
+    type: 'object',
+    additionalProperties: { type: 'integer' },
     example: { RATE_LIMIT_EXCEEDED: 3 },
   })
   byCode: Record<string, number>;

@@ -1,10 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { SCOPES } from '../../scopes';
 
 export class ApiKeyResponse {
   @ApiProperty({ enum: ['jwt'] }) authMethod: string;
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
+  @ApiProperty({ example: 'CI pipeline' }) name: string;
   @ApiProperty({
     description: 'The clear part of the key, to recognise it',
     example: 'cgk_test_3f9a0c51d2e4',
@@ -19,9 +19,9 @@ export class ApiKeyResponse {
 }
 
 export class CreatedApiKeyResponse extends ApiKeyResponse {
-  @ApiPropertyOptional({
+  @ApiProperty({
     description: 'The full key. Shown in this response only: store it now.',
-    example: 'cgk_test_<48 hex>',
+    example: 'cgk_test_3f9a0c51d2e4b7a1c0ffee0123456789abcdef0123456789',
   })
   key: string;
 }

@@ -21,13 +21,22 @@ export class RefreshTokenDto {
 }
 
 export class TokenPairResponse {
-  @ApiProperty({ description: 'Send as Authorization: Bearer <accessToken>' }) accessToken: string;
+  @ApiProperty({
+    description: 'Send as Authorization: Bearer <accessToken>',
+    example: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9…',
+  })
+  accessToken: string;
   @ApiProperty({
     description: 'Single use: POST /auth/refresh returns a new pair and retires this one',
   })
   refreshToken: string;
-  @ApiProperty({ enum: ['Bearer'] }) tokenType: string;
-  @ApiProperty({ description: 'Access token lifetime in seconds', example: 900 }) expiresIn: number;
-  @ApiProperty({ description: 'Refresh token lifetime in seconds', example: 604800 })
+  @ApiProperty({ enum: ['Bearer'] }) tokenType: 'Bearer';
+  @ApiProperty({ type: 'integer', description: 'Access token lifetime in seconds', example: 900 })
+  expiresIn: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Refresh token lifetime in seconds',
+    example: 604800,
+  })
   refreshExpiresIn: number;
 }

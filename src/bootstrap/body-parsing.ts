@@ -1,0 +1,51 @@
+import { INestApplication, Logger } from '@nestjs/common';
+import express, { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../common/errors/api-error';
+import { sendError } from '../common/errors/error-envelope.filter';
+
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+const JSON_HINT =
+  'Send one JSON document (check quotes, commas and brackets) with Content-Type: application/json.';
+
+/**
+ * Bodies are JSON only (spec §4). A body of another type is refused as such (415), instead of
+ * being left unparsed and reported as a list of missing fields. Body-parser failures never reach
+ * Nest's filters: they are rendered here, as validation errors.
+ */
+export function useJsonBodies(app: INestApplication): void {
+  const logger = new Logger('BodyParser');
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    // req.is() is null without a body, false for a body of another type; an empty body is none.
+    if (req.headers['content-length'] === '0' || req.is('application/json') !== false)
+      return next();
+    const sent = req.headers['content-type'];
+    sendError(
+      res,
+      new ApiError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        sent
+          ? `Request bodies must be JSON; got Content-Type ${sent.slice(0, 100)}`
+          : 'Request bodies must be JSON; the request has a body but no Content-Type',
+      ),
+      logger,
+    );
+  });
+  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true }));
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (!err) return next();
+    sendError(res, bodyParserError(err), logger);
+  });
+}
+
+function bodyParserError(err: unknown): unknown {
+  const e = err as { type?: unknown; status?: unknown };
+  if (typeof e.type !== 'string') return err;
+  if (e.status === 413)
+    return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is larger than 16 KiB');
+  if (e.type === 'entity.parse.failed')
+    return new ApiError('INVALID_PARAMS', 'Request body is not valid JSON', { hint: JSON_HINT });
+  return new ApiError('INVALID_PARAMS', 'Request body could not be read (send UTF-8 JSON)', {
+    hint: JSON_HINT,
+  });
+}

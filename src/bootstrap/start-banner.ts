@@ -1,0 +1,54 @@
+import { computeAddress } from 'ethers';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { devnetPrivateKeys } from '../chain/devnet/devnet';
+import { DEVNET_MNEMONIC, FUNDED_ACCOUNT_COUNT } from '../chain/devnet/constants';
+
+export interface StartFacts {
+  baseUrl: string;
+  startupMs: number;
+  docsEnabled: boolean;
+  chain: { chainId: number; name: string; rpcUrl?: string; embedded: boolean };
+  dataDir: string;
+}
+
+/** The first line every start prints (scripts and tests wait for it). */
+export function readyLine(facts: StartFacts): string {
+  return `Ready on ${facts.baseUrl} in ${facts.startupMs.toFixed(0)} ms${facts.docsEnabled ? ' (docs: /docs)' : ''}`;
+}
+
+/**
+ * What a person at a terminal needs to start: where the API, the reference and the chain are,
+ * which development wallets hold funds, and how to log in to the demo account.
+ */
+export function startBanner(facts: StartFacts): string {
+  const lines = [
+    readyLine(facts),
+    '',
+    `  API        ${facts.baseUrl}/api/v1   (BASE=${facts.baseUrl})`,
+  ];
+  if (facts.docsEnabled) lines.push(`  Reference  ${facts.baseUrl}/docs   (OpenAPI: /docs/json)`);
+  const { chain } = facts;
+  if (chain.embedded && chain.rpcUrl) {
+    lines.push(
+      `  Devnet     ${chain.rpcUrl}   chainId ${chain.chainId}   (ethers: new JsonRpcProvider(url, ${chain.chainId}, { cacheTimeout: -1 }))`,
+      `  Wallets    ${FUNDED_ACCOUNT_COUNT} funded with ETH, WETH and tUSDC, from the mnemonic "${DEVNET_MNEMONIC}":`,
+      ...fundedWallets().map((w) => `             ${w}`),
+    );
+  } else {
+    lines.push(`  Chain      ${chain.name} (chainId ${chain.chainId})`);
+  }
+  const credentials = join(facts.dataDir, 'demo-credentials.json');
+  if (existsSync(credentials)) {
+    const { email } = JSON.parse(readFileSync(credentials, 'utf8')) as { email: string };
+    lines.push(`  Demo login ${email}, password in ${credentials}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+function fundedWallets(): string[] {
+  return devnetPrivateKeys(FUNDED_ACCOUNT_COUNT).map((key, i) => {
+    const role = i === 0 ? '   (deployer and attester)' : '';
+    return `#${i} ${computeAddress(key)}${role}`;
+  });
+}

@@ -1,0 +1,95 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+const ADDRESS = {
+  pattern: '^0x[0-9a-fA-F]{40}$',
+  example: '0x4200000000000000000000000000000000000006',
+};
+
+class ChainInfo {
+  @ApiProperty({ type: 'integer', example: 84532 }) chainId: number;
+  @ApiProperty({ example: 'devnet' }) name: string;
+  @ApiPropertyOptional({
+    description:
+      'JSON-RPC URL of the embedded devnet (only when the service runs it). With ethers, use new JsonRpcProvider(rpcUrl, chainId, { cacheTimeout: -1 }): the devnet mines every transaction at once.',
+    example: 'http://127.0.0.1:8545',
+  })
+  rpcUrl?: string;
+}
+
+class TokenEntry {
+  @ApiProperty({ enum: ['WETH', 'tUSDC'] }) symbol: string;
+  @ApiProperty({ example: 'Wrapped Ether' }) name: string;
+  @ApiProperty(ADDRESS) address: string;
+  @ApiProperty({ type: 'integer', example: 18 }) decimals: number;
+}
+
+class PoolKey {
+  @ApiProperty({ ...ADDRESS, description: 'token0 (the lower address)' }) currency0: string;
+  @ApiProperty({ ...ADDRESS, description: 'token1' }) currency1: string;
+  @ApiProperty({ type: 'integer', example: 3000, description: 'Fee in hundredths of a bip' })
+  fee: number;
+  @ApiProperty({ type: 'integer', example: 60 }) tickSpacing: number;
+  @ApiProperty({ ...ADDRESS, description: 'The ComplianceHook' }) hooks: string;
+}
+
+class PoolInfo {
+  @ApiProperty({ type: PoolKey }) key: PoolKey;
+  @ApiProperty({ description: 'keccak256 of the ABI-encoded pool key', example: '0x…' })
+  poolId: string;
+  @ApiProperty({ type: 'integer', example: -887272 }) minTick: number;
+  @ApiProperty({ type: 'integer', example: 887272 }) maxTick: number;
+}
+
+class Contracts {
+  @ApiProperty(ADDRESS) poolManager: string;
+  @ApiProperty(ADDRESS) positionManager: string;
+  @ApiPropertyOptional(ADDRESS) positionDescriptor?: string;
+  @ApiProperty(ADDRESS) universalRouter: string;
+  @ApiProperty(ADDRESS) stateView: string;
+  @ApiProperty(ADDRESS) v4Quoter: string;
+  @ApiProperty(ADDRESS) permit2: string;
+  @ApiProperty(ADDRESS) multicall3: string;
+  @ApiProperty(ADDRESS) complianceRegistry: string;
+  @ApiProperty(ADDRESS) complianceHook: string;
+}
+
+class DeprecatedEntry {
+  @ApiProperty({ enum: ['token', 'hook'] }) kind: string;
+  @ApiProperty() label: string;
+  @ApiProperty(ADDRESS) address: string;
+  @ApiProperty({ ...ADDRESS, description: 'What to use instead' }) replacedBy: string;
+  @ApiProperty({ example: 'tUSDC' }) replacedByLabel: string;
+  @ApiProperty() reason: string;
+}
+
+class BuilderDefaults {
+  @ApiProperty({ type: 'integer', example: 50 }) slippageBps: number;
+  @ApiProperty({ type: 'integer', example: 1200 }) deadlineSeconds: number;
+}
+
+class GasInfo {
+  @ApiProperty({
+    description:
+      'Calibrated gas per operation (decimal strings), used when eth_estimateGas cannot run',
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { swap: '210000', mint: '420000' },
+  })
+  calibrated: Record<string, string>;
+  @ApiProperty({ type: 'integer' }) calibratedBufferPercent: number;
+  @ApiProperty({ type: 'integer' }) estimateBufferPercent: number;
+}
+
+/** GET /api/v1/defi/config. */
+export class DefiConfigResponse {
+  @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
+  @ApiProperty({ type: ChainInfo }) chain: ChainInfo;
+  @ApiProperty({ type: [TokenEntry], description: 'The supported tokens (whitelist)' })
+  tokens: TokenEntry[];
+  @ApiProperty({ type: PoolInfo }) pool: PoolInfo;
+  @ApiProperty({ type: Contracts }) contracts: Contracts;
+  @ApiProperty({ type: [DeprecatedEntry], description: 'Refused items and their replacements' })
+  deprecated: DeprecatedEntry[];
+  @ApiProperty({ type: BuilderDefaults }) defaults: BuilderDefaults;
+  @ApiProperty({ type: GasInfo }) gas: GasInfo;
+}

@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BuiltAppProcess, startBuiltApp } from '../helpers/built-app-process';
+
+/** Issue 13 item 5: a start a person can read (pretty + banner), JSON lines for collectors. */
+describe('What a start prints', () => {
+  const root = join(__dirname, '..', '..');
+  const dirs: string[] = [];
+  let running: BuiltAppProcess | undefined;
+
+  beforeAll(() => {
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'pipe' });
+  });
+  afterEach(() => running?.kill());
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  function dataDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'cgk-banner-'));
+    dirs.push(dir);
+    return dir;
+  }
+
+  it('pretty: a banner with the API, /docs, the devnet RPC and chainId, funded wallets and the demo login', async () => {
+    const dir = dataDir();
+    running = await startBuiltApp({ DATA_DIR: dir, LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' });
+    await fetch(`http://127.0.0.1:${running.port}/health/live`);
+    await running.stop();
+    const out = running.output();
+    const base = `http://127.0.0.1:${running.port}`;
+    expect(out).toContain(`${base}/api/v1`);
+    expect(out).toContain(`${base}/docs`);
+    expect(out).toMatch(/Devnet +http:\/\/127\.0\.0\.1:\d+ +chainId 84532/);
+    expect(out).toContain('cacheTimeout: -1');
+    // Development mnemonic accounts #0 (attester) and #1.
+    expect(out).toContain('#0 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    expect(out).toContain('#1 0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    expect(out).toContain(
+      `Demo login demo@example.com, password in ${join(dir, 'demo-credentials.json')}`,
+    );
+    expect(out).toMatch(/password: \S+/); // first start: the password itself
+    // Pretty log lines, not JSON objects.
+    expect(out).toMatch(/INFO.*\[Chain\] .*embedded devnet ready/);
+    expect(out).toMatch(/INFO.*request completed GET \/health\/live -> 200/);
+    expect(out.split('\n').filter((line) => line.startsWith('{'))).toEqual([]);
+  });
+
+  it('json: one JSON object per log line, and the Ready line scripts wait for', async () => {
+    running = await startBuiltApp({ DATA_DIR: dataDir(), LOG_FORMAT: 'json', LOG_LEVEL: 'info' });
+    await fetch(`http://127.0.0.1:${running.port}/health/live`);
+    await running.stop();
+    const lines = running.output().split('\n');
+    const json = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    expect(json.length).toBeGreaterThan(0);
+    expect(json.some((entry) => /embedded devnet ready/.test(entry.msg))).toBe(true);
+    expect(json.every((entry) => typeof entry.level === 'number')).toBe(true);
+    expect(lines.some((line) => line.startsWith('Ready on http://127.0.0.1:'))).toBe(true);
+    expect(running.output()).not.toMatch(/^ +Wallets +\d+ funded/m);
+  });
+});
