@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UsageModule } from '../usage/usage.module';
 import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -24,7 +23,6 @@ import { UsersModule } from './users/users.module';
     // The secret and options are passed per call (JwtTokensService), pinned to HS256.
     JwtModule.register({}),
     UsersModule,
-    UsageModule,
   ],
   controllers: [AuthController, ApiKeysController],
   providers: [
@@ -34,6 +32,6 @@ import { UsersModule } from './users/users.module';
     AuthService,
     LoginAttemptsLimiter,
   ],
-  exports: [ApiKeysService, AuthSessionsService, JwtTokensService, UsageModule],
+  exports: [ApiKeysService, AuthSessionsService, JwtTokensService],
 })
 export class AuthModule {}

@@ -2,15 +2,15 @@ import { ConfigType, registerAs } from '@nestjs/config';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { APP_MODES } from './app.config';
-import { envEnum, envOptional, envString, InvalidConfigError } from './env-reader';
+import { appModeOf } from './app.config';
+import { envOptional, envString, InvalidConfigError } from './env-reader';
 
 export const API_KEY_PREFIX_PATTERN = /^[a-z][a-z0-9]{1,15}$/;
 const MIN_SECRET_LENGTH = 32;
 
 export const authConfig = registerAs('auth', () => {
   const env = process.env;
-  const mode = envEnum(env, 'APP_MODE', APP_MODES, 'demo');
+  const mode = appModeOf(env);
   const apiKeyPrefix = envString(env, 'API_KEY_PREFIX', 'cgk');
   if (!API_KEY_PREFIX_PATTERN.test(apiKeyPrefix)) {
     throw new InvalidConfigError(
