@@ -51,12 +51,14 @@ function resolveSpecifier(fromFile: string, specifier: string): string {
   return candidate;
 }
 
+const specifiersOf = (file: string): string[] =>
+  preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((i) => i.fileName);
+
 /** Every relative import, export-from, import() and require() edge between files of src/. */
 function importEdges(): Edge[] {
   const root = resolve(SRC, '..');
   return sourceFiles(SRC).flatMap((file) =>
-    preProcessFile(readFileSync(file, 'utf8'), true, true)
-      .importedFiles.map((imported) => imported.fileName)
+    specifiersOf(file)
       .filter((specifier) => specifier.startsWith('.'))
       .map((specifier) => resolveSpecifier(file, specifier))
       // Files outside src/ (contract artifacts, circuits) are data, not layers.
@@ -127,6 +129,15 @@ describe('src/ layering', () => {
   it('keeps only exceptions that still exist', () => {
     const present = new Set(edges.map(key));
     expect([...KNOWN_EXCEPTIONS].filter((e) => !present.has(e))).toEqual([]);
+  });
+
+  it("reads Nest's and the throttler's internals in one adapter only (common/validation/route-params.ts)", () => {
+    const internal = /^@nestjs\/[^/]+\/(?!index$)/; // a path inside a @nestjs package
+    const readers = sourceFiles(SRC)
+      .filter((file) => !file.endsWith('.spec.ts'))
+      .filter((file) => specifiersOf(file).some((s) => internal.test(s)))
+      .map((file) => relative(SRC, file));
+    expect(readers).toEqual(['common/validation/route-params.ts']);
   });
 
   it.each([

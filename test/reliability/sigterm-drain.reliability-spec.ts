@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '../helpers/test-env';
+import { pollUntil } from '../helpers/wait';
 import { requireEnv } from './reliability-env';
 
 const ROOT = join(__dirname, '..', '..');
@@ -105,9 +106,14 @@ describe('SIGTERM under load', () => {
           if (answered === 100 && !signalled) {
             signalled = true;
             child!.kill('SIGTERM');
-            await new Promise((r) => setTimeout(r, 100));
-            const probe = await fetch(`${base}/health/ready`).catch(() => undefined);
-            readiness.push(probe?.status ?? 0);
+            // Readiness turns 503 as soon as the signal is handled (within the readiness delay).
+            const first = await pollUntil(
+              'readiness to change after SIGTERM',
+              async () => (await fetch(`${base}/health/ready`).catch(() => undefined))?.status ?? 0,
+              (status) => status !== 200,
+              { intervalMs: 10 },
+            );
+            readiness.push(first);
           }
           return res.status;
         } catch {
