@@ -9,6 +9,7 @@ import { AuthService } from './login/auth.service';
 import { LoginAttemptsLimiter } from './login/login-attempts.limiter';
 import { AuthSession } from './tokens/auth-session.entity';
 import { AuthSessionsService } from './tokens/auth-sessions.service';
+import { JwtSecret } from './tokens/jwt-secret';
 import { JwtTokensService } from './tokens/jwt-tokens.service';
 import { RefreshToken } from './tokens/refresh-token.entity';
 import { UsersModule } from './users/users.module';
@@ -28,6 +29,7 @@ import { UsersModule } from './users/users.module';
   providers: [
     ApiKeysService,
     AuthSessionsService,
+    JwtSecret,
     JwtTokensService,
     AuthService,
     LoginAttemptsLimiter,
