@@ -10,9 +10,10 @@ const MAX_BUFFERED_ROWS = 50_000;
 
 /**
  * Writes usage rows off the request path: UsageRecordingMiddleware queues a row when a metered
- * response finishes; rows are written in batches (every second or every 200 rows). Shutdown flushes in beforeApplicationShutdown,
- * which Nest runs after onModuleDestroy (in-flight requests drained) and before any
- * onApplicationShutdown (where TypeORM closes the data source), so no finished request is lost.
+ * response finishes; rows are written in batches (every second or every 200 rows). Shutdown
+ * flushes in beforeApplicationShutdown, which Nest runs after onModuleDestroy (in-flight requests
+ * drained) and before any onApplicationShutdown (where TypeORM closes the data source), so no
+ * finished request is lost.
  */
 @Injectable()
 export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {

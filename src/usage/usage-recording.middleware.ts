@@ -10,6 +10,8 @@ import { UsageRecorder } from './usage-recorder.service';
  * 2xx, the guard's own 403 (scope), the rate limit's 429, handler errors and aborted requests
  * alike. Failed authentication, validation failures and public routes never get a principal, so
  * they cost no row. The row is queued when the response finishes (or the client goes away).
+ * A middleware rather than an interceptor: interceptors never run when a guard throws (the scope
+ * 403, the 429), and those answers must be metered too.
  */
 @Injectable()
 export class UsageRecordingMiddleware implements NestMiddleware {
