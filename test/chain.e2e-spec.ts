@@ -13,18 +13,11 @@ import { quoteExactInputSingle } from '../contracts/test/uniswap-actions';
 import { ApiError } from '../src/common/errors/api-error';
 import { createTestApp, TestApp } from './helpers/app';
 import { acquireDevnet, DevnetHandle } from './helpers/devnet';
+import { closedPort } from './helpers/ports';
 
 const STATE_VIEW = new Interface([
   'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',
 ]);
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('ChainModule (e2e)', () => {
   describe('on the devnet', () => {

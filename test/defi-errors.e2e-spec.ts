@@ -2,11 +2,11 @@
  * Every error code the DeFi builder endpoints can return, with status and phase (spec §7), in
  * pipeline order: validation -> auth -> preflight -> build.
  */
-import { createServer } from 'node:net';
 import request from 'supertest';
 import { createTestApp, TestApp } from './helpers/app';
 import { createApiKey, login } from './helpers/auth';
 import { bindWallet, DefiDevnet, startDefiDevnet } from './helpers/defi';
+import { closedPortUrl } from './helpers/ports';
 
 type Method = 'get' | 'post';
 interface Case {
@@ -19,14 +19,6 @@ interface Case {
   code: string;
   phase: string;
   hint?: string | RegExp;
-}
-
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 describe('DeFi builder error codes (status, phase)', () => {

@@ -4,12 +4,12 @@ import { ERROR_CATALOGUE } from '../src/common/errors/error-catalogue';
 import { createTestApp, TestAccount, TestApp } from './helpers/app';
 import { createApiKey, login } from './helpers/auth';
 import {
-  closedRpcUrl,
   ComplianceDevnet,
   postActivateDemo,
   postRegister,
   startComplianceDevnet,
 } from './helpers/compliance';
+import { closedPortUrl } from './helpers/ports';
 
 describe('Onboarding (demo mode): wallet binding and demo session activation', () => {
   let chain: ComplianceDevnet;
@@ -211,7 +211,7 @@ describe('Onboarding (demo mode): wallet binding and demo session activation', (
   it('answers 503 CHAIN_UNAVAILABLE quickly when the RPC is down', async () => {
     const down = await createTestApp({
       db: t.db,
-      env: { ...chain.env, CHAIN_RPC_URL: await closedRpcUrl() },
+      env: { ...chain.env, CHAIN_RPC_URL: await closedPortUrl() },
     });
     try {
       const started = Date.now();

@@ -1,6 +1,5 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { User } from '../auth/users/user.entity';
 import { UsersService } from '../auth/users/users.service';
 import { Account, Plan } from './account.entity';
 import { AccountsService } from './accounts.service';
@@ -29,10 +28,11 @@ export class AccountProvisioningService {
       throw new ConflictException(`A user with email ${input.email} already exists`);
     }
     const account = this.accounts.build(input.name, input.plan ?? 'free');
+    // Hash first (argon2 is slow): the transaction holds no lock while it runs.
     const user = await this.users.build(account.id, input.email, input.password);
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(Account, account);
-      await manager.insert(User, user);
+      await this.users.insert(user, manager);
     });
     return { accountId: account.id, userId: user.id };
   }

@@ -1,9 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { IS_PUBLIC_KEY } from '../common/auth/public.decorator';
 import { ApiError } from '../common/errors/api-error';
-import { UsageRecorder } from '../usage/usage-recorder.service';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { malformedAuthorization } from './authorization-header';
 import { attachPrincipal, Principal } from './principal';
@@ -27,7 +26,6 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     private readonly apiKeys: ApiKeysService,
     private readonly tokens: JwtTokensService,
     private readonly sessions: AuthSessionsService,
-    private readonly usage: UsageRecorder,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,12 +34,11 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
     const requirement =
       this.reflector.getAllAndOverride<AuthRequirement>(AUTH_REQUIREMENT_KEY, targets) ?? {};
-    const http = context.switchToHttp();
-    const req = http.getRequest<Request>();
+    const req = context.switchToHttp().getRequest<Request>();
     const principal = await this.authenticate(req);
+    // From here on the request belongs to an account: the usage module meters it, whatever
+    // happens next (scope refusal, rate limit, handler error).
     attachPrincipal(req, principal);
-    // From here on the request belongs to an account: it is metered, whatever happens next.
-    this.usage.track(req, http.getResponse<Response>(), principal);
     authorize(principal, requirement);
     return true;
   }

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UsageModule } from '../usage/usage.module';
 import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -10,6 +9,7 @@ import { AuthService } from './login/auth.service';
 import { LoginAttemptsLimiter } from './login/login-attempts.limiter';
 import { AuthSession } from './tokens/auth-session.entity';
 import { AuthSessionsService } from './tokens/auth-sessions.service';
+import { JwtSecret } from './tokens/jwt-secret';
 import { JwtTokensService } from './tokens/jwt-tokens.service';
 import { RefreshToken } from './tokens/refresh-token.entity';
 import { UsersModule } from './users/users.module';
@@ -24,16 +24,16 @@ import { UsersModule } from './users/users.module';
     // The secret and options are passed per call (JwtTokensService), pinned to HS256.
     JwtModule.register({}),
     UsersModule,
-    UsageModule,
   ],
   controllers: [AuthController, ApiKeysController],
   providers: [
     ApiKeysService,
     AuthSessionsService,
+    JwtSecret,
     JwtTokensService,
     AuthService,
     LoginAttemptsLimiter,
   ],
-  exports: [ApiKeysService, AuthSessionsService, JwtTokensService, UsageModule],
+  exports: [ApiKeysService, AuthSessionsService, JwtTokensService],
 })
 export class AuthModule {}

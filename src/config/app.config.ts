@@ -5,9 +5,14 @@ import { envBool, envEnum, envInt, envString } from './env-reader';
 export const APP_MODES = ['demo', 'production'] as const;
 export type AppMode = (typeof APP_MODES)[number];
 
+/** The one parser of APP_MODE; every namespace that depends on the mode reads it through here. */
+export function appModeOf(env: Record<string, string | undefined> = process.env): AppMode {
+  return envEnum(env, 'APP_MODE', APP_MODES, 'demo');
+}
+
 export const appConfig = registerAs('app', () => {
   const env = process.env;
-  const mode = envEnum(env, 'APP_MODE', APP_MODES, 'demo');
+  const mode = appModeOf(env);
   return {
     port: envInt(env, 'PORT', 3000, { min: 0, max: 65535 }),
     host: envString(env, 'HOST', '0.0.0.0'),

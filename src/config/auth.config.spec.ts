@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authConfig } from './auth.config';
@@ -30,20 +30,18 @@ describe('authConfig', () => {
     API_KEY_PREFIX: undefined,
   });
 
-  it('generates the JWT secret once, in DATA_DIR/jwt-secret with mode 0600, outside production', () => {
-    const first = withEnv(base(), () => authConfig());
-    const second = withEnv(base(), () => authConfig());
-    expect(first.jwtSecret).toHaveLength(64);
-    expect(second.jwtSecret).toBe(first.jwtSecret);
-    const file = join(dataDir, 'jwt-secret');
-    expect(readFileSync(file, 'utf8').trim()).toBe(first.jwtSecret);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(first).toMatchObject({
+  it('reads the environment only: an unset JWT_SECRET stays unset outside production', () => {
+    const config = withEnv(base(), () => authConfig());
+    expect(config.jwtSecret).toBeUndefined();
+    expect(readdirSync(dataDir)).toEqual([]);
+    expect(config).toMatchObject({
       apiKeyPrefix: 'cgk',
       apiKeyMode: 'test',
       accessTokenTtlSeconds: 900,
       clockSkewSeconds: 60,
     });
+    const given = 'g'.repeat(40);
+    expect(withEnv({ ...base(), JWT_SECRET: given }, () => authConfig()).jwtSecret).toBe(given);
   });
 
   it('requires JWT_SECRET in production, and issues live keys there', () => {

@@ -1,6 +1,6 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { getAddress, isAddress } from 'ethers';
-import { APP_MODES } from './app.config';
+import { appModeOf } from './app.config';
 import { envBool, envEnum, envInt, envOptional, envUrl, InvalidConfigError } from './env-reader';
 
 export const CHAIN_NETWORKS = ['devnet', 'base-sepolia'] as const;
@@ -25,7 +25,7 @@ function envAddress(env: Env, name: string): string | undefined {
 export const chainConfig = registerAs('chain', () => {
   const env = process.env;
   const rpcUrl = envUrl(env, 'CHAIN_RPC_URL', ['http', 'https']);
-  const production = envEnum(env, 'APP_MODE', APP_MODES, 'demo') === 'production';
+  const production = appModeOf(env) === 'production';
   const underTest = env.NODE_ENV === 'test';
   const network = envEnum<ChainNetworkName>(
     env,

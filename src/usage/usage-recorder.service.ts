@@ -1,10 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Request, Response } from 'express';
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { Repository } from 'typeorm';
-import type { Principal } from '../auth/principal';
 import { UsageRecord } from './usage-record.entity';
 
 export const USAGE_FLUSH_INTERVAL_MS = 1_000;
@@ -13,10 +9,11 @@ export const USAGE_BATCH_SIZE = 200;
 const MAX_BUFFERED_ROWS = 50_000;
 
 /**
- * Meters protected requests off the request path: a row is queued when the response finishes and
- * written in batches (every second or every 200 rows). Shutdown flushes in beforeApplicationShutdown,
- * which Nest runs after onModuleDestroy (in-flight requests drained) and before any
- * onApplicationShutdown (where TypeORM closes the data source), so no finished request is lost.
+ * Writes usage rows off the request path: UsageRecordingMiddleware queues a row when a metered
+ * response finishes; rows are written in batches (every second or every 200 rows). Shutdown
+ * flushes in beforeApplicationShutdown, which Nest runs after onModuleDestroy (in-flight requests
+ * drained) and before any onApplicationShutdown (where TypeORM closes the data source), so no
+ * finished request is lost.
  */
 @Injectable()
 export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
@@ -42,34 +39,6 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
       );
   }
 
-  /** Called by the auth guard once the caller is known; the row is queued when the response ends. */
-  track(req: Request, res: Response, principal: Principal): void {
-    const startedAt = new Date();
-    const started = performance.now();
-    const route = routePattern(req);
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      const statusCode = res.writableFinished ? res.statusCode : 499;
-      this.enqueue({
-        id: randomUUID(),
-        accountId: principal.accountId,
-        authMethod: principal.method,
-        apiKeyId: principal.apiKeyId ?? null,
-        userId: principal.userId ?? null,
-        method: req.method,
-        route,
-        statusCode,
-        code: statusCode >= 400 ? String(res.locals.errorCode ?? 'CLIENT_CLOSED_REQUEST') : null,
-        latencyMs: Math.round(performance.now() - started),
-        createdAt: startedAt,
-      });
-    };
-    res.once('finish', finish);
-    res.once('close', finish);
-  }
-
   get pending(): number {
     return this.buffer.length;
   }
@@ -80,7 +49,8 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
     return this.flushing;
   }
 
-  private enqueue(row: UsageRecord): void {
+  /** Queues one row (see UsageRecordingMiddleware); written within a second or at 200 rows. */
+  record(row: UsageRecord): void {
     this.buffer.push(row);
     if (this.buffer.length > MAX_BUFFERED_ROWS) {
       const dropped = this.buffer.splice(0, this.buffer.length - MAX_BUFFERED_ROWS).length;
@@ -107,10 +77,4 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
       }
     }
   }
-}
-
-/** `/api/v1/api-keys/:id`, not the concrete path (ids would explode the endpoint breakdown). */
-function routePattern(req: Request): string {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? `${req.baseUrl ?? ''}${path}`.slice(0, 200) : 'unmatched';
 }

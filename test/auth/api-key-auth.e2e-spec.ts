@@ -2,7 +2,7 @@ import { JwtService } from '@nestjs/jwt';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiKey } from '../../src/auth/api-keys/api-key.entity';
-import { authConfig, AuthConfig } from '../../src/config/auth.config';
+import { JwtSecret } from '../../src/auth/tokens/jwt-secret';
 import { createTestApp, TestAccount, TestApp } from '../helpers/app';
 import { createApiKey, login, loginPair } from '../helpers/auth';
 import { AuthProbeController } from './auth-probe.controller';
@@ -177,14 +177,11 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
 
   it('refuses tokens that are expired, of the wrong type, algorithm, issuer or audience', async () => {
     const jwt = new JwtService();
-    const config = t.app.get<AuthConfig>(authConfig.KEY);
+    const secret = t.app.get(JwtSecret).value;
     const { refreshToken } = await loginPair(t, account);
     const claims = JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString());
     const sign = (payload: object, options: Record<string, unknown> = {}) =>
-      jwt.sign(
-        { ...claims, ...payload },
-        { secret: config.jwtSecret, algorithm: 'HS256', ...options },
-      );
+      jwt.sign({ ...claims, ...payload }, { secret, algorithm: 'HS256', ...options });
     const now = Math.floor(Date.now() / 1000);
     const cases = {
       refreshAsAccess: refreshToken,

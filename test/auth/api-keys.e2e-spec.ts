@@ -2,6 +2,7 @@ import request from 'supertest';
 import { SCOPES } from '../../src/auth/scopes';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
+import { pollUntil } from '../helpers/wait';
 
 describe('ApiKeysController (dashboard, JWT only)', () => {
   let t: TestApp;
@@ -50,11 +51,16 @@ describe('ApiKeysController (dashboard, JWT only)', () => {
   it('records the last use of a key', async () => {
     const key = await createApiKey(t, token, ['usage:read']);
     await request(t.server).get('/api/v1/usage/stats').set('X-API-Key', key.key).expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const listed = (await as(token).get('/api/v1/api-keys')).body.items.find(
-      (k: { id: string }) => k.id === key.id,
+    // The service writes lastUsedAt off the request path: poll the listing until it shows.
+    const lastUsedAt = await pollUntil(
+      'lastUsedAt to be recorded',
+      async () =>
+        (await as(token).get('/api/v1/api-keys').expect(200)).body.items.find(
+          (k: { id: string }) => k.id === key.id,
+        ).lastUsedAt as string | null,
+      (value) => value !== null,
     );
-    expect(listed.lastUsedAt).not.toBeNull();
+    expect(Date.parse(lastUsedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('validates names, scopes and expiry before anything else', async () => {

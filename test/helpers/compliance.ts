@@ -4,7 +4,6 @@
  * and the onboarding / verify calls.
  */
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
-import { createServer } from 'node:net';
 import request from 'supertest';
 import { devnetPrivateKeys } from '../../src/chain/devnet/devnet';
 import type { DevnetDeployment } from '../../src/chain/network/network.types';
@@ -47,15 +46,6 @@ export async function startComplianceDevnet(): Promise<ComplianceDevnet> {
     isActive: (address) => registry.isActive(address) as Promise<boolean>,
     close: () => devnet.release(),
   };
-}
-
-/** A local URL on which nothing listens (an ephemeral port, opened then closed). */
-export async function closedRpcUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 type Auth = { bearer?: string; apiKey?: string };

@@ -73,13 +73,43 @@ export class ErrorProbeController {
   }
 }
 
-/** A slow public route, to observe graceful shutdown with a request in flight. */
+/**
+ * Requests that stay in flight until the test releases them, to observe graceful shutdown with
+ * requests in flight without guessing how long anything takes.
+ */
+export class HeldRequests {
+  private held: Array<() => void> = [];
+  private arrivals: Array<{ count: number; resolve: () => void }> = [];
+
+  /** Resolves once `count` requests are being held. */
+  whenHolding(count: number): Promise<void> {
+    if (this.held.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.arrivals.push({ count, resolve }));
+  }
+
+  hold(): Promise<void> {
+    return new Promise((resolve) => {
+      this.held.push(resolve);
+      const reached = this.arrivals.filter((w) => w.count <= this.held.length);
+      this.arrivals = this.arrivals.filter((w) => w.count > this.held.length);
+      reached.forEach((w) => w.resolve());
+    });
+  }
+
+  releaseAll(): void {
+    this.held.splice(0).forEach((release) => release());
+  }
+}
+
+/** A public route whose requests wait for HeldRequests.releaseAll(). */
 @Public()
-@Controller('test-slow')
-export class SlowProbeController {
+@Controller('test-held')
+export class HeldProbeController {
+  constructor(private readonly requests: HeldRequests) {}
+
   @Get()
-  async slow(@Query('ms') ms = '300') {
-    await new Promise((resolve) => setTimeout(resolve, Number(ms)));
+  async held() {
+    await this.requests.hold();
     return { done: true };
   }
 }

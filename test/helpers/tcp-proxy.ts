@@ -1,15 +1,15 @@
-import { createServer, Server, Socket, connect } from 'node:net';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, connect, createServer, Server, Socket } from 'node:net';
 
 /**
  * A controllable TCP proxy in front of a real server (PostgreSQL, Redis, the devnet RPC), so a
- * test can make a dependency vanish (`down`), hang (`blackhole`) and come back (`up`) while the app
- * under test keeps running. Only loopback addresses are ever involved.
+ * test can make a dependency vanish (`down`), hang (`blackhole`, or `stall` mid-connection), break
+ * its connections (`dropConnections`) and come back (`up`, `forward`) while the app under test keeps
+ * running. Only loopback addresses are ever involved.
  */
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
-  private mode: 'forward' | 'blackhole' = 'forward';
+  private mode: 'forward' | 'blackhole' | 'stall' = 'forward';
   port = 0;
 
   constructor(
@@ -34,20 +34,29 @@ export class TcpProxy {
   async down(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
+    this.dropConnections();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
   /** Accepts connections but never answers: the slow/hung dependency case. */
   blackhole(): void {
     this.mode = 'blackhole';
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
+    this.dropConnections();
+  }
+
+  /** Keeps every connection open but swallows the traffic both ways, new connections included. */
+  stall(): void {
+    this.mode = 'stall';
   }
 
   forward(): void {
     this.mode = 'forward';
+  }
+
+  /** Cuts every open connection (both sides); new ones are accepted as the mode says. */
+  dropConnections(): void {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
   }
 
   private accept(client: Socket): void {
@@ -63,6 +72,7 @@ export class TcpProxy {
     });
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
-    client.pipe(upstream).pipe(client);
+    client.on('data', (chunk) => this.mode === 'forward' && upstream.write(chunk));
+    upstream.on('data', (chunk) => this.mode === 'forward' && client.write(chunk));
   }
 }

@@ -1,10 +1,10 @@
-import { createServer } from 'node:net';
 import request from 'supertest';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { RateLimitStorage } from '../../src/usage/rate-limit/rate-limit.storage';
 import { RedisConnection } from '../../src/usage/rate-limit/redis-connection';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login, uniqueRedisPrefix } from '../helpers/auth';
+import { closedPort } from '../helpers/ports';
 import { createTestDatabase } from '../helpers/test-env';
 import { AuthProbeController } from '../auth/auth-probe.controller';
 
@@ -56,15 +56,6 @@ describeRedis('Rate limit on Redis (TEST_REDIS_URL)', () => {
     }
   });
 });
-
-/** A port nothing listens on: bound, read, released (never a fixed port). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('Redis outage policy: fail open, per instance', () => {
   let t: TestApp;

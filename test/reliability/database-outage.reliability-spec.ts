@@ -2,6 +2,7 @@ import request from 'supertest';
 import { createTestApp, TestApp } from '../helpers/app';
 import { TcpProxy } from '../helpers/tcp-proxy';
 import { createTestDatabase, TestDatabase } from '../helpers/test-env';
+import { pollUntil } from '../helpers/wait';
 
 import { requireEnv } from './reliability-env';
 
@@ -57,11 +58,12 @@ describe('Database outage', () => {
     await request(t.server).get('/health/live').expect(200);
 
     await proxy.up();
-    let status = 0;
-    for (let i = 0; i < 20 && status !== 200; i += 1) {
-      status = (await request(t.server).get('/health/ready')).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
-    }
+    const status = await pollUntil(
+      'readiness to recover',
+      async () => (await request(t.server).get('/health/ready')).status,
+      (s) => s === 200,
+      { intervalMs: 250 },
+    );
     expect(status).toBe(200);
   });
 });

@@ -1,9 +1,9 @@
 import { createServer, Server, Socket } from 'node:net';
-import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { SCOPES } from '../../src/auth/scopes';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
+import { listenOnEphemeralPort } from '../helpers/ports';
 
 const TIMEOUT_MS = 800;
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -24,8 +24,7 @@ describe('Hanging chain RPC', () => {
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const rpcUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const rpcUrl = `http://127.0.0.1:${await listenOnEphemeralPort(server)}`;
     t = await createTestApp({
       env: { CHAIN_RPC_URL: rpcUrl, CHAIN_NETWORK: 'devnet', CHAIN_TIMEOUT_MS: String(TIMEOUT_MS) },
     });

@@ -3,6 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../common/errors/api-error';
 import { authConfig, AuthConfig } from '../../config/auth.config';
+import { JwtSecret } from './jwt-secret';
 
 export type TokenType = 'access' | 'refresh';
 
@@ -20,6 +21,7 @@ export class JwtTokensService {
   constructor(
     private readonly jwt: JwtService,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    private readonly secret: JwtSecret,
   ) {}
 
   sign(
@@ -31,7 +33,7 @@ export class JwtTokensService {
       typ === 'access' ? this.config.accessTokenTtlSeconds : this.config.refreshTokenTtlSeconds;
     const payload = { acc: claims.accountId, sid: claims.sessionId, typ };
     const token = this.jwt.sign(payload, {
-      secret: this.config.jwtSecret,
+      secret: this.secret.value,
       algorithm: 'HS256',
       issuer: this.config.jwtIssuer,
       audience: this.config.jwtAudience,
@@ -47,7 +49,7 @@ export class JwtTokensService {
     let payload: Record<string, unknown>;
     try {
       payload = await this.jwt.verifyAsync<Record<string, unknown>>(token, {
-        secret: this.config.jwtSecret,
+        secret: this.secret.value,
         algorithms: ['HS256'],
         issuer: this.config.jwtIssuer,
         audience: this.config.jwtAudience,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { User } from './user.entity';
 
 /** OWASP's argon2id baseline (19 MiB, 2 passes); tunable here only. */
@@ -29,6 +29,11 @@ export class UsersService {
       email: normalizeEmail(email),
       passwordHash,
     });
+  }
+
+  /** Inserts a built user, inside the caller's transaction when given its manager. */
+  async insert(user: User, manager?: EntityManager): Promise<void> {
+    await (manager ? manager.getRepository(User) : this.users).insert(user);
   }
 
   findByEmail(email: string): Promise<User | null> {

@@ -1,18 +1,12 @@
-import { CanActivate, ExecutionContext, Injectable, Paramtype } from '@nestjs/common';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppValidationPipe } from './app-validation.pipe';
+import { RouteParam, routeParams } from './route-params';
 
-interface RouteArg {
-  index: number;
-  data?: string;
-}
-
-const SOURCES: Partial<Record<number, { type: Paramtype; read: (req: Request) => unknown }>> = {
-  [RouteParamtypes.BODY]: { type: 'body', read: (req) => req.body },
-  [RouteParamtypes.QUERY]: { type: 'query', read: (req) => req.query },
-  [RouteParamtypes.PARAM]: { type: 'param', read: (req) => req.params },
+const READ: Record<RouteParam['type'], (req: Request) => unknown> = {
+  body: (req) => req.body,
+  query: (req) => req.query,
+  param: (req) => req.params,
 };
 
 /**
@@ -26,28 +20,16 @@ export class RequestValidationGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const controller = context.getClass();
-    const handler = context.getHandler();
-    const args: Record<string, RouteArg> =
-      Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler.name) ?? {};
-    const paramTypes: unknown[] =
-      Reflect.getMetadata('design:paramtypes', controller.prototype, handler.name) ?? [];
     const request = context.switchToHttp().getRequest<Request>();
-
-    for (const [key, arg] of Object.entries(args)) {
-      const source = SOURCES[Number(key.split(':')[0])];
-      const metatype = paramTypes[arg.index];
-      if (!source || typeof metatype !== 'function' || isPrimitive(metatype)) continue;
-      const whole = source.read(request);
+    for (const param of routeParams(context.getClass(), context.getHandler().name)) {
+      const { type, data, metatype } = param;
+      if (typeof metatype !== 'function' || isPrimitive(metatype)) continue;
+      const whole = READ[type](request);
       const value =
-        arg.data && whole && typeof whole === 'object'
-          ? (whole as Record<string, unknown>)[arg.data]
+        data && whole && typeof whole === 'object'
+          ? (whole as Record<string, unknown>)[data]
           : whole;
-      await this.pipe.transform(value, {
-        type: source.type,
-        metatype: metatype as never,
-        data: arg.data,
-      });
+      await this.pipe.transform(value, { type, metatype: metatype as never, data });
     }
     return true;
   }

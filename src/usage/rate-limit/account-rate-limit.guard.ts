@@ -1,6 +1,5 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard } from '@nestjs/throttler';
-import type { ThrottlerRequest } from '@nestjs/throttler/dist/throttler.guard.interface';
+import { ThrottlerGuard, type ThrottlerRequest } from '@nestjs/throttler';
 import { principalOf } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { attachRateLimit } from './rate-limit-state';

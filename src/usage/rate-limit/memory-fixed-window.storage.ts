@@ -1,5 +1,7 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+
+/** What a throttler storage returns, taken from the public ThrottlerStorage interface. */
+export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /**
  * Fixed-window counters in process memory: the default storage, and the per-instance fallback while

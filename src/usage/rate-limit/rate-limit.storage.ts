@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import { redisConfig, RedisConfig } from '../../config/redis.config';
-import { MemoryFixedWindowStorage } from './memory-fixed-window.storage';
+import { MemoryFixedWindowStorage, ThrottlerStorageRecord } from './memory-fixed-window.storage';
 import { RedisConnection } from './redis-connection';
 import { RedisFixedWindowStorage } from './redis-fixed-window.storage';
 
