@@ -17,6 +17,7 @@ import { DatabaseModule } from './database/database.module';
 import { DefiBuilderModule } from './defi-builder/defi-builder.module';
 import { HealthModule } from './health/health.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { MonthlyQuotaGuard } from './usage/quota/monthly-quota.guard';
 import { AccountRateLimitGuard } from './usage/rate-limit/account-rate-limit.guard';
 import { UsageModule } from './usage/usage.module';
 
@@ -39,9 +40,11 @@ import { UsageModule } from './usage/usage.module';
     AppValidationPipe,
     { provide: APP_PIPE, useExisting: AppValidationPipe },
     { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
-    // Global guards run in this order (spec §7): validation, then auth, then the rate limit.
+    // Global guards run in this order (spec §7): validation, then auth, then the monthly quota
+    // (every authenticated request counts), then the rate limit.
     { provide: APP_GUARD, useClass: RequestValidationGuard },
     { provide: APP_GUARD, useClass: ApiKeyOrJwtGuard },
+    { provide: APP_GUARD, useExisting: MonthlyQuotaGuard },
     { provide: APP_GUARD, useClass: AccountRateLimitGuard },
     { provide: APP_INTERCEPTOR, useClass: AuthMethodInterceptor },
     DemoAccountSeeder,

@@ -1,9 +1,9 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { Plan } from './plans';
 
-export const PLANS = ['free', 'pro', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
+export { PLANS, type Plan } from './plans';
 
-/** An institution: it owns users, API keys and wallets, and carries the rate-limit plan. */
+/** An institution: it owns users, API keys and wallets, and carries the plan (rate limit, monthly quota). */
 @Entity('accounts')
 export class Account {
   @PrimaryColumn({ type: 'varchar', length: 36 })
@@ -18,6 +18,10 @@ export class Account {
   /** An operator's override of the plan's requests per minute. */
   @Column({ name: 'rate_limit_per_minute', type: 'integer', nullable: true })
   rateLimitPerMinute: number | null;
+
+  /** An operator's override of the plan's monthly request quota (CLI set-quota). */
+  @Column({ name: 'monthly_quota', type: 'integer', nullable: true })
+  monthlyQuota: number | null;
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt: Date;

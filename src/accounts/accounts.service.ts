@@ -17,7 +17,13 @@ export class AccountsService {
   }
 
   build(name: string, plan: Plan): Account {
-    return this.accounts.create({ id: randomUUID(), name, plan, rateLimitPerMinute: null });
+    return this.accounts.create({
+      id: randomUUID(),
+      name,
+      plan,
+      rateLimitPerMinute: null,
+      monthlyQuota: null,
+    });
   }
 
   async setPlan(id: string, plan: Plan): Promise<void> {
@@ -26,5 +32,9 @@ export class AccountsService {
 
   async setRateLimitOverride(id: string, perMinute: number | null): Promise<void> {
     await this.accounts.update({ id }, { rateLimitPerMinute: perMinute });
+  }
+
+  async setMonthlyQuotaOverride(id: string, perMonth: number | null): Promise<void> {
+    await this.accounts.update({ id }, { monthlyQuota: perMonth });
   }
 }

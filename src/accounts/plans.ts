@@ -1,15 +1,41 @@
-import type { Plan } from './account.entity';
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
 
-/** Requests per minute of each plan (design §4); an account's own override wins. */
-export const PLAN_LIMITS_PER_MINUTE: Readonly<Record<Plan, number>> = {
-  free: 120,
-  pro: 1_200,
-  enterprise: 12_000,
+export interface PlanDefinition {
+  /** Requests per minute, one fixed 60 s window per account. */
+  requestsPerMinute: number;
+  /** Requests per UTC calendar month; null: unlimited. */
+  monthlyQuota: number | null;
+}
+
+/** THE plan table (design §4, issue 15): every limit a plan carries; an account's overrides win. */
+export const PLAN_DEFINITIONS: Readonly<Record<Plan, Readonly<PlanDefinition>>> = {
+  free: { requestsPerMinute: 120, monthlyQuota: 10_000 },
+  pro: { requestsPerMinute: 1_200, monthlyQuota: 1_000_000 },
+  enterprise: { requestsPerMinute: 12_000, monthlyQuota: null },
 };
+
+/** Requests per minute of each plan (derived from PLAN_DEFINITIONS). */
+export const PLAN_LIMITS_PER_MINUTE: Readonly<Record<Plan, number>> = Object.fromEntries(
+  PLANS.map((plan) => [plan, PLAN_DEFINITIONS[plan].requestsPerMinute]),
+) as Record<Plan, number>;
+
+/** The plan after which `plan` comes (for the "upgrade" hint); null for the largest. */
+export function nextPlan(plan: Plan): Plan | null {
+  return PLANS[PLANS.indexOf(plan) + 1] ?? null;
+}
 
 export function effectiveRateLimit(account: {
   plan: Plan;
   rateLimitPerMinute: number | null;
 }): number {
-  return account.rateLimitPerMinute ?? PLAN_LIMITS_PER_MINUTE[account.plan];
+  return account.rateLimitPerMinute ?? PLAN_DEFINITIONS[account.plan].requestsPerMinute;
+}
+
+/** Requests per month of an account (null: unlimited): its override, else its plan's quota. */
+export function effectiveMonthlyQuota(account: {
+  plan: Plan;
+  monthlyQuota: number | null;
+}): number | null {
+  return account.monthlyQuota ?? PLAN_DEFINITIONS[account.plan].monthlyQuota;
 }

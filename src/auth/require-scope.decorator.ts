@@ -3,6 +3,7 @@ import {
   ApiBearerAuth,
   ApiExtension,
   ApiForbiddenResponse,
+  ApiResponse,
   ApiSecurity,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
@@ -23,6 +24,9 @@ const UNAUTHORIZED =
 const TOO_MANY =
   'RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After).';
 
+const QUOTA =
+  'QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset.';
+
 /**
  * Protects a route with the API-key-then-JWT guard and requires `scope` of API keys (JWT users
  * hold every scope). Documents both security schemes and the auth/limit responses in OpenAPI.
@@ -38,6 +42,7 @@ export function RequireScope(scope: Scope): MethodDecorator & ClassDecorator {
       description: `API_KEY_SCOPE_MISSING: the API key lacks the \`${scope}\` scope.`,
     }),
     ApiTooManyRequestsResponse({ description: TOO_MANY }),
+    ApiResponse({ status: 402, description: QUOTA }),
   );
 }
 
@@ -52,5 +57,6 @@ export function RequireDashboardLogin(): MethodDecorator & ClassDecorator {
         'API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key.',
     }),
     ApiTooManyRequestsResponse({ description: TOO_MANY }),
+    ApiResponse({ status: 402, description: QUOTA }),
   );
 }

@@ -8,7 +8,8 @@ export class CliUsageError extends Error {}
 export const USAGE = `Usage: npm run cli -- <command> [options]
   create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
   set-plan --email EMAIL --plan free|pro|enterprise
-  set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)`;
+  set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)
+  set-quota --email EMAIL --per-month N         (N = 0 removes the override)`;
 
 export function parseFlags(args: string[]): Record<string, string> {
   const flags: Record<string, string> = {};
@@ -32,6 +33,13 @@ function plan(value: string): Plan {
   if (!(PLANS as readonly string[]).includes(value))
     throw new CliUsageError(`--plan must be one of ${PLANS.join(', ')}`);
   return value as Plan;
+}
+
+/** A whole-number override flag; 0 removes the override (null). */
+function override(flags: Record<string, string>, name: string): number | null {
+  const text = required(flags, name);
+  if (!/^\d{1,9}$/.test(text)) throw new CliUsageError(`--${name} must be a whole number`);
+  return Number(text) === 0 ? null : Number(text);
 }
 
 /** Runs one operator command and returns the JSON it prints. */
@@ -64,11 +72,15 @@ export async function runCommand(
     }
     case 'set-rate-limit': {
       const accountId = await provisioning.accountIdForEmail(required(flags, 'email'));
-      const text = required(flags, 'per-minute');
-      if (!/^\d{1,9}$/.test(text)) throw new CliUsageError('--per-minute must be a whole number');
-      const perMinute = Number(text) === 0 ? null : Number(text);
+      const perMinute = override(flags, 'per-minute');
       await accounts.setRateLimitOverride(accountId, perMinute);
       return { accountId, rateLimitPerMinute: perMinute };
+    }
+    case 'set-quota': {
+      const accountId = await provisioning.accountIdForEmail(required(flags, 'email'));
+      const perMonth = override(flags, 'per-month');
+      await accounts.setMonthlyQuotaOverride(accountId, perMonth);
+      return { accountId, monthlyQuota: perMonth };
     }
     default:
       throw new CliUsageError(`Unknown command: ${command}`);

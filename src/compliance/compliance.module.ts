@@ -26,6 +26,6 @@ import { WalletsModule } from './wallets/wallets.module';
     ProofNullifiersService,
     VerificationService,
   ],
-  exports: [SessionsService],
+  exports: [SessionsService, SiweNoncesService],
 })
 export class ComplianceModule {}

@@ -13,6 +13,9 @@ export const CORS_EXPOSED_HEADERS = [
   'RateLimit-Remaining',
   'RateLimit-Reset',
   'Retry-After',
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+  'X-Quota-Reset',
   'X-Request-Id',
 ];
 export const CORS_METHODS = ['GET', 'POST', 'DELETE'];

@@ -5,6 +5,7 @@ import { complianceConfig } from './compliance.config';
 import { databaseConfig } from './database.config';
 import { httpConfig } from './http.config';
 import { redisConfig } from './redis.config';
+import { usageConfig } from './usage.config';
 
 /** Every config namespace; each validates its own variables when the app boots. */
 export const CONFIG_NAMESPACES = [
@@ -13,6 +14,7 @@ export const CONFIG_NAMESPACES = [
   databaseConfig,
   authConfig,
   redisConfig,
+  usageConfig,
   complianceConfig,
   chainConfig,
 ];

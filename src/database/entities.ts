@@ -5,6 +5,7 @@ import { RefreshToken } from '../auth/tokens/refresh-token.entity';
 import { User } from '../auth/users/user.entity';
 import { Wallet } from '../compliance/wallets/wallet.entity';
 import { UsageRecord } from '../usage/usage-record.entity';
+import { UsageRollup } from '../usage/rollups/usage-rollup.entity';
 import { SiweNonce } from '../compliance/onboarding/siwe-nonce.entity';
 import { ProofNullifier } from '../compliance/verification/proof-nullifier.entity';
 
@@ -17,6 +18,7 @@ export const ENTITIES = [
   AuthSession,
   RefreshToken,
   UsageRecord,
+  UsageRollup,
   SiweNonce,
   ProofNullifier,
 ];

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { foldIntoBuckets } from './rollups/rollup-buckets';
+import { UsageRollupsService } from './rollups/usage-rollups.service';
 import { UsageRecord } from './usage-record.entity';
 
 export const USAGE_FLUSH_INTERVAL_MS = 1_000;
@@ -13,7 +14,8 @@ const MAX_BUFFERED_ROWS = 50_000;
  * response finishes; rows are written in batches (every second or every 200 rows). Shutdown
  * flushes in beforeApplicationShutdown, which Nest runs after onModuleDestroy (in-flight requests
  * drained) and before any onApplicationShutdown (where TypeORM closes the data source), so no
- * finished request is lost.
+ * finished request is lost. Each batch and its roll-up deltas are written in one transaction, so
+ * stats (read from roll-ups) and the raw rows never disagree.
  */
 @Injectable()
 export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
@@ -22,7 +24,10 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
   private flushing: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
 
-  constructor(@InjectRepository(UsageRecord) private readonly records: Repository<UsageRecord>) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rollups: UsageRollupsService,
+  ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), USAGE_FLUSH_INTERVAL_MS);
@@ -62,11 +67,17 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
     if (this.buffer.length >= USAGE_BATCH_SIZE) void this.flush();
   }
 
+  /** The raw rows and their roll-up deltas (the caller's transaction). */
+  async writeBatch(manager: EntityManager, batch: UsageRecord[]): Promise<void> {
+    await manager.insert(UsageRecord, batch);
+    await this.rollups.add(manager, foldIntoBuckets(batch));
+  }
+
   private async writeBuffered(): Promise<void> {
     while (this.buffer.length > 0) {
       const batch = this.buffer.splice(0, USAGE_BATCH_SIZE);
       try {
-        await this.records.insert(batch);
+        await this.dataSource.transaction((manager) => this.writeBatch(manager, batch));
       } catch (err) {
         this.buffer.unshift(...batch);
         this.logger.warn(

@@ -5,6 +5,7 @@ import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiErrors } from '../common/openapi/api-errors.decorator';
 import { UsageStatsQueryDto } from './dto/usage-stats-query.dto';
 import { UsageStatsResponse } from './dto/usage-stats.response';
+import { CurrentQuota, QuotaState } from './quota/quota-state';
 import { CurrentRateLimit, RateLimitState } from './rate-limit/rate-limit-state';
 import { UsageStatsService } from './usage-stats.service';
 
@@ -18,16 +19,19 @@ export class UsageController {
   @ApiOperation({
     operationId: 'getUsageStats',
     summary:
-      "Your account's usage (requests, failures, rate-limited) and your current rate-limit window",
+      "Your account's usage (requests, failures, rate-limited), your plan, monthly quota and current rate-limit window",
+    description:
+      'Counted from per-minute and per-hour roll-ups: minute resolution (`from` rounded down, `to` up). Raw rows are kept USAGE_RAW_RETENTION_DAYS, roll-ups USAGE_ROLLUP_RETENTION_DAYS.',
   })
   @ApiOkResponse({ type: UsageStatsResponse })
-  @ApiErrors('INVALID_PARAMS', 'SERVICE_UNAVAILABLE')
+  @ApiErrors('INVALID_PARAMS', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE')
   async getStats(
     @CurrentPrincipal() principal: Principal,
     @CurrentRateLimit() rateLimit: RateLimitState,
+    @CurrentQuota() { plan, ...quota }: QuotaState,
     @Query() query: UsageStatsQueryDto,
   ) {
     const stats = await this.stats.statsFor({ accountId: principal.accountId, ...query });
-    return { ...stats, rateLimit };
+    return { ...stats, rateLimit, plan, quota };
   }
 }

@@ -1,18 +1,42 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { ComplianceModule } from '../compliance/compliance.module';
+import { MonthlyQuotaCounter } from './quota/monthly-quota.counter';
+import { MonthlyQuotaGuard } from './quota/monthly-quota.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RetentionScheduler } from './retention/retention.scheduler';
+import { UsageRetentionService } from './retention/usage-retention.service';
+import { UsageRollup } from './rollups/usage-rollup.entity';
+import { UsageRollupsService } from './rollups/usage-rollups.service';
 import { UsageRecord } from './usage-record.entity';
 import { UsageRecorder } from './usage-recorder.service';
 import { UsageRecordingMiddleware } from './usage-recording.middleware';
 import { UsageStatsService } from './usage-stats.service';
 import { UsageController } from './usage.controller';
 
-/** Usage metering (recording middleware, buffered writer, stats) and the per-account rate limit. */
+/**
+ * Usage metering (recording middleware, buffered writer with roll-ups, stats), the per-account
+ * rate limit, the monthly quota, and the retention sweep (each module prunes its own tables).
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([UsageRecord]), RateLimitModule],
+  imports: [
+    TypeOrmModule.forFeature([UsageRecord, UsageRollup]),
+    RateLimitModule,
+    AuthModule,
+    ComplianceModule,
+  ],
   controllers: [UsageController],
-  providers: [UsageRecorder, UsageStatsService],
-  exports: [RateLimitModule],
+  providers: [
+    UsageRecorder,
+    UsageRollupsService,
+    UsageStatsService,
+    MonthlyQuotaCounter,
+    MonthlyQuotaGuard,
+    UsageRetentionService,
+    RetentionScheduler,
+  ],
+  exports: [RateLimitModule, MonthlyQuotaCounter, MonthlyQuotaGuard, RetentionScheduler],
 })
 export class UsageModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

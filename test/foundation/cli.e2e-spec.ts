@@ -47,6 +47,16 @@ describe('Operator CLI', () => {
     });
     await run('set-rate-limit --email ops@acme.test --per-minute 0');
     expect((await accounts.findById(created.accountId as string))?.rateLimitPerMinute).toBeNull();
+    expect(await run('set-quota --email ops@acme.test --per-month 50000')).toEqual({
+      accountId: created.accountId,
+      monthlyQuota: 50_000,
+    });
+    expect((await accounts.findById(created.accountId as string))?.monthlyQuota).toBe(50_000);
+    await run('set-quota --email ops@acme.test --per-month 0');
+    expect((await accounts.findById(created.accountId as string))?.monthlyQuota).toBeNull();
+    await expect(run('set-quota --email ops@acme.test --per-month lots')).rejects.toThrow(
+      /--per-month must be a whole number/,
+    );
   });
 
   it('refuses bad input with a usage error and no change', async () => {

@@ -2,10 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, IsNull, Repository } from 'typeorm';
+import { deleteInBatches } from '../../common/database/delete-in-batches';
 import { AuthSession } from './auth-session.entity';
 import { RefreshToken } from './refresh-token.entity';
 
 export type RefreshOutcome = 'ok' | 'unknown' | 'revoked' | 'reused';
+
+/** A login that has had no refresh token for this long is over (they are stored at login). */
+const SESSION_WITHOUT_TOKENS_MS = 24 * 60 * 60 * 1000;
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
@@ -81,5 +85,32 @@ export class AuthSessionsService {
       .set({ revokedAt: new Date(), revokedReason: reason })
       .where('id = :sessionId AND revoked_at IS NULL', { sessionId })
       .execute();
+  }
+
+  /**
+   * Retention (issue 15): expired refresh tokens can never be used again (their JWT is expired
+   * too), and a login with none left is over. Bounded batches; called by the retention sweep.
+   */
+  async pruneExpired(now: number, batchSize: number): Promise<Record<string, number>> {
+    const driver = this.dataSource.driver;
+    const at = (
+      repo: Repository<AuthSession> | Repository<RefreshToken>,
+      prop: string,
+      ms: number,
+    ) =>
+      driver.preparePersistentValue(new Date(ms), repo.metadata.findColumnWithPropertyName(prop)!);
+    const refreshTokens = await deleteInBatches(
+      this.tokens,
+      't.expiresAt < :now',
+      { now: at(this.tokens, 'expiresAt', now) },
+      batchSize,
+    );
+    const authSessions = await deleteInBatches(
+      this.sessions,
+      't.createdAt < :cutoff AND NOT EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.session_id = t.id)',
+      { cutoff: at(this.sessions, 'createdAt', now - SESSION_WITHOUT_TOKENS_MS) },
+      batchSize,
+    );
+    return { refreshTokens, authSessions };
   }
 }

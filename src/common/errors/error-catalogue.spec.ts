@@ -52,6 +52,7 @@ describe('ERROR_CATALOGUE', () => {
     ['PAYLOAD_TOO_LARGE', 413, 'validation'],
     ['UNSUPPORTED_MEDIA_TYPE', 415, 'validation'],
     ['NOT_FOUND', 404, 'validation'],
+    ['QUOTA_EXCEEDED', 402, 'auth'],
   ];
 
   it.each(ours)('%s is %i in phase %s', (code, status, phase) => {

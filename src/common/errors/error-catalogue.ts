@@ -105,6 +105,11 @@ const entries = {
     phase: 'auth',
     hint: 'Wait retryAfter seconds before retrying; higher limits come with a plan upgrade.',
   },
+  QUOTA_EXCEEDED: {
+    status: 402,
+    phase: 'auth',
+    hint: 'The account used its monthly request quota; it resets at details.resetsAt (UTC calendar month). Upgrade the plan (GET /api/v1/plans lists them) or ask the operator for a higher quota.',
+  },
   DEMO_DISABLED: {
     status: 403,
     phase: 'auth',

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
+import { deleteInBatches } from '../../common/database/delete-in-batches';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import { newSiweNonce } from '../siwe';
 import { SiweNonce } from './siwe-nonce.entity';
@@ -42,5 +43,12 @@ export class SiweNoncesService {
       })
       .execute();
     return result.affected === 1;
+  }
+
+  /** Retention sweep (issue 15): expired nonces, in bounded batches. */
+  async pruneExpired(now: number, batchSize: number): Promise<Record<string, number>> {
+    return {
+      siweNonces: await deleteInBatches(this.nonces, 't.expiresAt < :now', { now }, batchSize),
+    };
   }
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PLANS, type Plan } from '../../accounts/plans';
 
 class UsageCounts {
   @ApiProperty({ type: 'integer' }) requests: number;
@@ -35,10 +36,27 @@ class RateLimitWindow {
   @ApiProperty({ type: 'integer' }) resetInSeconds: number;
 }
 
+class MonthlyQuota {
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Requests per UTC calendar month (plan or override); null: unlimited',
+  })
+  limit: number | null;
+  @ApiProperty({ type: 'integer', description: 'Counted this month, this request included' })
+  used: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null: unlimited' })
+  remaining: number | null;
+  @ApiProperty({ format: 'date-time', description: 'Start of the next UTC month' })
+  resetsAt: string;
+}
+
 export class UsageStatsResponse {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
-  @ApiProperty({ format: 'date-time' }) from: string;
-  @ApiProperty({ format: 'date-time' }) to: string;
+  @ApiProperty({ format: 'date-time', description: '`from`, rounded down to the minute' })
+  from: string;
+  @ApiProperty({ format: 'date-time', description: '`to`, rounded up to the minute' })
+  to: string;
   @ApiProperty({ type: UsageCounts }) totals: UsageCounts;
   @ApiProperty({ type: [EndpointUsage] }) byEndpoint: EndpointUsage[];
   @ApiProperty({
@@ -54,4 +72,6 @@ export class UsageStatsResponse {
   })
   byKey: KeyUsage[];
   @ApiProperty({ type: RateLimitWindow }) rateLimit: RateLimitWindow;
+  @ApiProperty({ enum: PLANS, description: "Your account's plan (GET /api/v1/plans)" }) plan: Plan;
+  @ApiProperty({ type: MonthlyQuota }) quota: MonthlyQuota;
 }

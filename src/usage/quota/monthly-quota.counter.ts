@@ -1,0 +1,149 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { redisConfig, RedisConfig } from '../../config/redis.config';
+import { RedisConnection } from '../rate-limit/redis-connection';
+import { MINUTE_MS } from '../rollups/rollup-buckets';
+import { UsageRollupsService } from '../rollups/usage-rollups.service';
+import { UsageRecorder } from '../usage-recorder.service';
+import type { CalendarMonth } from './calendar-month';
+
+export interface QuotaCount {
+  /** Requests counted this month, this one included when admitted. */
+  used: number;
+  admitted: boolean;
+}
+
+/**
+ * Check-and-count in one atomic step. A missing counter answers {-1, 0} unless a seed is given:
+ * the caller then reads the month so far from the database roll-ups and calls again with it
+ * (SET only if still missing, so concurrent seeders agree). Refused requests are not counted.
+ * KEYS[1] counter; ARGV: limit (-1 unlimited), seed (-1 none), ttl ms.
+ */
+const CONSUME_SCRIPT = `
+local limit = tonumber(ARGV[1])
+local seed = tonumber(ARGV[2])
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  if seed < 0 then return {-1, 0} end
+  redis.call('SET', KEYS[1], seed, 'PX', ARGV[3], 'NX')
+end
+local used = tonumber(redis.call('GET', KEYS[1]))
+if limit >= 0 and used >= limit then return {used, 0} end
+return {redis.call('INCR', KEYS[1]), 1}
+`
+  .replace(/^\s+/gm, '')
+  .trim();
+
+/** A month's counter outlives the month by a day, then Redis drops it. */
+const COUNTER_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Monthly request counters per account: in Redis when REDIS_URL is set (shared by instances), in
+ * memory otherwise. Cold start: a counter this process or Redis does not hold yet is seeded from
+ * the database roll-ups (the month so far), so a restart, or a Redis without the key, does not
+ * reset the month. Redis outage: the rate limit's rule, FAIL OPEN per instance (each instance
+ * counts in memory, seeded from the database, and logs once).
+ */
+@Injectable()
+export class MonthlyQuotaCounter {
+  private readonly logger = new Logger(MonthlyQuotaCounter.name);
+  private readonly memory = new Map<string, { used: number; resetsAt: number }>();
+  private readonly seeding = new Map<string, Promise<number>>();
+  private fallingBack = false;
+
+  constructor(
+    private readonly connection: RedisConnection,
+    @Inject(redisConfig.KEY) private readonly config: RedisConfig,
+    private readonly rollups: UsageRollupsService,
+    private readonly recorder: UsageRecorder,
+  ) {}
+
+  async consume(
+    accountId: string,
+    limit: number | null,
+    month: CalendarMonth,
+  ): Promise<QuotaCount> {
+    if (this.connection.client && this.connection.isReady) {
+      try {
+        const count = await this.consumeInRedis(accountId, limit, month);
+        if (this.fallingBack) this.logger.log('Monthly quotas are counted in Redis again');
+        this.fallingBack = false;
+        return count;
+      } catch (err) {
+        this.failed(err);
+      }
+    } else if (this.connection.client) {
+      this.failed(new Error('not connected'));
+    }
+    return this.consumeInMemory(accountId, limit, month);
+  }
+
+  private async consumeInRedis(
+    accountId: string,
+    limit: number | null,
+    month: CalendarMonth,
+  ): Promise<QuotaCount> {
+    const key = `${this.config.keyPrefix}quota:${accountId}:${month.key}`;
+    const ttl = Math.max(1, month.resetsAt - Date.now()) + COUNTER_GRACE_MS;
+    const run = async (seed: number) => {
+      const [used, admitted] = (await this.connection.client!.eval(
+        CONSUME_SCRIPT,
+        1,
+        key,
+        limit ?? -1,
+        seed,
+        ttl,
+      )) as [number, number];
+      return { used: Number(used), admitted: admitted === 1 };
+    };
+    const first = await run(-1);
+    return first.used >= 0 ? first : run(await this.seed(accountId, month));
+  }
+
+  private async consumeInMemory(
+    accountId: string,
+    limit: number | null,
+    month: CalendarMonth,
+  ): Promise<QuotaCount> {
+    const key = `${accountId}:${month.key}`;
+    if (!this.memory.has(key)) {
+      const used = await this.seed(accountId, month);
+      if (!this.memory.has(key)) {
+        this.sweep();
+        this.memory.set(key, { used, resetsAt: month.resetsAt });
+      }
+    }
+    const counter = this.memory.get(key)!;
+    if (limit !== null && counter.used >= limit) return { used: counter.used, admitted: false };
+    counter.used += 1;
+    return { used: counter.used, admitted: true };
+  }
+
+  /** The month so far from the roll-ups (this instance's queued rows written first); one read at a time per account. */
+  private seed(accountId: string, month: CalendarMonth): Promise<number> {
+    const key = `${accountId}:${month.key}`;
+    let pending = this.seeding.get(key);
+    if (!pending) {
+      pending = this.recorder
+        .flush()
+        .then(() => this.rollups.quotaUsedSince(accountId, month.startsAt / MINUTE_MS))
+        .finally(() => this.seeding.delete(key));
+      this.seeding.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Forgets past months' counters. */
+  private sweep(): void {
+    const now = Date.now();
+    for (const [key, counter] of this.memory) if (counter.resetsAt <= now) this.memory.delete(key);
+  }
+
+  private failed(err: unknown): void {
+    if (!this.fallingBack) {
+      this.logger.warn(
+        { err: (err as Error).message },
+        'Monthly quota cannot reach Redis: counting in this instance only',
+      );
+    }
+    this.fallingBack = true;
+  }
+}

@@ -1,0 +1,93 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuthSessionsService } from '../../auth/tokens/auth-sessions.service';
+import { SiweNoncesService } from '../../compliance/onboarding/siwe-nonces.service';
+import { usageConfig, UsageConfig } from '../../config/usage.config';
+import { UsageRetentionService } from './usage-retention.service';
+
+export type RetentionOutcome =
+  { ran: true; deleted: Record<string, number> } | { ran: false; reason: 'locked' | 'busy' };
+
+/**
+ * The retention sweep: every RETENTION_INTERVAL_MS (timer unref'd), each module prunes its own
+ * tables through its own service, in bounded batches. Several instances: on PostgreSQL the sweep
+ * runs under a session advisory lock (pg_try_advisory_lock, per schema), so one instance sweeps
+ * and the others skip that round; SQLite is one process by construction.
+ */
+@Injectable()
+export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(RetentionScheduler.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<RetentionOutcome>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly usage: UsageRetentionService,
+    private readonly authSessions: AuthSessionsService,
+    private readonly siweNonces: SiweNoncesService,
+    @Inject(usageConfig.KEY) private readonly config: UsageConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.runOnce(), this.config.pruneIntervalMs);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One sweep now (the timer's job; tests call it). Overlapping calls in one process skip. */
+  runOnce(now = Date.now()): Promise<RetentionOutcome> {
+    if (this.running) return Promise.resolve({ ran: false, reason: 'busy' });
+    this.running = this.sweepLocked(now)
+      .catch((err: unknown): RetentionOutcome => {
+        this.logger.warn(
+          { err: (err as Error).message },
+          'Retention sweep failed; next round retries',
+        );
+        return { ran: false, reason: 'busy' };
+      })
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweepLocked(now: number): Promise<RetentionOutcome> {
+    if (this.dataSource.options.type !== 'postgres')
+      return { ran: true, deleted: await this.sweep(now) };
+    // A session-level lock lives on one connection: hold a dedicated one for the whole sweep.
+    const runner = this.dataSource.createQueryRunner();
+    const lock = "hashtext('retention-sweep:' || current_schema())";
+    try {
+      const [{ locked }] = (await runner.query(
+        `SELECT pg_try_advisory_lock(${lock}) AS locked`,
+      )) as [{ locked: boolean }];
+      if (!locked) return { ran: false, reason: 'locked' };
+      try {
+        return { ran: true, deleted: await this.sweep(now) };
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(${lock})`);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async sweep(now: number): Promise<Record<string, number>> {
+    const batch = this.config.pruneBatchSize;
+    const deleted = {
+      ...(await this.usage.pruneExpired(now, batch)),
+      ...(await this.authSessions.pruneExpired(now, batch)),
+      ...(await this.siweNonces.pruneExpired(now, batch)),
+    };
+    this.logger.log({ deleted }, 'Retention sweep done');
+    return deleted;
+  }
+}

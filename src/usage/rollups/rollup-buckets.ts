@@ -1,0 +1,103 @@
+/** Pure roll-up arithmetic: folding raw rows into buckets, and covering a range with buckets. */
+
+export const MINUTE_MS = 60_000;
+/** The two bucket sizes kept, in minutes: minutes for range edges, hours for the bulk. */
+export const SPANS = [1, 60] as const;
+
+export interface RawUsage {
+  accountId: string;
+  authMethod: string;
+  apiKeyId: string | null;
+  userId: string | null;
+  method: string;
+  route: string;
+  statusCode: number;
+  code: string | null;
+  latencyMs: number;
+  createdAt: Date;
+}
+
+export interface RollupDelta {
+  spanMinutes: number;
+  bucketMinute: number;
+  accountId: string;
+  authMethod: string;
+  apiKeyId: string;
+  userId: string;
+  method: string;
+  route: string;
+  statusCode: number;
+  code: string;
+  requests: number;
+  latencySumMs: number;
+  latencyMaxMs: number;
+  lastRequestMs: number;
+}
+
+/**
+ * One delta per (span, bucket, dimensions) of a batch, sorted by key: two writers upserting
+ * overlapping buckets then lock rows in the same order (no deadlock on PostgreSQL).
+ */
+export function foldIntoBuckets(rows: readonly RawUsage[]): RollupDelta[] {
+  const deltas = new Map<string, RollupDelta>();
+  for (const row of rows) {
+    const at = row.createdAt.getTime();
+    const minute = Math.floor(at / MINUTE_MS);
+    for (const spanMinutes of SPANS) {
+      const bucketMinute = minute - (minute % spanMinutes);
+      const dims = {
+        accountId: row.accountId,
+        authMethod: row.authMethod,
+        apiKeyId: row.apiKeyId ?? '',
+        userId: row.userId ?? '',
+        method: row.method,
+        route: row.route,
+        statusCode: row.statusCode,
+        code: row.code ?? '',
+      };
+      const key = [spanMinutes, bucketMinute, ...Object.values(dims)].join('\u0000');
+      const delta = deltas.get(key);
+      if (delta) {
+        delta.requests += 1;
+        delta.latencySumMs += row.latencyMs;
+        delta.latencyMaxMs = Math.max(delta.latencyMaxMs, row.latencyMs);
+        delta.lastRequestMs = Math.max(delta.lastRequestMs, at);
+      } else {
+        deltas.set(key, {
+          spanMinutes,
+          bucketMinute,
+          ...dims,
+          requests: 1,
+          latencySumMs: row.latencyMs,
+          latencyMaxMs: row.latencyMs,
+          lastRequestMs: at,
+        });
+      }
+    }
+  }
+  return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
+}
+
+export interface BucketRange {
+  spanMinutes: number;
+  /** Unix minutes, inclusive. */
+  fromMinute: number;
+  /** Unix minutes, exclusive. */
+  toMinute: number;
+}
+
+/**
+ * The fewest buckets that cover [fromMinute, toMinute): whole hours as hour buckets, the ragged
+ * edges as minute buckets. A 30-day range reads ~720 hour buckets plus at most 118 minute ones,
+ * however many requests it holds.
+ */
+export function coveringBuckets(fromMinute: number, toMinute: number): BucketRange[] {
+  const firstHour = Math.ceil(fromMinute / 60) * 60;
+  const lastHour = Math.floor(toMinute / 60) * 60;
+  if (firstHour >= lastHour) return [{ spanMinutes: 1, fromMinute, toMinute }];
+  return [
+    { spanMinutes: 1, fromMinute, toMinute: firstHour },
+    { spanMinutes: 60, fromMinute: firstHour, toMinute: lastHour },
+    { spanMinutes: 1, fromMinute: lastHour, toMinute },
+  ].filter((r) => r.toMinute > r.fromMinute);
+}

@@ -1,0 +1,79 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+const bigintNumber = {
+  to: (value: number) => value,
+  from: (value: string | number) => Number(value),
+};
+
+/**
+ * Requests of one account in one time bucket (a minute or an hour) with one set of dimensions.
+ * Maintained by UsageRollupsService in the same transaction as the raw rows; stats read only these.
+ * Nullable dimensions are stored as '' (a unique index, the upsert's target, never matches NULL).
+ */
+@Entity('usage_rollups')
+@Index(
+  'UQ_usage_rollups_bucket',
+  [
+    'accountId',
+    'spanMinutes',
+    'bucketMinute',
+    'authMethod',
+    'apiKeyId',
+    'userId',
+    'method',
+    'route',
+    'statusCode',
+    'code',
+  ],
+  { unique: true },
+)
+export class UsageRollup {
+  @PrimaryGeneratedColumn('increment')
+  id: number;
+
+  /** 1 (minute bucket) or 60 (hour bucket). */
+  @Column({ name: 'span_minutes', type: 'integer' })
+  spanMinutes: number;
+
+  /** Start of the bucket in Unix minutes (epoch ms / 60 000). */
+  @Index('IDX_usage_rollups_bucket_minute')
+  @Column({ name: 'bucket_minute', type: 'integer' })
+  bucketMinute: number;
+
+  @Column({ name: 'account_id', type: 'varchar', length: 36 })
+  accountId: string;
+
+  @Column({ name: 'auth_method', type: 'varchar', length: 8 })
+  authMethod: string;
+
+  @Column({ name: 'api_key_id', type: 'varchar', length: 36 })
+  apiKeyId: string;
+
+  @Column({ name: 'user_id', type: 'varchar', length: 36 })
+  userId: string;
+
+  @Column({ type: 'varchar', length: 8 })
+  method: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  route: string;
+
+  @Column({ name: 'status_code', type: 'integer' })
+  statusCode: number;
+
+  @Column({ type: 'varchar', length: 64 })
+  code: string;
+
+  @Column({ type: 'integer' })
+  requests: number;
+
+  @Column({ name: 'latency_sum_ms', type: 'bigint', transformer: bigintNumber })
+  latencySumMs: number;
+
+  @Column({ name: 'latency_max_ms', type: 'integer' })
+  latencyMaxMs: number;
+
+  /** Epoch ms of the bucket's latest request (stats' lastRequestAt). */
+  @Column({ name: 'last_request_ms', type: 'bigint', transformer: bigintNumber })
+  lastRequestMs: number;
+}
