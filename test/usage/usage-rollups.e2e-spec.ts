@@ -3,6 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { UsageRecord } from '../../src/usage/usage-record.entity';
 import { UsageRecorder } from '../../src/usage/usage-recorder.service';
+import type { UsageBreakdown } from '../../src/usage/rollups/fold-stats';
 import { UsageRollup } from '../../src/usage/rollups/usage-rollup.entity';
 import { UsageStatsService } from '../../src/usage/usage-stats.service';
 import { AuthProbeController } from '../auth/auth-probe.controller';
@@ -57,7 +58,7 @@ function rawStats(rows: UsageRecord[], from: number, to: number, keyId?: string)
   };
 }
 
-function comparable(stats: ReturnType<typeof rawStats>) {
+function comparable(stats: UsageBreakdown) {
   return {
     ...stats,
     byEndpoint: [...stats.byEndpoint].sort(
