@@ -153,7 +153,7 @@ describe('Usage roll-ups (UsageStatsService reads only roll-ups)', () => {
     const minuteFloor = (ms: number) => Math.floor(ms / MINUTE) * MINUTE;
     const minuteCeil = (ms: number) => Math.ceil(ms / MINUTE) * MINUTE;
     const ranges: Array<{ from: Date; to: Date; keyId?: string }> = [
-      // Ragged edges on both sides: minute buckets at the edges, hour buckets between.
+      // Ragged edges on both sides: minute, then hour buckets at the edges, day buckets between.
       { from: new Date(now - 50 * HOUR - 17 * MINUTE), to: new Date(now - 3 * HOUR + 43 * MINUTE) },
       { from: new Date(now - 4 * 24 * HOUR), to: new Date(now + MINUTE), keyId: key.id },
       // Inside one hour: minute buckets only.
@@ -181,7 +181,7 @@ describe('Usage roll-ups (UsageStatsService reads only roll-ups)', () => {
       .getRepository(UsageRecord)
       .countBy({ accountId: account.accountId });
     expect(res.body.totals.requests).toBe(all);
-    // Two bucket sizes, each holding every request once.
+    // Three bucket sizes, each holding every request once.
     const sums = await t.app
       .get(DataSource)
       .getRepository(UsageRollup)
@@ -195,6 +195,7 @@ describe('Usage roll-ups (UsageStatsService reads only roll-ups)', () => {
     expect(sums.map((s) => [Number(s.span), Number(s.requests)])).toEqual([
       [1, all],
       [60, all],
+      [1440, all],
     ]);
   });
 });
