@@ -1,8 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** One request to a protected endpoint, written in batches by UsageRecorder. */
+/**
+ * One request to a protected endpoint, written in batches by UsageRecorder together with its
+ * roll-ups. Kept USAGE_RAW_RETENTION_DAYS (audits); stats read the roll-ups.
+ */
 @Entity('usage_records')
-@Index(['accountId', 'createdAt'])
+@Index('IDX_usage_records_created_at', ['createdAt'])
 export class UsageRecord {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;

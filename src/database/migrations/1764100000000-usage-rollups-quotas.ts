@@ -63,6 +63,13 @@ export class UsageRollupsQuotas1764100000000 implements MigrationInterface {
         ],
       }),
     );
+    // Stats no longer read raw rows by account; retention deletes them by age. Same index count,
+    // so a raw insert costs what it did.
+    const records = await queryRunner.getTable('usage_records');
+    const byAccount = records?.indices.find(
+      (index) => index.columnNames.join(',') === 'account_id,created_at',
+    );
+    if (byAccount) await queryRunner.dropIndex('usage_records', byAccount);
     await queryRunner.createIndex(
       'usage_records',
       new TableIndex({ name: 'IDX_usage_records_created_at', columnNames: ['created_at'] }),
@@ -76,6 +83,10 @@ export class UsageRollupsQuotas1764100000000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropIndex('refresh_tokens', 'IDX_refresh_tokens_expires_at');
     await queryRunner.dropIndex('usage_records', 'IDX_usage_records_created_at');
+    await queryRunner.createIndex(
+      'usage_records',
+      new TableIndex({ columnNames: ['account_id', 'created_at'] }),
+    );
     await queryRunner.dropTable('usage_rollups');
     await queryRunner.dropColumn('accounts', 'monthly_quota');
   }
