@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { redisConfig, RedisConfig } from '../../config/redis.config';
+import { RedisFailOpen } from '../rate-limit/redis-fail-open';
 import { RedisConnection } from '../rate-limit/redis-connection';
 import { MINUTE_MS } from '../rollups/rollup-buckets';
 import { UsageRollupsService } from '../rollups/usage-rollups.service';
@@ -44,36 +45,28 @@ const COUNTER_GRACE_MS = 24 * 60 * 60 * 1000;
  */
 @Injectable()
 export class MonthlyQuotaCounter {
-  private readonly logger = new Logger(MonthlyQuotaCounter.name);
   private readonly memory = new Map<string, { used: number; resetsAt: number }>();
   private readonly seeding = new Map<string, Promise<number>>();
-  private fallingBack = false;
+  private readonly failOpen: RedisFailOpen;
 
   constructor(
     private readonly connection: RedisConnection,
     @Inject(redisConfig.KEY) private readonly config: RedisConfig,
     private readonly rollups: UsageRollupsService,
     private readonly recorder: UsageRecorder,
-  ) {}
+  ) {
+    this.failOpen = new RedisFailOpen(
+      connection,
+      new Logger(MonthlyQuotaCounter.name),
+      'Monthly quota',
+    );
+  }
 
-  async consume(
-    accountId: string,
-    limit: number | null,
-    month: CalendarMonth,
-  ): Promise<QuotaCount> {
-    if (this.connection.client && this.connection.isReady) {
-      try {
-        const count = await this.consumeInRedis(accountId, limit, month);
-        if (this.fallingBack) this.logger.log('Monthly quotas are counted in Redis again');
-        this.fallingBack = false;
-        return count;
-      } catch (err) {
-        this.failed(err);
-      }
-    } else if (this.connection.client) {
-      this.failed(new Error('not connected'));
-    }
-    return this.consumeInMemory(accountId, limit, month);
+  consume(accountId: string, limit: number | null, month: CalendarMonth): Promise<QuotaCount> {
+    return this.failOpen.run(
+      () => this.consumeInRedis(accountId, limit, month),
+      () => this.consumeInMemory(accountId, limit, month),
+    );
   }
 
   private async consumeInRedis(
@@ -135,15 +128,5 @@ export class MonthlyQuotaCounter {
   private sweep(): void {
     const now = Date.now();
     for (const [key, counter] of this.memory) if (counter.resetsAt <= now) this.memory.delete(key);
-  }
-
-  private failed(err: unknown): void {
-    if (!this.fallingBack) {
-      this.logger.warn(
-        { err: (err as Error).message },
-        'Monthly quota cannot reach Redis: counting in this instance only',
-      );
-    }
-    this.fallingBack = true;
   }
 }

@@ -1,5 +1,5 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Plan } from '../../accounts/plans';
+import { requestState } from '../request-state';
 
 /** The caller's month, as the quota guard left it on the request (after counting this request). */
 export interface QuotaState {
@@ -13,13 +13,6 @@ export interface QuotaState {
   resetsAt: string;
 }
 
-type RequestWithQuota = { quota?: QuotaState };
-
-export function attachQuota(req: unknown, state: QuotaState): void {
-  (req as RequestWithQuota).quota = state;
-}
-
-export const CurrentQuota = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): QuotaState | undefined =>
-    (context.switchToHttp().getRequest() as RequestWithQuota).quota,
-);
+const state = requestState<QuotaState>('quota');
+export const attachQuota = state.attach;
+export const CurrentQuota = state.decorator;

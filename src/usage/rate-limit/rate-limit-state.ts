@@ -1,4 +1,4 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { requestState } from '../request-state';
 
 /** The caller's current window, as the rate-limit guard left it on the request. */
 export interface RateLimitState {
@@ -7,13 +7,6 @@ export interface RateLimitState {
   resetInSeconds: number;
 }
 
-type RequestWithRateLimit = { rateLimit?: RateLimitState };
-
-export function attachRateLimit(req: unknown, state: RateLimitState): void {
-  (req as RequestWithRateLimit).rateLimit = state;
-}
-
-export const CurrentRateLimit = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): RateLimitState | undefined =>
-    (context.switchToHttp().getRequest() as RequestWithRateLimit).rateLimit,
-);
+const state = requestState<RateLimitState>('rateLimit');
+export const attachRateLimit = state.attach;
+export const CurrentRateLimit = state.decorator;

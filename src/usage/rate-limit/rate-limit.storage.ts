@@ -3,6 +3,7 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import { redisConfig, RedisConfig } from '../../config/redis.config';
 import { MemoryFixedWindowStorage, ThrottlerStorageRecord } from './memory-fixed-window.storage';
 import { RedisConnection } from './redis-connection';
+import { RedisFailOpen } from './redis-fail-open';
 import { RedisFixedWindowStorage } from './redis-fixed-window.storage';
 
 export type RateLimitBackend = 'memory' | 'redis' | 'memory-fallback';
@@ -17,22 +18,26 @@ export type RateLimitBackend = 'memory' | 'redis' | 'memory-fallback';
  */
 @Injectable()
 export class RateLimitStorage implements ThrottlerStorage {
-  private readonly logger = new Logger(RateLimitStorage.name);
   private readonly memory = new MemoryFixedWindowStorage();
   private readonly redis?: RedisFixedWindowStorage;
-  private fallingBack = false;
+  private readonly failOpen: RedisFailOpen;
 
   constructor(
-    private readonly connection: RedisConnection,
+    connection: RedisConnection,
     @Inject(redisConfig.KEY) private readonly config: RedisConfig,
   ) {
     if (connection.client) this.redis = new RedisFixedWindowStorage(connection.client);
+    this.failOpen = new RedisFailOpen(
+      connection,
+      new Logger(RateLimitStorage.name),
+      'Rate limiter',
+    );
   }
 
   /** Which store answered the last request: for logs, tests and readiness. */
   get backend(): RateLimitBackend {
     if (!this.redis) return 'memory';
-    return this.fallingBack ? 'memory-fallback' : 'redis';
+    return this.failOpen.fallingBackToMemory ? 'memory-fallback' : 'redis';
   }
 
   async increment(
@@ -43,32 +48,9 @@ export class RateLimitStorage implements ThrottlerStorage {
     name: string,
   ): Promise<ThrottlerStorageRecord> {
     const prefixed = `${this.config.keyPrefix}${key}`;
-    if (this.redis && this.connection.isReady) {
-      try {
-        const record = await this.redis.increment(prefixed, ttl, limit, blockDuration, name);
-        this.recovered();
-        return record;
-      } catch (err) {
-        this.failed(err);
-      }
-    } else if (this.redis) {
-      this.failed(new Error('not connected'));
-    }
-    return this.memory.increment(prefixed, ttl, limit);
-  }
-
-  private failed(err: unknown): void {
-    if (!this.fallingBack) {
-      this.logger.warn(
-        { err: (err as Error).message },
-        'Rate limiter cannot reach Redis: counting in this instance only',
-      );
-    }
-    this.fallingBack = true;
-  }
-
-  private recovered(): void {
-    if (this.fallingBack) this.logger.log('Rate limiter uses Redis again');
-    this.fallingBack = false;
+    return this.failOpen.run(
+      () => this.redis!.increment(prefixed, ttl, limit, blockDuration, name),
+      () => this.memory.increment(prefixed, ttl, limit),
+    );
   }
 }

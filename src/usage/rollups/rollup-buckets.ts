@@ -4,8 +4,8 @@ export const MINUTE_MS = 60_000;
 /** The bucket sizes kept, in minutes: minutes, hours and (UTC) days. */
 export const SPANS = [1, 60, 1440] as const;
 
-export interface RawUsage {
-  accountId: string;
+/** What a request is counted under (null: not applicable, e.g. the key of a JWT request). */
+export interface UsageDimensions {
   authMethod: string;
   apiKeyId: string | null;
   userId: string | null;
@@ -13,9 +13,9 @@ export interface RawUsage {
   route: string;
   statusCode: number;
   code: string | null;
-  latencyMs: number;
-  createdAt: Date;
 }
+
+export type RawUsage = UsageDimensions & { accountId: string; latencyMs: number; createdAt: Date };
 
 export interface RollupDelta {
   spanMinutes: number;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { deleteInBatches } from '../../common/database/delete-in-batches';
-import { BucketRange, RollupDelta } from './rollup-buckets';
+import { BucketRange, RollupDelta, UsageDimensions } from './rollup-buckets';
 import { UsageRollup } from './usage-rollup.entity';
 
 const COLUMNS = [
@@ -46,19 +46,12 @@ function placeholders(manager: EntityManager) {
 const UPSERT_CHUNK = 500;
 
 /** One group of a stats range: the dimensions and their sums over the covering buckets. */
-export interface RollupGroup {
-  authMethod: string;
-  apiKeyId: string | null;
-  userId: string | null;
-  method: string;
-  route: string;
-  statusCode: number;
-  code: string | null;
+export type RollupGroup = UsageDimensions & {
   requests: number;
   latencySumMs: number;
   latencyMaxMs: number;
   lastRequestMs: number;
-}
+};
 
 /** The usage roll-up table: upserts from the writer, grouped reads for stats, quota seeds, pruning. */
 @Injectable()
