@@ -175,6 +175,8 @@ async function main(): Promise<void> {
   if (!url)
     throw new Error('Set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL database');
   process.env.TEST_DATABASE_URL = url;
+  // Any free port for each app's embedded devnet (8545 may be taken).
+  process.env.DEVNET_PORT ??= '0';
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const pgDb = await createTestDatabase('postgres');
   const pg = await createTestApp({ db: pgDb });

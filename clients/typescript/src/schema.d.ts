@@ -44,6 +44,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plans: requests per minute and per month (public)
+         * @description **Auth:** none (public).
+         *
+         *     An account has one plan; an operator may override its per-minute limit or monthly quota. Usage stats show your plan and quota.
+         */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -168,98 +190,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your account's usage (requests, failures, rate-limited) and your current rate-limit window
+         * Your account's usage (requests, failures, rate-limited), your plan, monthly quota and current rate-limit window
          * @description **Auth:** an API key with the `usage:read` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Counted from per-minute and per-hour roll-ups: minute resolution (`from` rounded down, `to` up). Raw rows are kept USAGE_RAW_RETENTION_DAYS, roll-ups USAGE_ROLLUP_RETENTION_DAYS.
          */
         get: operations["getUsageStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/defi/swap": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Build an unsigned Uniswap v4 exact-input swap (UniversalRouter V4_SWAP)
-         * @description **Auth:** an API key with the `defi:swap` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
-         *
-         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
-         */
-        post: operations["swap"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/defi/liquidity": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)
-         * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
-         *
-         *     Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
-         */
-        post: operations["addLiquidity"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/defi/config": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Chain, supported tokens, pool key, contract addresses, deprecated items and builder defaults
-         * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
-         */
-        get: operations["getDefiConfig"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/defi/preflight/{address}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take
-         * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
-         *
-         *     nextActions[] holds ready unsigned approval transactions and how to activate a session. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.
-         *
-         *     Also served at `GET /defi/preflight/{address}` (the path spec §4 lists).
-         */
-        get: operations["preflight"];
         put?: never;
         post?: never;
         delete?: never;
@@ -364,6 +300,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/defi/swap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build an unsigned Uniswap v4 exact-input swap (UniversalRouter V4_SWAP)
+         * @description **Auth:** an API key with the `defi:swap` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
+         */
+        post: operations["swap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/liquidity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)
+         * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
+         */
+        post: operations["addLiquidity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Chain, supported tokens, pool key, contract addresses, deprecated items and builder defaults
+         * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         */
+        get: operations["getDefiConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/preflight/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take
+         * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     nextActions[] holds ready unsigned approval transactions and how to activate a session. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.
+         *
+         *     Also served at `GET /defi/preflight/{address}` (the path spec §4 lists).
+         */
+        get: operations["preflight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -446,7 +470,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "PROOF_REPLAYED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "PROOF_REPLAYED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -499,6 +523,24 @@ export interface components {
              * @description On 500 only: quote this id to support; the cause is logged under it
              */
             errorId?: string;
+        };
+        PlanDto: {
+            /**
+             * @example pro
+             * @enum {string}
+             */
+            name: "free" | "pro" | "enterprise";
+            /** @description Requests per minute (fixed 60 s window) */
+            requestsPerMinute: number;
+            /**
+             * @description Requests per UTC calendar month; null: unlimited
+             * @example 1000000
+             */
+            monthlyQuota: number | null;
+        };
+        PlansResponse: {
+            /** @description From the smallest to the largest */
+            plans: components["schemas"]["PlanDto"][];
         };
         LoginDto: {
             /** @example ops@acme.test */
@@ -660,12 +702,31 @@ export interface components {
             remaining: number;
             resetInSeconds: number;
         };
+        MonthlyQuota: {
+            /** @description Requests per UTC calendar month (plan or override); null: unlimited */
+            limit: number | null;
+            /** @description Counted this month, this request included */
+            used: number;
+            /** @description null: unlimited */
+            remaining: number | null;
+            /**
+             * Format: date-time
+             * @description Start of the next UTC month
+             */
+            resetsAt: string;
+        };
         UsageStatsResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description `from`, rounded down to the minute
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description `to`, rounded up to the minute
+             */
             to: string;
             totals: components["schemas"]["UsageCounts"];
             byEndpoint: components["schemas"]["EndpointUsage"][];
@@ -681,6 +742,126 @@ export interface components {
             /** @description Per API key and per dashboard user of your account */
             byKey: components["schemas"]["KeyUsage"][];
             rateLimit: components["schemas"]["RateLimitWindow"];
+            /**
+             * @description Your account's plan (GET /api/v1/plans)
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "enterprise";
+            quota: components["schemas"]["MonthlyQuota"];
+        };
+        NonceResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /**
+             * @description Single use, for your account only; put it in the SIWE message.
+             * @example 3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f
+             */
+            nonce: string;
+            /** @example 2026-11-21T14:40:00.000Z */
+            expiresAt: string;
+            /**
+             * @description The domain the message must name.
+             * @example localhost
+             */
+            domain: string;
+            /** @example 84532 */
+            chainId: number;
+            /** @example https://localhost */
+            uri: string;
+            /** @description Present when walletAddress was given: the ERC-4361 text to sign as is (personal_sign). */
+            message?: string;
+        };
+        RegisterWalletDto: {
+            /**
+             * @description Wallet to bind to your account.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            walletAddress: string;
+            /** @description Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode. */
+            message?: string;
+            /** @description EIP-191 (personal_sign) signature of message by walletAddress: 0x + 130 hex. */
+            signature?: string;
+        };
+        RegisterWalletResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            walletAddress: string;
+            /** @description Your account. */
+            accountId: string;
+            /** @example true */
+            bound: boolean;
+            /** @description Demo mode: the account the wallet was taken from; null when it was unbound or already yours. */
+            reboundFrom: string | null;
+        };
+        WalletAddressDto: {
+            /**
+             * @description Wallet whose compliance session to activate.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            walletAddress: string;
+        };
+        ActivatedSessionResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            walletAddress: string;
+            /**
+             * @description Session end (ISO 8601, UTC); active strictly before.
+             * @example 2026-11-22T14:30:00.000Z
+             */
+            activeUntil: string;
+            /**
+             * @description Same instant in unix seconds (ComplianceRegistry.activeUntil).
+             * @example 1795357800
+             */
+            activeUntilUnix: number;
+            /** @description The mined ComplianceRegistry.activate transaction. */
+            txHash: string;
+            blockNumber: number;
+            /** @description The wallet is bound to your account (demo activation binds an unbound wallet). */
+            walletBound: boolean;
+        };
+        VerifyProofDto: {
+            /**
+             * @description The wallet the proof is bound to (public signal 3).
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            walletAddress: string;
+            /**
+             * @description snarkjs Groth16 proof (bn128) of circuits/compliance_credential.circom; `npm run zk:prove -- --wallet 0x...` prints one for the devnet issuer.
+             * @example {
+             *       "pi_a": [
+             *         "1",
+             *         "2",
+             *         "1"
+             *       ],
+             *       "pi_b": [
+             *         [
+             *           "1",
+             *           "2"
+             *         ],
+             *         [
+             *           "3",
+             *           "4"
+             *         ],
+             *         [
+             *           "1",
+             *           "0"
+             *         ]
+             *       ],
+             *       "pi_c": [
+             *         "1",
+             *         "2",
+             *         "1"
+             *       ],
+             *       "protocol": "groth16",
+             *       "curve": "bn128"
+             *     }
+             */
+            proof: Record<string, never>;
+            /** @description [nullifier, issuerX, issuerY, wallet] as decimal strings (exactly 4). */
+            publicSignals: string[];
         };
         SwapRequestDto: {
             /**
@@ -890,120 +1071,6 @@ export interface components {
             defaults: components["schemas"]["BuilderDefaults"];
             gas: components["schemas"]["GasInfo"];
         };
-        NonceResponse: {
-            /** @enum {string} */
-            authMethod: "api_key" | "jwt";
-            /**
-             * @description Single use, for your account only; put it in the SIWE message.
-             * @example 3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f
-             */
-            nonce: string;
-            /** @example 2026-11-21T14:40:00.000Z */
-            expiresAt: string;
-            /**
-             * @description The domain the message must name.
-             * @example localhost
-             */
-            domain: string;
-            /** @example 84532 */
-            chainId: number;
-            /** @example https://localhost */
-            uri: string;
-            /** @description Present when walletAddress was given: the ERC-4361 text to sign as is (personal_sign). */
-            message?: string;
-        };
-        RegisterWalletDto: {
-            /**
-             * @description Wallet to bind to your account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
-             */
-            walletAddress: string;
-            /** @description Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode. */
-            message?: string;
-            /** @description EIP-191 (personal_sign) signature of message by walletAddress: 0x + 130 hex. */
-            signature?: string;
-        };
-        RegisterWalletResponse: {
-            /** @enum {string} */
-            authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
-            walletAddress: string;
-            /** @description Your account. */
-            accountId: string;
-            /** @example true */
-            bound: boolean;
-            /** @description Demo mode: the account the wallet was taken from; null when it was unbound or already yours. */
-            reboundFrom: string | null;
-        };
-        WalletAddressDto: {
-            /**
-             * @description Wallet whose compliance session to activate.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
-             */
-            walletAddress: string;
-        };
-        ActivatedSessionResponse: {
-            /** @enum {string} */
-            authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
-            walletAddress: string;
-            /**
-             * @description Session end (ISO 8601, UTC); active strictly before.
-             * @example 2026-11-22T14:30:00.000Z
-             */
-            activeUntil: string;
-            /**
-             * @description Same instant in unix seconds (ComplianceRegistry.activeUntil).
-             * @example 1795357800
-             */
-            activeUntilUnix: number;
-            /** @description The mined ComplianceRegistry.activate transaction. */
-            txHash: string;
-            blockNumber: number;
-            /** @description The wallet is bound to your account (demo activation binds an unbound wallet). */
-            walletBound: boolean;
-        };
-        VerifyProofDto: {
-            /**
-             * @description The wallet the proof is bound to (public signal 3).
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
-             */
-            walletAddress: string;
-            /**
-             * @description snarkjs Groth16 proof (bn128) of circuits/compliance_credential.circom; `npm run zk:prove -- --wallet 0x...` prints one for the devnet issuer.
-             * @example {
-             *       "pi_a": [
-             *         "1",
-             *         "2",
-             *         "1"
-             *       ],
-             *       "pi_b": [
-             *         [
-             *           "1",
-             *           "2"
-             *         ],
-             *         [
-             *           "3",
-             *           "4"
-             *         ],
-             *         [
-             *           "1",
-             *           "0"
-             *         ]
-             *       ],
-             *       "pi_c": [
-             *         "1",
-             *         "2",
-             *         "1"
-             *       ],
-             *       "protocol": "groth16",
-             *       "curve": "bn128"
-             *     }
-             */
-            proof: Record<string, never>;
-            /** @description [nullifier, issuerX, issuerY, wallet] as decimal strings (exactly 4). */
-            publicSignals: string[];
-        };
     };
     responses: never;
     parameters: never;
@@ -1056,6 +1123,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlansResponse"];
                 };
             };
         };
@@ -1298,6 +1384,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key. */
             403: {
                 headers: {
@@ -1359,6 +1454,15 @@ export interface operations {
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1434,6 +1538,15 @@ export interface operations {
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1521,6 +1634,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /**
+             * @description `QUOTA_EXCEEDED` (auth): The account used its monthly request quota; it resets at details.resetsAt (UTC calendar month). Upgrade the plan (GET /api/v1/plans lists them) or ask the operator for a higher quota.
+             *
+             *     QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description API_KEY_SCOPE_MISSING: the API key lacks the `usage:read` scope. */
             403: {
                 headers: {
@@ -1541,204 +1667,6 @@ export interface operations {
             };
             /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    swap: {
-        parameters: {
-            query?: {
-                /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
-                buildOnly?: "true" | "false";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SwapRequestDto"];
-            };
-        };
-        responses: {
-            /** @description Unsigned transaction, warnings, approvals, simulation, quote and minAmountOut. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    addLiquidity: {
-        parameters: {
-            query?: {
-                /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
-                buildOnly?: "true" | "false";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LiquidityRequestDto"];
-            };
-        };
-        responses: {
-            /** @description Unsigned transaction, liquidity, expected amounts, warnings, approvals, simulation. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getDefiConfig: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DefiConfigResponse"];
-                };
-            };
-            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    preflight: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Wallet address to check. */
-                address: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description { authMethod, address, chainId, walletBound, session, balances, allowances, nextActions } */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1770,6 +1698,15 @@ export interface operations {
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1836,6 +1773,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description INSTITUTION_OWNERSHIP_MISMATCH (production: bound to another account) */
             403: {
                 headers: {
@@ -1879,6 +1825,15 @@ export interface operations {
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1962,6 +1917,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /**
              * @description INSTITUTION_OWNERSHIP_MISMATCH
              *
@@ -2004,6 +1968,240 @@ export interface operations {
             };
             /** @description CHAIN_UNAVAILABLE: the chain RPC did not answer; the proof can be submitted again */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    swap: {
+        parameters: {
+            query?: {
+                /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
+                buildOnly?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwapRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Unsigned transaction, warnings, approvals, simulation, quote and minAmountOut. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    addLiquidity: {
+        parameters: {
+            query?: {
+                /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
+                buildOnly?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiquidityRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Unsigned transaction, liquidity, expected amounts, warnings, approvals, simulation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDefiConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefiConfigResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    preflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wallet address to check. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { authMethod, address, chainId, walletBound, session, balances, allowances, nextActions } */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
