@@ -35,8 +35,10 @@ export class UsageRollup {
   @Column({ name: 'span_minutes', type: 'integer' })
   spanMinutes: number;
 
-  /** Start of the bucket in Unix minutes (epoch ms / 60 000). */
-  @Index('IDX_usage_rollups_bucket_minute')
+  /**
+   * Start of the bucket in Unix minutes (epoch ms / 60 000). Retention's index is on
+   * `(bucket_minute + 0)` (migration 1764100000000), which the stats reads cannot pick.
+   */
   @Column({ name: 'bucket_minute', type: 'integer' })
   bucketMinute: number;
 
