@@ -255,7 +255,7 @@ export interface paths {
          * Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take
          * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     nextActions[] holds ready unsigned approval transactions and how to activate a session. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.
+         *     nextActions[] holds ready unsigned approval transactions and how to activate a session.
          *
          *     Also served at `GET /defi/preflight/{address}` (the path spec §4 lists).
          */
@@ -889,6 +889,118 @@ export interface components {
             deprecated: components["schemas"]["DeprecatedEntry"][];
             defaults: components["schemas"]["BuilderDefaults"];
             gas: components["schemas"]["GasInfo"];
+        };
+        SessionViewDto: {
+            /** @description Whether the compliance session is active on the chain clock */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description End of the session (ISO-8601); null when none was ever opened or it was revoked
+             */
+            activeUntil: string | null;
+        };
+        Balances: {
+            /**
+             * @description Native ETH, wei
+             * @example 1000000000000000000
+             */
+            ETH: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            WETH: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            tUSDC: string;
+        };
+        TokenAllowances: {
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            WETH: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            tUSDC: string;
+        };
+        Allowances: {
+            /** @description Effective allowance to the UniversalRouter through Permit2 */
+            swap: components["schemas"]["TokenAllowances"];
+            /** @description Effective allowance to the PositionManager through Permit2 */
+            liquidity: components["schemas"]["TokenAllowances"];
+        };
+        UnsignedTxDto: {
+            /**
+             * @description The contract to call
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            to: string;
+            /**
+             * @description Calldata, 0x-prefixed hex
+             * @example 0x3593564c…
+             */
+            data: string;
+            /**
+             * @description Wei to send
+             * @example 0
+             */
+            value: string;
+            /**
+             * @description Gas limit
+             * @example 210000
+             */
+            gas: string;
+        };
+        NextActionDto: {
+            /** @enum {string} */
+            action: "approve" | "activateSession" | "bindWallet";
+            /** @description What to do, in words */
+            description: string;
+            /**
+             * @description approve: which router
+             * @enum {string}
+             */
+            use?: "swap" | "liquidity";
+            /**
+             * @description approve: the token
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            token?: string;
+            /**
+             * @description approve: the token symbol
+             * @example WETH
+             */
+            symbol?: string;
+            /**
+             * @description approve: who is approved
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            spender?: string;
+            /** @description approve: the unsigned transaction */
+            transaction?: components["schemas"]["UnsignedTxDto"];
+            /** @description activateSession: the endpoints to call */
+            endpoints?: string[];
+            /** @description bindWallet: the endpoint to call */
+            endpoint?: string;
+        };
+        PreflightResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 0x4200000000000000000000000000000000000006 */
+            address: string;
+            /** @example 84532 */
+            chainId: number;
+            /** @description Whether the wallet is bound to the calling account */
+            walletBound: boolean;
+            session: components["schemas"]["SessionViewDto"];
+            balances: components["schemas"]["Balances"];
+            allowances: components["schemas"]["Allowances"];
+            nextActions: components["schemas"]["NextActionDto"][];
         };
         NonceResponse: {
             /** @enum {string} */
@@ -1712,12 +1824,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { authMethod, address, chainId, walletBound, session, balances, allowances, nextActions } */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PreflightResponseDto"];
+                };
+            };
+            /** @description `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
@@ -1728,7 +1850,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1739,6 +1865,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
