@@ -17,7 +17,10 @@ export const ESTIMATE_BUFFER_PERCENT = 20n;
 
 export const MEASURED_GAS = {
   swap: 151_081n,
+  swapNative: 190_000n,
+  swapPermit: 200_000n,
   mint: 315_715n,
+  mintPermit: 380_000n,
   erc20Approve: 46_143n,
   permit2Approve: 47_794n,
 } as const;
@@ -26,9 +29,9 @@ export function withBuffer(gas: bigint, percent: bigint): bigint {
   return (gas * (100n + percent) + 99n) / 100n;
 }
 
-export const CALIBRATED_GAS = {
-  swap: withBuffer(MEASURED_GAS.swap, CALIBRATED_BUFFER_PERCENT),
-  mint: withBuffer(MEASURED_GAS.mint, CALIBRATED_BUFFER_PERCENT),
-  erc20Approve: withBuffer(MEASURED_GAS.erc20Approve, CALIBRATED_BUFFER_PERCENT),
-  permit2Approve: withBuffer(MEASURED_GAS.permit2Approve, CALIBRATED_BUFFER_PERCENT),
-} as const;
+export const CALIBRATED_GAS = Object.fromEntries(
+  Object.entries(MEASURED_GAS).map(([k, v]) => [k, withBuffer(v, CALIBRATED_BUFFER_PERCENT)]),
+) as Record<keyof typeof MEASURED_GAS, bigint>;
+
+/** The built transactions with a calibrated figure (approvals are planned apart). */
+export type GasOperation = Exclude<keyof typeof MEASURED_GAS, 'erc20Approve' | 'permit2Approve'>;
