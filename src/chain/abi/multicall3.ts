@@ -8,6 +8,5 @@ export const MULTICALL3 = withCachedSelectors(
     'function getEthBalance(address addr) view returns (uint256 balance)',
     'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
     'function getBlockNumber() view returns (uint256 blockNumber)',
-    'function getBasefee() view returns (uint256 basefee)',
   ]),
 );

@@ -62,13 +62,11 @@ describe('wallet reads', () => {
       word(0n), // tUSDC -> Permit2
       p2(50n, now), // tUSDC -> UniversalRouter (expires this very second: still valid)
       p2(0n, 0), // tUSDC -> PositionManager
-      word(7n * 10n ** 8n), // base fee
     ].map((returnData) => ({ success: true, returnData }));
     const state = decodeWalletState(results);
     expect(state).toMatchObject({
       blockTimestamp: now,
       blockNumber: 42,
-      baseFeePerGas: 7n * 10n ** 8n,
       session: { active: true, activeUntil: now + 60 },
       balances: { ETH: 5n * 10n ** 18n, WETH: 7n, tUSDC: 8n },
       erc20ToPermit2: { WETH: 100n, tUSDC: 0n },

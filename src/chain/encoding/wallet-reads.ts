@@ -39,8 +39,6 @@ export interface WalletState {
   /** Chain time of the block the batch ran at: the clock the hook and Permit2 judge by. */
   blockTimestamp: number;
   blockNumber: number;
-  /** Base fee of that block (wei per gas): what a transaction's gas will cost at least. */
-  baseFeePerGas: bigint;
   session: { active: boolean; activeUntil: number | null };
   balances: Record<'ETH' | TokenSymbol, bigint>;
   /** ERC-20 allowance token -> Permit2. */
@@ -73,7 +71,6 @@ export function spenderOf(network: NetworkDefinition, use: SpendUse): string {
 const SELECTOR = {
   blockTimestamp: MULTICALL3.getFunction('getCurrentBlockTimestamp')!.selector,
   blockNumber: MULTICALL3.getFunction('getBlockNumber')!.selector,
-  baseFee: MULTICALL3.getFunction('getBasefee')!.selector,
   ethBalance: MULTICALL3.getFunction('getEthBalance')!.selector,
   activeUntil: COMPLIANCE_REGISTRY.getFunction('activeUntil')!.selector,
   balanceOf: ERC20.getFunction('balanceOf')!.selector,
@@ -82,9 +79,9 @@ const SELECTOR = {
 };
 
 /** Number of calls walletReadCalls() puts first in the batch; a caller's own calls follow. */
-export const WALLET_READ_CALL_COUNT = 5 + TOKEN_SYMBOLS.length * (2 + SPEND_USES.length);
+export const WALLET_READ_CALL_COUNT = 4 + TOKEN_SYMBOLS.length * (2 + SPEND_USES.length);
 
-/** Order: clock, block number, ETH balance, session, then per token balance, ERC-20 -> Permit2, Permit2 -> each spender; base fee last. */
+/** Order: clock, block number, ETH balance, session, then per token balance, ERC-20 -> Permit2, Permit2 -> each spender. */
 export function walletReadCalls(network: NetworkDefinition, walletAddress: string): Call3[] {
   const c = network.contracts;
   const wallet = getAddress(walletAddress);
@@ -109,7 +106,6 @@ export function walletReadCalls(network: NetworkDefinition, walletAddress: strin
       ),
     );
   }
-  calls.push(read(c.multicall3, SELECTOR.baseFee));
   return calls;
 }
 
@@ -122,7 +118,6 @@ export function decodeWalletState(results: readonly Call3Result[]): WalletState 
   const state: WalletState = {
     blockTimestamp,
     blockNumber: Number(word(1)),
-    baseFeePerGas: word(WALLET_READ_CALL_COUNT - 1),
     // ComplianceRegistry.isActive: block.timestamp < activeUntil.
     session: {
       active: blockTimestamp < activeUntil,

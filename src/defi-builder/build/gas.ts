@@ -5,6 +5,9 @@
  *
  * Measured (Hardhat EDR, cancun, WETH/tUSDC pool with ComplianceHook, cold first use per wallet):
  *   swap exact-in single (UniversalRouter V4_SWAP), 0.1 WETH  151,081
+ *   swap with native ETH: WRAP_ETH in (139,256) / UNWRAP_WETH out (174,312)  174,312
+ *   PERMIT2_PERMIT + swap (first permit of the wallet)           168,375
+ *   (test/defi-swap-trades.e2e-spec.ts logs these)
  *   mint position (PositionManager MINT+SETTLE_PAIR), new ticks  315,715
  *   ERC20.approve(Permit2, max)                                 46,143
  *   Permit2.approve(token, spender, max160, expiry)             47,794
@@ -17,8 +20,8 @@ export const ESTIMATE_BUFFER_PERCENT = 20n;
 
 export const MEASURED_GAS = {
   swap: 151_081n,
-  swapNative: 190_000n,
-  swapPermit: 200_000n,
+  swapNative: 174_312n,
+  swapPermit: 168_375n,
   mint: 315_715n,
   mintPermit: 380_000n,
   erc20Approve: 46_143n,

@@ -39,6 +39,10 @@ export class ChainLayerDefiChain implements DefiChain {
     return { blockNumber, reads: decodeAll(reads, outcomes) };
   }
 
+  gasPrice(): Promise<bigint> {
+    return this.rpc.gasPrice();
+  }
+
   estimateGas(tx: TxRequest): Promise<GasEstimate> {
     return this.rpc.estimateGas(tx);
   }

@@ -1,7 +1,7 @@
 /**
  * The balance rule of the preflight phase (issue 11 §5): the wallet must hold what the
  * transaction will spend (for native ETH: the value plus the transaction's gas at twice the
- * current base fee, as wallets bound their fee). Short: 400 BALANCE_INSUFFICIENT, or with
+ * current gas price, which covers the maxFeePerGas wallets send: 2 x base fee + tip). Short: 400 BALANCE_INSUFFICIENT, or with
  * buildOnly a BALANCE_INSUFFICIENT warning. Pure.
  */
 import type { WalletState } from '../../chain/encoding/wallet-reads';
@@ -19,19 +19,24 @@ export interface BalanceShortfall {
   required: string;
 }
 
-/** The fee per gas a wallet reserves: twice the base fee (ethers' and most wallets' maxFeePerGas). */
-export function gasCostWei(gas: bigint, baseFeePerGas: bigint): bigint {
-  return gas * baseFeePerGas * 2n;
+/** What the node makes the wallet hold for gas: gas limit x maxFeePerGas, bounded by 2 x gas price. */
+export function gasCostWei(gas: bigint, gasPrice: bigint): bigint {
+  return gas * gasPrice * 2n;
+}
+
+export function needsEth(request: SpendRequest): boolean {
+  return request.needs.some((n) => n.native === true);
 }
 
 export function balanceShortfalls(
   network: NetworkDefinition,
   state: WalletState,
   request: SpendRequest,
+  gasPrice: bigint,
 ): BalanceShortfall[] {
   return request.needs.flatMap(({ symbol, amount, native }) => {
     const balance = native ? state.balances.ETH : state.balances[symbol];
-    const required = native ? amount + gasCostWei(request.gas ?? 0n, state.baseFeePerGas) : amount;
+    const required = native ? amount + gasCostWei(request.gas ?? 0n, gasPrice) : amount;
     if (balance >= required) return [];
     return [
       {
@@ -49,14 +54,14 @@ export function checkBalances(
   network: NetworkDefinition,
   state: WalletState,
   request: SpendRequest,
-  buildOnly: boolean,
+  opts: { buildOnly: boolean; gasPrice: bigint },
 ): Warning[] {
-  const short = balanceShortfalls(network, state, request);
+  const short = balanceShortfalls(network, state, request, opts.gasPrice);
   if (short.length === 0) return [];
   const message = `Wallet balance too low: ${short
     .map((s) => `${s.symbol} ${s.balance} < ${s.required}`)
     .join(', ')}; the transaction would revert`;
-  if (!buildOnly) throw new ApiError('BALANCE_INSUFFICIENT', message, { details: short });
+  if (!opts.buildOnly) throw new ApiError('BALANCE_INSUFFICIENT', message, { details: short });
   return [
     {
       code: 'BALANCE_INSUFFICIENT',

@@ -14,7 +14,7 @@ import { WalletsService } from '../../compliance/wallets/wallets.service';
 import { ChainReads, DEFI_CHAIN, DecodedReads, DefiChain } from '../chain/defi-chain.port';
 import type { SessionView } from '../defi-builder.types';
 import { ResolvedToken, resolveTokens } from '../token-registry';
-import { checkBalances } from './balance-check';
+import { checkBalances, needsEth } from './balance-check';
 import { sessionNotActive, sessionView } from './session-view';
 import { NOTHING_TO_SPEND, planSpend, SpendPlan, SpendRequest } from './spend-plan';
 
@@ -73,7 +73,12 @@ export class PreflightService {
     const spendRequest = request.spend?.(tokens, reads);
     if (!spendRequest)
       return { network, user, walletBound, tokens, state, reads, session, spend: NOTHING_TO_SPEND };
-    const balanceWarnings = checkBalances(network, state, spendRequest, request.buildOnly);
+    // Paying ETH: its gas counts too. eth_call runs at base fee 0, so the price is asked apart.
+    const gasPrice = needsEth(spendRequest) ? await this.chain.gasPrice() : 0n;
+    const balanceWarnings = checkBalances(network, state, spendRequest, {
+      buildOnly: request.buildOnly,
+      gasPrice,
+    });
     const planned = planSpend(network, state, spendRequest);
     const spend = {
       ...planned,
