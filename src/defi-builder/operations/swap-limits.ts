@@ -3,9 +3,11 @@
  * input -> minimum out; exact output -> maximum in (what the allowance and balance checks use).
  * Pure; an unquotable trade without an explicit limit is 400 BUILD_FAILED.
  */
+import type { NetworkDefinition } from '../../chain/network/network.types';
 import { ApiError } from '../../common/errors/api-error';
 import type { SwapRequestDto } from '../dto/swap-request.dto';
 import type { Quote } from '../encoding/market-reads';
+import { zeroForOneFor } from '../encoding/pool-key';
 import { maxAmountIn, minAmountOut, TradeType } from '../encoding/swap-calldata';
 import type { ResolvedToken } from '../token-registry';
 
@@ -69,4 +71,15 @@ export function swapGas(
 ): 'swap' | 'swapNative' | 'swapPermit' {
   if (tokens.tokenIn.native || tokens.tokenOut.native) return 'swapNative';
   return permit ? 'swapPermit' : 'swap';
+}
+
+/** The pool's direction, from the pool currencies (ETH trades as WETH). */
+export function zeroForOneOf(
+  network: NetworkDefinition,
+  tokens: { tokenIn: ResolvedToken; tokenOut: ResolvedToken },
+): boolean {
+  return zeroForOneFor(
+    network.tokens[tokens.tokenIn.symbol].address,
+    network.tokens[tokens.tokenOut.symbol].address,
+  );
 }

@@ -8,27 +8,15 @@ import { CALIBRATED_GAS } from '../build/gas';
 import type { BuildResponseBase, SwapResponse } from '../defi-builder.types';
 import type { SwapRequestDto } from '../dto/swap-request.dto';
 import { quoteRead } from '../encoding/market-reads';
-import { zeroForOneFor } from '../encoding/pool-key';
 import { encodeSwapCalldata } from '../encoding/swap-calldata';
 import { signedPermit } from '../preflight/spend-plan';
-import type { ResolvedToken } from '../token-registry';
-import { swapGas, swapLimits, tradeTypeOf } from './swap-limits';
+import { swapGas, swapLimits, tradeTypeOf, zeroForOneOf } from './swap-limits';
 
 export { DEFAULT_SLIPPAGE_BPS } from './swap-limits';
 
 type SwapDetails = Omit<SwapResponse, keyof BuildResponseBase>;
 type SwapReads = { quote: ReturnType<typeof quoteRead> };
 type Tokens = 'tokenIn' | 'tokenOut';
-type Network = Parameters<typeof quoteRead>[0];
-
-/** The pool's direction, from the pool currencies (ETH trades as WETH). */
-function zeroForOneOf(network: Network, tokens: Record<Tokens, ResolvedToken>): boolean {
-  const { tokenIn, tokenOut } = tokens;
-  return zeroForOneFor(
-    network.tokens[tokenIn.symbol].address,
-    network.tokens[tokenOut.symbol].address,
-  );
-}
 
 export const swapOperation: DefiOperation<SwapRequestDto, Tokens, SwapReads, SwapDetails> = {
   preflight: (dto) => ({
