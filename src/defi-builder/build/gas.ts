@@ -8,6 +8,7 @@
  *   swap with native ETH: WRAP_ETH in (139,256) / UNWRAP_WETH out (174,312)  174,312
  *   PERMIT2_PERMIT + swap (first permit of the wallet)           168,375
  *   (test/defi-swap-trades.e2e-spec.ts logs these)
+ *   PositionManager multicall(permitBatch, MINT+SETTLE_PAIR)     325,796 (defi-mint-permit)
  *   mint position (PositionManager MINT+SETTLE_PAIR), new ticks  315,715
  *   ERC20.approve(Permit2, max)                                 46,143
  *   Permit2.approve(token, spender, max160, expiry)             47,794
@@ -23,7 +24,7 @@ export const MEASURED_GAS = {
   swapNative: 174_312n,
   swapPermit: 168_375n,
   mint: 315_715n,
-  mintPermit: 380_000n,
+  mintPermit: 325_796n,
   erc20Approve: 46_143n,
   permit2Approve: 47_794n,
 } as const;
