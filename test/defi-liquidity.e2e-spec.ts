@@ -169,7 +169,19 @@ describe('DeFi builder: liquidity and preflight on the devnet', () => {
       .set('Authorization', `Bearer ${token}`)
       .expect(200);
     expect(res.body.chain.chainId).toBe(84532);
-    expect(res.body.tokens.map((x: { symbol: string }) => x.symbol)).toEqual(['WETH', 'tUSDC']);
+    // Issue 11: native ETH is listed for swaps and quotes (the zero address, traded as WETH).
+    expect(res.body.tokens.map((x: { symbol: string }) => x.symbol)).toEqual([
+      'WETH',
+      'tUSDC',
+      'ETH',
+    ]);
+    expect(res.body.tokens[2]).toEqual({
+      symbol: 'ETH',
+      name: 'Ether (native)',
+      address: '0x0000000000000000000000000000000000000000',
+      decimals: 18,
+      native: true,
+    });
     expect(res.body.pool.key).toEqual({
       currency0: WETH,
       currency1: TUSDC,
