@@ -1,16 +1,9 @@
 /**
  * OpenAPI shapes of what the builders return (design §6; issue 11 fields). Documentation only:
- * the services return plain objects of these shapes.
+ * the services return plain objects of these shapes. Shared parts: build-parts.response.ts.
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-
-export class UnsignedTxDto {
-  @ApiProperty() to: string;
-  @ApiProperty({ description: 'Calldata (hex).' }) data: string;
-  @ApiProperty({ description: 'Wei, decimal string (non-zero when paying native ETH).' })
-  value: string;
-  @ApiProperty({ description: 'Gas limit, decimal string.' }) gas: string;
-}
+import { SessionViewDto, UnsignedTxDto } from './build-parts.response';
 
 export class PoolKeyDto {
   @ApiProperty() currency0: string;
@@ -18,12 +11,6 @@ export class PoolKeyDto {
   @ApiProperty() fee: number;
   @ApiProperty() tickSpacing: number;
   @ApiProperty() hooks: string;
-}
-
-export class SessionDto {
-  @ApiProperty() active: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'ISO-8601, chain clock.' })
-  activeUntil: string | null;
 }
 
 export class WarningDto {
@@ -80,7 +67,7 @@ export class BuildResponseDto {
   @ApiProperty({ type: UnsignedTxDto }) transaction: UnsignedTxDto;
   @ApiProperty({ enum: ['eth_estimateGas', 'calibrated'] }) gasSource: string;
   @ApiProperty() walletBound: boolean;
-  @ApiProperty({ type: SessionDto }) session: SessionDto;
+  @ApiProperty({ type: SessionViewDto }) session: SessionViewDto;
   @ApiProperty({ type: [WarningDto] }) warnings: WarningDto[];
   @ApiProperty({
     type: [ApprovalDto],
