@@ -166,6 +166,38 @@ describe('DeFi builder: swap trade types, native ETH, Permit2 signatures, balanc
     expect(res.body.hint).toContain('deposit()');
   });
 
+  it('names the limit that does not fit the trade type, and a permit without its signature', async () => {
+    const base = {
+      tokenIn: s.WETH,
+      tokenOut: s.TUSDC,
+      amount: '1000',
+      userAddress: s.chain.wallets[3].address,
+    };
+    const exactOut = await postSwap(s.t, s.token, {
+      ...base,
+      tradeType: 'EXACT_OUTPUT',
+      amountOutMinimum: '1',
+    }).expect(400);
+    expect(exactOut.body).toMatchObject({
+      code: 'INVALID_PARAMS',
+      phase: 'validation',
+      details: [{ field: 'amountOutMinimum', constraint: 'onlyWithTradeType' }],
+    });
+    const exactIn = await postSwap(s.t, s.token, { ...base, amountInMaximum: '1' }).expect(400);
+    expect(exactIn.body.details[0].field).toBe('amountInMaximum');
+    const unsigned = await postSwap(s.t, s.token, {
+      ...base,
+      permit: {
+        details: { token: s.WETH, amount: '1000', expiration: '1900000000', nonce: '0' },
+        spender: s.chain.deployment.contracts.universalRouter,
+        sigDeadline: '1900000000',
+      },
+    }).expect(400);
+    const details = unsigned.body.details as Array<{ field: string; constraint: string }>;
+    expect(new Set(details.map((d) => d.field))).toEqual(new Set(['permitSignature']));
+    expect(details.map((d) => d.constraint)).toContain('isDefined');
+  });
+
   it('a signed Permit2 permit replaces the Permit2 approval transaction, and the swap executes', async () => {
     const user = s.chain.wallets[4];
     await s.chain.activate(user.address);
