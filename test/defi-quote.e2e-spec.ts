@@ -104,4 +104,27 @@ describe('DeFi builder: quote (devnet)', () => {
     }).expect(400);
     expect(badType.body.details[0].field).toBe('tradeType');
   });
+
+  it('documents quote and swap in /docs with their response schemas', async () => {
+    const doc = (await request(s.t.server).get('/docs/json').expect(200)).body;
+    const ok = (path: string) => doc.paths[path].post.responses['200'].content['application/json'];
+    expect(ok('/api/v1/defi/quote').schema.$ref).toBe('#/components/schemas/QuoteResponseDto');
+    expect(ok('/api/v1/defi/swap').schema.$ref).toBe('#/components/schemas/SwapResponseDto');
+    const quote = doc.components.schemas.QuoteResponseDto;
+    expect(quote.properties.priceImpactBps.type).toBe('number');
+    const swap = doc.components.schemas.SwapResponseDto;
+    expect(Object.keys(swap.properties)).toEqual(
+      expect.arrayContaining([
+        'tradeType',
+        'maxAmountIn',
+        'quotedAmountIn',
+        'permitData',
+        'approvals',
+      ]),
+    );
+    const body = doc.components.schemas.SwapRequestDto;
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(['tradeType', 'amountInMaximum', 'permit', 'permitSignature']),
+    );
+  });
 });
