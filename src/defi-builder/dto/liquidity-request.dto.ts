@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { IsInt, IsOptional, ValidateNested } from 'class-validator';
 import { IsEvmAddress } from '../../common/validation/is-evm-address';
-import { IsPermitSignature, PermitBatchDto } from './permit.dto';
+import { IsPermitSignature, PermitBatchDto, SentWith } from './permit.dto';
 import { IsAddressAbove, IsFutureUnixSeconds, IsUint128String } from './validators';
 
 /** Body of POST /api/v1/defi/liquidity (spec §2.2; design §4: every field but deadline is required). */
@@ -73,10 +73,7 @@ export class LiquidityRequestDto {
     description:
       "The `values` of a previous response's permitData, as signed: replaces the Permit2 approval transactions to the PositionManager (send with permitSignature).",
   })
-  @ValidateIf(
-    (o: LiquidityRequestDto) => o.permitBatch !== undefined || o.permitSignature !== undefined,
-  )
-  @IsDefined({ message: 'permitBatch is required with permitSignature' })
+  @SentWith('permitBatch', 'permitSignature')
   @ValidateNested()
   @Type(() => PermitBatchDto)
   permitBatch?: PermitBatchDto;
@@ -85,10 +82,7 @@ export class LiquidityRequestDto {
     description:
       'EIP-712 signature of permitBatch by userAddress (eth_signTypedData_v4 of permitData).',
   })
-  @ValidateIf(
-    (o: LiquidityRequestDto) => o.permitBatch !== undefined || o.permitSignature !== undefined,
-  )
-  @IsDefined({ message: 'permitSignature is required with permitBatch' })
+  @SentWith('permitSignature', 'permitBatch')
   @IsPermitSignature()
   permitSignature?: string;
 }

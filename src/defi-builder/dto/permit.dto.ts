@@ -5,7 +5,16 @@
  */
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, Matches, ValidateNested } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  Matches,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { IsEvmAddress } from '../../common/validation/is-evm-address';
 import { IsUintString } from './validators';
 
@@ -30,13 +39,12 @@ export class PermitDetailsDto {
   nonce: string;
 }
 
-export class PermitSingleDto {
-  @ApiProperty({ type: PermitDetailsDto })
-  @ValidateNested()
-  @Type(() => PermitDetailsDto)
-  details: PermitDetailsDto;
-
-  @ApiProperty({ description: 'The UniversalRouter (GET /api/v1/defi/config).' })
+/** What both permit kinds share (Permit2 IAllowanceTransfer). */
+class PermitCommonDto {
+  @ApiProperty({
+    description:
+      'The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config.',
+  })
   @IsEvmAddress()
   spender: string;
 
@@ -45,7 +53,14 @@ export class PermitSingleDto {
   sigDeadline: string;
 }
 
-export class PermitBatchDto {
+export class PermitSingleDto extends PermitCommonDto {
+  @ApiProperty({ type: PermitDetailsDto })
+  @ValidateNested()
+  @Type(() => PermitDetailsDto)
+  details: PermitDetailsDto;
+}
+
+export class PermitBatchDto extends PermitCommonDto {
   @ApiProperty({
     type: [PermitDetailsDto],
     description: 'One entry per token, in permitData order.',
@@ -56,14 +71,6 @@ export class PermitBatchDto {
   @ValidateNested({ each: true })
   @Type(() => PermitDetailsDto)
   details: PermitDetailsDto[];
-
-  @ApiProperty({ description: 'The PositionManager (GET /api/v1/defi/config).' })
-  @IsEvmAddress()
-  spender: string;
-
-  @ApiProperty({ description: 'Unix seconds after which the signature is refused.' })
-  @IsUintString(256, { allowZero: true })
-  sigDeadline: string;
 }
 
 export const PERMIT_SIGNATURE_MESSAGE =
@@ -71,4 +78,12 @@ export const PERMIT_SIGNATURE_MESSAGE =
 
 export function IsPermitSignature(): PropertyDecorator {
   return Matches(SIGNATURE_PATTERN, { message: PERMIT_SIGNATURE_MESSAGE });
+}
+
+/** A permit and its signature come together: either one requires the other. */
+export function SentWith(self: string, other: string): PropertyDecorator {
+  return applyDecorators(
+    ValidateIf((o: Record<string, unknown>) => o[self] !== undefined || o[other] !== undefined),
+    IsDefined({ message: `${self} is required with ${other}` }),
+  );
 }

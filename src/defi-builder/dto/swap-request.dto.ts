@@ -1,19 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsOptional,
-  Max,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { IsEvmAddress } from '../../common/validation/is-evm-address';
 import type { TradeType } from '../encoding/swap-calldata';
-import { IsPermitSignature, PermitSingleDto } from './permit.dto';
+import { IsPermitSignature, PermitSingleDto, SentWith } from './permit.dto';
 import {
   IsDifferentAddressFrom,
   IsFutureUnixSeconds,
@@ -126,8 +116,7 @@ export class SwapRequestDto {
     description:
       "The `values` of a previous response's permitData, as signed: replaces the Permit2.approve transaction (send with permitSignature).",
   })
-  @ValidateIf((o: SwapRequestDto) => o.permit !== undefined || o.permitSignature !== undefined)
-  @IsDefined({ message: 'permit is required with permitSignature' })
+  @SentWith('permit', 'permitSignature')
   @ValidateNested()
   @Type(() => PermitSingleDto)
   permit?: PermitSingleDto;
@@ -136,8 +125,7 @@ export class SwapRequestDto {
     description: 'EIP-712 signature of permit by userAddress (eth_signTypedData_v4 of permitData).',
     example: `0x${'ab'.repeat(65)}`,
   })
-  @ValidateIf((o: SwapRequestDto) => o.permit !== undefined || o.permitSignature !== undefined)
-  @IsDefined({ message: 'permitSignature is required with permit' })
+  @SentWith('permitSignature', 'permit')
   @IsPermitSignature()
   permitSignature?: string;
 }
