@@ -4,7 +4,9 @@
  * request, one consistent block, one clock.
  */
 import { Injectable } from '@nestjs/common';
+import { MULTICALL3 } from './abi/multicall3';
 import { ChainRpcService } from './chain-rpc.service';
+import { readWord } from './encoding/abi-words';
 import { Call3, Call3Result, decodeAggregate3, encodeAggregate3 } from './encoding/multicall';
 import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
 import {
@@ -50,13 +52,24 @@ export class ChainReaderService {
     ]);
     return {
       state: decodeWalletState(results),
-      extra: results
-        .slice(WALLET_READ_CALL_COUNT)
-        .map((r) =>
-          r.success
-            ? { ok: true, returnData: r.returnData }
-            : { ok: false, revert: decodeRevert(r.returnData) },
-        ),
+      extra: results.slice(WALLET_READ_CALL_COUNT).map(outcomeOf),
     };
   }
+
+  /** Reads that need no wallet (a quote): the block number first, then `calls`, in ONE eth_call. */
+  async read(calls: readonly Call3[]): Promise<{ blockNumber: number; outcomes: CallOutcome[] }> {
+    const [block, ...results] = await this.aggregate3([
+      { target: this.network.contracts.multicall3, allowFailure: false, callData: BLOCK_NUMBER },
+      ...calls,
+    ]);
+    return { blockNumber: Number(readWord(block.returnData, 0)), outcomes: results.map(outcomeOf) };
+  }
+}
+
+const BLOCK_NUMBER = MULTICALL3.getFunction('getBlockNumber')!.selector;
+
+function outcomeOf(r: Call3Result): CallOutcome {
+  return r.success
+    ? { ok: true, returnData: r.returnData }
+    : { ok: false, revert: decodeRevert(r.returnData) };
 }

@@ -77,6 +77,13 @@ export class ChainRpcService {
     }
   }
 
+  /** eth_gasPrice: what a transaction sent now pays per gas (eth_call cannot read it: it runs at base fee 0). */
+  async gasPrice(): Promise<bigint> {
+    return BigInt(
+      await this.withBudget('eth_gasPrice', () => this.send<string>('eth_gasPrice', [])),
+    );
+  }
+
   /** eth_chainId straight from the node (the provider's static network is not asked). */
   async chainId(timeoutMs = this.config.healthTimeoutMs): Promise<number> {
     const hex = await this.withBudget(

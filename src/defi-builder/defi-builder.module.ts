@@ -9,6 +9,7 @@ import { DefiController } from './defi.controller';
 import { PreflightController } from './preflight/preflight.controller';
 import { PreflightService } from './preflight/preflight.service';
 import { WalletStatusService } from './preflight/wallet-status.service';
+import { QuoteService } from './quote/quote.service';
 
 @Module({
   imports: [WalletsModule],
@@ -20,6 +21,7 @@ import { WalletStatusService } from './preflight/wallet-status.service';
     GasEstimatorService,
     DefiPipelineService,
     DefiConfigService,
+    QuoteService,
   ],
 })
 export class DefiBuilderModule {}

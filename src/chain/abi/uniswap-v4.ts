@@ -21,6 +21,7 @@ export const POSITION_MANAGER = withCachedSelectors(
     'function nextTokenId() view returns (uint256)',
     'function ownerOf(uint256 tokenId) view returns (address)',
     'function getPositionLiquidity(uint256 tokenId) view returns (uint128)',
+    'function multicall(bytes[] data) payable returns (bytes[] results)',
   ]),
 );
 
@@ -28,6 +29,7 @@ export const POSITION_MANAGER = withCachedSelectors(
 export const V4_QUOTER = withCachedSelectors(
   new Interface([
     `function quoteExactInputSingle(tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256 amountOut, uint256 gasEstimate)`,
+    `function quoteExactOutputSingle(tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256 amountIn, uint256 gasEstimate)`,
   ]),
 );
 

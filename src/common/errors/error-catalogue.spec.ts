@@ -23,6 +23,8 @@ describe('ERROR_CATALOGUE', () => {
     ['RATE_LIMIT_EXCEEDED', 429, 'auth'],
     ['BUILD_FAILED', 400, 'build'],
     ['INTERNAL_ERROR', 500, 'build'],
+    // Issue 11 (design §7 new codes).
+    ['BALANCE_INSUFFICIENT', 400, 'preflight'],
   ];
 
   it.each(spec)('%s is %i in phase %s', (code, status, phase) => {

@@ -137,6 +137,11 @@ const entries = {
     phase: 'preflight',
     hint: 'The compliance session ends before the transaction deadline: broadcast before the session ends, or renew it first.',
   },
+  BALANCE_INSUFFICIENT: {
+    status: 400,
+    phase: 'preflight',
+    hint: 'Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.',
+  },
   PROOF_REPLAYED: {
     status: 409,
     phase: 'preflight',

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, ValidateNested } from 'class-validator';
 import { IsEvmAddress } from '../../common/validation/is-evm-address';
+import { IsPermitSignature, PermitBatchDto, SentWith } from './permit.dto';
 import { IsAddressAbove, IsFutureUnixSeconds, IsUint128String } from './validators';
 
 /** Body of POST /api/v1/defi/liquidity (spec §2.2; design §4: every field but deadline is required). */
@@ -65,4 +67,22 @@ export class LiquidityRequestDto {
   @IsOptional()
   @IsFutureUnixSeconds()
   deadline?: number;
+
+  @ApiPropertyOptional({
+    type: PermitBatchDto,
+    description:
+      "The `values` of a previous response's permitData, as signed: replaces the Permit2 approval transactions to the PositionManager (send with permitSignature).",
+  })
+  @SentWith('permitBatch', 'permitSignature')
+  @ValidateNested()
+  @Type(() => PermitBatchDto)
+  permitBatch?: PermitBatchDto;
+
+  @ApiPropertyOptional({
+    description:
+      'EIP-712 signature of permitBatch by userAddress (eth_signTypedData_v4 of permitData).',
+  })
+  @SentWith('permitSignature', 'permitBatch')
+  @IsPermitSignature()
+  permitSignature?: string;
 }

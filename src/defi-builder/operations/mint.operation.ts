@@ -10,6 +10,8 @@ import {
   mintAmountsFor,
 } from '../encoding/liquidity-calldata';
 import { slot0Read } from '../encoding/market-reads';
+import { withPermitBatch } from '../encoding/permit-batch-calldata';
+import { signedPermit } from '../preflight/spend-plan';
 
 /** A mint reads the pool's price in the batch; it needs a session, as the hook gates adds. */
 type MintOperation = DefiOperation<
@@ -30,6 +32,8 @@ export const mintOperation: MintOperation = {
         { symbol: token0.symbol, amount: BigInt(dto.amount0) },
         { symbol: token1.symbol, amount: BigInt(dto.amount1) },
       ],
+      offerPermit: 'batch',
+      signed: signedPermit('permitBatch', dto.userAddress, dto.permitBatch, dto.permitSignature),
     }),
   }),
 
@@ -65,19 +69,21 @@ export const mintOperation: MintOperation = {
       );
     }
     const expected = mintAmountsFor(liquidity, price, tickLower, tickUpper);
+    const mint = encodeMintCalldata({
+      poolKey: network.pool,
+      tickLower,
+      tickUpper,
+      liquidity,
+      amount0Max: amount0,
+      amount1Max: amount1,
+      owner: user,
+      deadline: BigInt(deadline),
+    });
+    const permit = dto.permitBatch;
     return {
       to: network.contracts.positionManager,
-      data: encodeMintCalldata({
-        poolKey: network.pool,
-        tickLower,
-        tickUpper,
-        liquidity,
-        amount0Max: amount0,
-        amount1Max: amount1,
-        owner: user,
-        deadline: BigInt(deadline),
-      }),
-      gas: 'mint',
+      data: permit ? withPermitBatch(mint, user, permit, dto.permitSignature!) : mint,
+      gas: permit ? 'mintPermit' : 'mint',
       details: {
         tickLower,
         tickUpper,
