@@ -9,7 +9,7 @@ import { DEFI_CHAIN, DefiChain, TxRequest } from '../chain/defi-chain.port';
 import type { SimulationView, Warning } from '../defi-builder.types';
 import { CALIBRATED_GAS, ESTIMATE_BUFFER_PERCENT, withBuffer } from './gas';
 
-export type GasOperation = 'swap' | 'mint';
+export type GasOperation = 'swap' | 'mint' | 'increase' | 'decrease' | 'burn' | 'collect';
 
 export interface GasPlan {
   gas: bigint;

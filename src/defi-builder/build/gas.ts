@@ -18,6 +18,10 @@ export const ESTIMATE_BUFFER_PERCENT = 20n;
 export const MEASURED_GAS = {
   swap: 151_081n,
   mint: 315_715n,
+  increase: 200_000n,
+  decrease: 180_000n,
+  burn: 200_000n,
+  collect: 150_000n,
   erc20Approve: 46_143n,
   permit2Approve: 47_794n,
 } as const;
@@ -29,6 +33,10 @@ export function withBuffer(gas: bigint, percent: bigint): bigint {
 export const CALIBRATED_GAS = {
   swap: withBuffer(MEASURED_GAS.swap, CALIBRATED_BUFFER_PERCENT),
   mint: withBuffer(MEASURED_GAS.mint, CALIBRATED_BUFFER_PERCENT),
+  increase: withBuffer(MEASURED_GAS.increase, CALIBRATED_BUFFER_PERCENT),
+  decrease: withBuffer(MEASURED_GAS.decrease, CALIBRATED_BUFFER_PERCENT),
+  burn: withBuffer(MEASURED_GAS.burn, CALIBRATED_BUFFER_PERCENT),
+  collect: withBuffer(MEASURED_GAS.collect, CALIBRATED_BUFFER_PERCENT),
   erc20Approve: withBuffer(MEASURED_GAS.erc20Approve, CALIBRATED_BUFFER_PERCENT),
   permit2Approve: withBuffer(MEASURED_GAS.permit2Approve, CALIBRATED_BUFFER_PERCENT),
 } as const;

@@ -4,7 +4,8 @@
  * CHAIN_UNAVAILABLE mapping; failed calls of the batch come back with their revert decoded by the chain layer.
  */
 import { Injectable } from '@nestjs/common';
-import { ChainReaderService } from '../../chain/chain-reader.service';
+import { CallOutcome, ChainReaderService, outcomeOf } from '../../chain/chain-reader.service';
+import { tokenIdsOf, transfersToFilter } from '../../chain/encoding/position-logs';
 import { ChainRpcService } from '../../chain/chain-rpc.service';
 import { NetworkService } from '../../chain/network/network.service';
 import type { NetworkDefinition } from '../../chain/network/network.types';
@@ -23,17 +24,38 @@ export class ChainLayerDefiChain implements DefiChain {
   }
 
   async readWallet<R extends ChainReads>(wallet: string, reads: R) {
-    const keys = Object.keys(reads) as Array<keyof R & string>;
+    const keys = Object.keys(reads);
     const { state, extra } = await this.reader.readWallet(
       wallet,
       keys.map((key) => reads[key].call),
     );
-    const decoded = {} as Record<string, unknown>;
-    keys.forEach((key, i) => (decoded[key] = reads[key].decode(extra[i])));
-    return { state, reads: decoded as DecodedReads<R> };
+    return { state, reads: decodeReads(reads, extra) };
+  }
+
+  async read<R extends ChainReads>(reads: R): Promise<DecodedReads<R>> {
+    const results = await this.reader.aggregate3(Object.values(reads).map((read) => read.call));
+    return decodeReads(reads, results.map(outcomeOf));
+  }
+
+  async positionTokenIdsReceivedBy(owner: string): Promise<bigint[]> {
+    const network = this.network();
+    const { startBlock, pageBlocks } = network.positionLogs;
+    const logs = await this.reader.findLogs(
+      transfersToFilter(network, owner),
+      startBlock,
+      pageBlocks,
+    );
+    return tokenIdsOf(logs);
   }
 
   estimateGas(tx: TxRequest): Promise<GasEstimate> {
     return this.rpc.estimateGas(tx);
   }
+}
+
+/** Each read decodes its own outcome, in the order the calls were sent. */
+function decodeReads<R extends ChainReads>(reads: R, outcomes: CallOutcome[]): DecodedReads<R> {
+  const decoded = {} as Record<string, unknown>;
+  Object.keys(reads).forEach((key, i) => (decoded[key] = reads[key].decode(outcomes[i])));
+  return decoded as DecodedReads<R>;
 }

@@ -41,6 +41,10 @@ export interface DefiChain {
     wallet: string,
     reads: R,
   ): Promise<{ state: WalletState; reads: DecodedReads<R> }>;
+  /** Exactly one eth_call (Multicall3) of `reads` alone; throws ApiError CHAIN_UNAVAILABLE on RPC failure. */
+  read<R extends ChainReads>(reads: R): Promise<DecodedReads<R>>;
+  /** Position NFTs ever transferred to `owner` (PositionManager Transfer logs, paged eth_getLogs). */
+  positionTokenIdsReceivedBy(owner: string): Promise<bigint[]>;
   /** eth_estimateGas; a revert is a result (decoded), an RPC failure throws CHAIN_UNAVAILABLE. */
   estimateGas(tx: TxRequest): Promise<GasEstimate>;
 }

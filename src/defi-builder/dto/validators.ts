@@ -10,7 +10,7 @@ export const UINT128_LIMIT = 1n << 128n;
 const POSITIVE = /^[1-9][0-9]*$/;
 const NON_NEGATIVE = /^(0|[1-9][0-9]*)$/;
 
-function register(
+export function register(
   name: string,
   message: string,
   validate: (value: unknown, args: ValidationArguments) => boolean,

@@ -26,8 +26,17 @@ export interface PreflightRequest<K extends string, R extends ChainReads> {
   tokens: Record<K, string>;
   /** The operation's own reads, riding in the same eth_call as the wallet state. */
   reads?: (tokens: Record<K, ResolvedToken>, network: NetworkDefinition) => R;
+  /**
+   * Checks on the operation's reads, before the session gate (e.g. the position exists and the
+   * wallet owns it: 404/403); throws ApiError.
+   */
+  verify?: (reads: DecodedReads<R>, user: string, network: NetworkDefinition) => void;
   /** What the transaction will pull through Permit2, and for which spender. */
-  spend?: (tokens: Record<K, ResolvedToken>) => SpendRequest;
+  spend?: (
+    tokens: Record<K, ResolvedToken>,
+    reads: DecodedReads<R>,
+    network: NetworkDefinition,
+  ) => SpendRequest;
 }
 
 export interface Preflight<K extends string = string, R extends ChainReads = ChainReads> {
@@ -65,11 +74,12 @@ export class PreflightService {
       user,
       request.reads ? request.reads(tokens, network) : ({} as R),
     );
+    request.verify?.(reads, user, network);
     const session = sessionView(state);
     if (request.session === 'required' && !session.active && !request.buildOnly)
       throw sessionNotActive(user, session);
     const spend = request.spend
-      ? planSpend(network, state, request.spend(tokens))
+      ? planSpend(network, state, request.spend(tokens, reads, network))
       : NOTHING_TO_SPEND;
     return { network, user, walletBound, tokens, state, reads, session, spend };
   }

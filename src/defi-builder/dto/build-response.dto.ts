@@ -1,0 +1,68 @@
+/** OpenAPI classes of the fields every build response carries (design §6); operations extend BuildResponseDto. */
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class UnsignedTxDto {
+  @ApiProperty({ description: 'Destination (router or PositionManager)' }) to: string;
+  @ApiProperty({ description: 'Calldata, 0x hex' }) data: string;
+  @ApiProperty({ description: 'Wei, decimal string', example: '0' }) value: string;
+  @ApiProperty({ description: 'Gas limit, decimal string', example: '250000' }) gas: string;
+}
+
+export class SessionDto {
+  @ApiProperty() active: boolean;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) activeUntil: string | null;
+}
+
+export class WarningDto {
+  @ApiProperty({
+    enum: ['ALLOWANCE_INSUFFICIENT', 'SESSION_EXPIRES_BEFORE_DEADLINE', 'SIMULATION_REVERTED'],
+  })
+  code: string;
+  @ApiProperty() message: string;
+  @ApiProperty() hint: string;
+}
+
+export class ApprovalDto {
+  @ApiProperty() token: string;
+  @ApiProperty({ description: 'Permit2 (erc20 step) or the router (permit2 step)' })
+  spender: string;
+  @ApiProperty({ enum: ['erc20', 'permit2'] }) kind: string;
+  @ApiProperty({ type: UnsignedTxDto }) transaction: UnsignedTxDto;
+}
+
+export class SimulationDto {
+  @ApiProperty({
+    nullable: true,
+    type: Boolean,
+    description: 'true: eth_estimateGas succeeded; false: reverted; null: not run',
+  })
+  ok: boolean | null;
+  @ApiPropertyOptional() revertCode?: string;
+  @ApiPropertyOptional() revertReason?: string;
+  @ApiPropertyOptional({ enum: ['SESSION_NOT_ACTIVE', 'ALLOWANCE_INSUFFICIENT'] })
+  skipped?: string;
+}
+
+export class PoolKeyDto {
+  @ApiProperty() currency0: string;
+  @ApiProperty() currency1: string;
+  @ApiProperty({ example: 3000 }) fee: number;
+  @ApiProperty({ example: 60 }) tickSpacing: number;
+  @ApiProperty({ description: 'The ComplianceHook' }) hooks: string;
+}
+
+export class BuildResponseDto {
+  @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
+  @ApiProperty({ example: 84532 }) chainId: number;
+  @ApiProperty({ type: UnsignedTxDto, description: 'Sign and broadcast (after approvals[])' })
+  transaction: UnsignedTxDto;
+  @ApiProperty({ enum: ['eth_estimateGas', 'calibrated'] }) gasSource: string;
+  @ApiProperty() walletBound: boolean;
+  @ApiProperty({ type: SessionDto }) session: SessionDto;
+  @ApiProperty({ type: [WarningDto] }) warnings: WarningDto[];
+  @ApiProperty({ type: [ApprovalDto], description: 'Broadcast these first, in order' })
+  approvals: ApprovalDto[];
+  @ApiProperty({ type: SimulationDto }) simulation: SimulationDto;
+  @ApiProperty({ type: PoolKeyDto }) poolKey: PoolKeyDto;
+  @ApiProperty({ description: 'Unix seconds' }) deadline: number;
+}
