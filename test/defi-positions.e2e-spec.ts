@@ -205,7 +205,9 @@ describe('DeFi builder: positions on the devnet', () => {
       recipient: lp.address,
     });
     let before = await balances(lp.address);
-    expect((await chain.send(lp, collect.body.transaction)).status).toBe(1);
+    const collectReceipt = await chain.send(lp, collect.body.transaction);
+    expect(collectReceipt.status).toBe(1);
+    console.info(`gas used: collect ${collectReceipt.gasUsed}`);
     let after = await balances(lp.address);
     expect(after.weth - before.weth).toBe(BigInt(fees.amount0));
     expect(after.usdc - before.usdc).toBe(BigInt(fees.amount1));
