@@ -6,6 +6,11 @@
  * Measured (Hardhat EDR, cancun, WETH/tUSDC pool with ComplianceHook, cold first use per wallet):
  *   swap exact-in single (UniversalRouter V4_SWAP), 0.1 WETH  151,081
  *   mint position (PositionManager MINT+SETTLE_PAIR), new ticks  315,715
+ *   increase (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2), fees owed 193,216
+ *   decrease 50 % (DECREASE_LIQUIDITY + TAKE_PAIR)              137,393
+ *   decrease the rest + burn (BURN_POSITION + TAKE_PAIR)        129,107
+ *   collect (DECREASE_LIQUIDITY 0 + TAKE_PAIR)                   79,513
+ *   (test/defi-positions.e2e-spec.ts logs these; exits are always simulated, as they need no session)
  *   ERC20.approve(Permit2, max)                                 46,143
  *   Permit2.approve(token, spender, max160, expiry)             47,794
  * The 30 % buffer covers what the measurement does not: swaps crossing initialized ticks, a
@@ -18,10 +23,10 @@ export const ESTIMATE_BUFFER_PERCENT = 20n;
 export const MEASURED_GAS = {
   swap: 151_081n,
   mint: 315_715n,
-  increase: 200_000n,
-  decrease: 180_000n,
-  burn: 200_000n,
-  collect: 150_000n,
+  increase: 193_216n,
+  decrease: 137_393n,
+  burn: 129_107n,
+  collect: 79_513n,
   erc20Approve: 46_143n,
   permit2Approve: 47_794n,
 } as const;
