@@ -20,12 +20,24 @@ function IsTokenId(): PropertyDecorator {
 }
 
 const TOKEN_ID = { description: 'Position NFT id (PositionManager tokenId).', example: '42' };
-const SLIPPAGE = {
-  description: 'Price move tolerated between build and execution, in basis points.',
-  default: 50,
-  minimum: 0,
-  maximum: 5000,
-};
+const SLIPPAGE =
+  'Price move tolerated between build and execution, in basis points (0..5000, default 50).';
+
+/** Optional slippage tolerance in bps, documented with what it bounds. */
+function SlippageBps(bounds: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      description: `${SLIPPAGE} ${bounds}`,
+      default: 50,
+      minimum: 0,
+      maximum: 5000,
+    }),
+    IsOptional(),
+    IsInt(),
+    Min(0),
+    Max(5000),
+  );
+}
 const DEADLINE = {
   description:
     'Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.',
@@ -67,14 +79,9 @@ export class IncreaseLiquidityDto extends PositionRequest {
   @IsUint128String()
   amount1: string;
 
-  @ApiPropertyOptional({
-    ...SLIPPAGE,
-    description: `${SLIPPAGE.description} Sets amount0Max/amount1Max (v4-sdk mintAmountsWithSlippage): the most the increase may take.`,
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(5000)
+  @SlippageBps(
+    'Sets amount0Max/amount1Max (v4-sdk mintAmountsWithSlippage): the most the increase may take.',
+  )
   slippageBps?: number;
 }
 
@@ -121,14 +128,9 @@ export class DecreaseLiquidityDto extends PositionRequest {
   @NotWith('liquidityBps')
   liquidity?: string;
 
-  @ApiPropertyOptional({
-    ...SLIPPAGE,
-    description: `${SLIPPAGE.description} Sets amount0Min/amount1Min from the current price (v4-sdk burnAmountsWithSlippage).`,
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(5000)
+  @SlippageBps(
+    'Sets amount0Min/amount1Min from the current price (v4-sdk burnAmountsWithSlippage).',
+  )
   slippageBps?: number;
 
   @ApiPropertyOptional({
