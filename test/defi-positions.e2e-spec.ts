@@ -163,6 +163,18 @@ describe('DeFi builder: positions on the devnet', () => {
     minted += added;
   });
 
+  it('an increase the pool cannot take (maxima beyond uint128) is 400 BUILD_FAILED, not a 500', async () => {
+    const huge = ((1n << 128n) - 1n).toString();
+    const res = await post('increase', {
+      tokenId,
+      amount0: huge,
+      amount1: huge,
+      userAddress: lp.address,
+    }).expect(400);
+    expect(res.body).toMatchObject({ code: 'BUILD_FAILED', phase: 'build' });
+    expect(res.body.message).toContain('uint128');
+  });
+
   it('a position owned by another wallet is 403 POSITION_NOT_OWNED naming the owner; an unknown tokenId is 404', async () => {
     const other = chain.wallets[5].address;
     const res = await post('decrease', { tokenId, userAddress: other, liquidityBps: 5000 }).expect(

@@ -6,7 +6,7 @@ import { getAddress } from 'ethers';
 import type { DefiOperation } from '../build/defi-pipeline.service';
 import { encodeCollectCalldata } from '../encoding/position-calldata';
 import type { CollectFeesDto } from '../positions/dto/position-requests.dto';
-import { sdkPool, sdkPosition } from '../positions/position-math';
+import { sdkPool, sdkPosition, withSdk } from '../positions/position-math';
 import {
   PositionOperationReads,
   positionChangeBase,
@@ -31,11 +31,13 @@ export const collectFeesOperation: CollectOperation = {
     const price = pre.reads.slot0;
     return {
       to: pre.network.contracts.positionManager,
-      data: encodeCollectCalldata(sdkPosition(sdkPool(pre.network, price), position), {
-        tokenId: position.tokenId,
-        deadline,
-        recipient,
-      }),
+      data: withSdk('collect', () =>
+        encodeCollectCalldata(sdkPosition(sdkPool(pre.network, price), position), {
+          tokenId: position.tokenId,
+          deadline,
+          recipient,
+        }),
+      ),
       gas: 'collect',
       details: { ...positionChangeBase(position, price), recipient },
     };

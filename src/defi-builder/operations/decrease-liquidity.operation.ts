@@ -6,7 +6,13 @@ import { ApiError } from '../../common/errors/api-error';
 import type { DefiOperation } from '../build/defi-pipeline.service';
 import { BPS, encodeDecreaseCalldata } from '../encoding/position-calldata';
 import type { DecreaseLiquidityDto } from '../positions/dto/position-requests.dto';
-import { amountsOf, minAmountsOut, sdkPool, sdkPosition } from '../positions/position-math';
+import {
+  amountsOf,
+  minAmountsOut,
+  sdkPool,
+  sdkPosition,
+  withSdk,
+} from '../positions/position-math';
 import {
   PositionOperationReads,
   positionChangeBase,
@@ -62,20 +68,25 @@ export const decreaseLiquidityOperation: DecreaseOperation = {
       );
     const price = pre.reads.slot0;
     const slippageBps = dto.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
-    const pool = sdkPool(pre.network, price);
     const { tickLower, tickUpper } = position;
-    const part = sdkPosition(pool, { tickLower, tickUpper, liquidity: removed });
-    const min = minAmountsOut(part, slippageBps);
-    const expected = amountsOf(part);
+    const { min, expected, data } = withSdk('decrease', () => {
+      const pool = sdkPool(pre.network, price);
+      const part = sdkPosition(pool, { tickLower, tickUpper, liquidity: removed });
+      return {
+        min: minAmountsOut(part, slippageBps),
+        expected: amountsOf(part),
+        data: encodeDecreaseCalldata(sdkPosition(pool, position), {
+          tokenId: position.tokenId,
+          deadline,
+          liquidity: removed,
+          slippageBps,
+          burn,
+        }),
+      };
+    });
     return {
       to: pre.network.contracts.positionManager,
-      data: encodeDecreaseCalldata(sdkPosition(pool, position), {
-        tokenId: position.tokenId,
-        deadline,
-        liquidity: removed,
-        slippageBps,
-        burn,
-      }),
+      data,
       gas: burn ? 'burn' : 'decrease',
       details: {
         ...positionChangeBase(position, price),

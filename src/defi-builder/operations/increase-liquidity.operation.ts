@@ -6,7 +6,8 @@ import { liquidityForAmounts, mintAmountsFor } from '../encoding/liquidity-calld
 import type { Slot0 } from '../encoding/market-reads';
 import { encodeIncreaseCalldata } from '../encoding/position-calldata';
 import type { IncreaseLiquidityDto } from '../positions/dto/position-requests.dto';
-import { maxAmountsIn, sdkPool, sdkPosition } from '../positions/position-math';
+import { maxAmountsIn, sdkPool, sdkPosition, withSdk } from '../positions/position-math';
+import { UINT128_LIMIT } from '../dto/validators';
 import {
   PositionOperationReads,
   positionChangeBase,
@@ -42,14 +43,14 @@ function planIncrease(
   );
   assertLiquidity(liquidity, price, tickLower, tickUpper);
   const slippageBps = dto.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
-  const addition = sdkPosition(sdkPool(network, price), { tickLower, tickUpper, liquidity });
-  return {
-    liquidity,
-    slippageBps,
-    addition,
-    max: maxAmountsIn(addition, slippageBps),
-    expected: mintAmountsFor(liquidity, price, tickLower, tickUpper),
-  };
+  return withSdk('increase', () => {
+    const addition = sdkPosition(sdkPool(network, price), { tickLower, tickUpper, liquidity });
+    const max = maxAmountsIn(addition, slippageBps);
+    if (max.amount0 >= UINT128_LIMIT || max.amount1 >= UINT128_LIMIT)
+      throw new Error('with the slippage, the maximum amounts exceed uint128');
+    const expected = mintAmountsFor(liquidity, price, tickLower, tickUpper);
+    return { liquidity, slippageBps, addition, max, expected };
+  });
 }
 
 const symbolOf = (network: NetworkDefinition, address: string): TokenSymbol =>
@@ -82,11 +83,13 @@ export const increaseLiquidityOperation: IncreaseOperation = {
     const plan = planIncrease(dto, pre.network, price, position);
     return {
       to: pre.network.contracts.positionManager,
-      data: encodeIncreaseCalldata(plan.addition, {
-        tokenId: position.tokenId,
-        deadline,
-        slippageBps: plan.slippageBps,
-      }),
+      data: withSdk('increase', () =>
+        encodeIncreaseCalldata(plan.addition, {
+          tokenId: position.tokenId,
+          deadline,
+          slippageBps: plan.slippageBps,
+        }),
+      ),
       gas: 'increase',
       details: {
         ...positionChangeBase(position, price),

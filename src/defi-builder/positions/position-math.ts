@@ -7,6 +7,7 @@ import { TickMath } from '@uniswap/v3-sdk';
 import { Pool, Position } from '@uniswap/v4-sdk';
 import JSBI from 'jsbi';
 import type { NetworkDefinition } from '../../chain/network/network.types';
+import { ApiError } from '../../common/errors/api-error';
 import type { Slot0 } from '../encoding/market-reads';
 import { BPS } from '../encoding/position-calldata';
 
@@ -72,4 +73,20 @@ export function minAmountsOut(
 /** core Pool.modifyLiquidity: in range when tickLower <= tick < tickUpper. */
 export function isInRange(range: PositionRange, tick: number): boolean {
   return tick >= range.tickLower && tick < range.tickUpper;
+}
+
+/**
+ * The sdk asserts its inputs (tiny-invariant, ethers v5 range checks): what it refuses is a
+ * request the pool cannot serve, answered 400 BUILD_FAILED, never a 500.
+ */
+export function withSdk<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    const reason = err instanceof Error ? err.message.slice(0, 160) : 'refused';
+    throw new ApiError('BUILD_FAILED', `Could not build the ${what}: ${reason}`, {
+      hint: 'Use smaller amounts or a smaller share; GET /api/v1/defi/positions/<tokenId> shows the position.',
+    });
+  }
 }
