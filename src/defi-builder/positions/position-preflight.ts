@@ -17,20 +17,18 @@ export function positionOperationReads(network: NetworkDefinition, tokenId: bigi
 
 export type PositionOperationReads = ReturnType<typeof positionOperationReads>;
 
-/** The position of `tokenId` in the network's pool, or 404 POSITION_NOT_FOUND. */
+/** The position if it is a live one of the network's pool, else 404 POSITION_NOT_FOUND. */
 export function livePosition(
   network: NetworkDefinition,
-  tokenId: bigint,
-  reads: DecodedReads<PositionOperationReads>,
+  position: PositionRecord,
 ): PositionRecord & { owner: string } {
-  const position = positionOf(tokenId, reads);
   if (position.owner === null || !inPool(network, position)) {
     const why =
       position.owner === null
         ? 'was never minted or has been burned'
         : `is a position of another pool, not the ${network.tokens.WETH.symbol}/${network.tokens.tUSDC.symbol} compliance pool`;
-    throw new ApiError('POSITION_NOT_FOUND', `Position ${tokenId} ${why}`, {
-      extra: { tokenId: tokenId.toString() },
+    throw new ApiError('POSITION_NOT_FOUND', `Position ${position.tokenId} ${why}`, {
+      extra: { tokenId: position.tokenId.toString() },
     });
   }
   return position as PositionRecord & { owner: string };
@@ -43,7 +41,7 @@ export function ownedPosition(
   reads: DecodedReads<PositionOperationReads>,
   user: string,
 ): PositionRecord & { owner: string } {
-  const position = livePosition(network, tokenId, reads);
+  const position = livePosition(network, positionOf(tokenId, reads));
   if (position.owner !== getAddress(user)) {
     throw new ApiError(
       'POSITION_NOT_OWNED',

@@ -127,7 +127,10 @@ export interface FeeGrowth {
 }
 
 /** The two StateView reads that price a position's uncollected fees. */
-export function feeReads(network: NetworkDefinition, position: PositionRecord) {
+export function feeReads(
+  network: NetworkDefinition,
+  position: Pick<PositionRecord, 'tokenId' | 'tickLower' | 'tickUpper'>,
+) {
   const poolId = poolIdOf(network.pool);
   const { tickLower, tickUpper } = position;
   const sv = network.contracts.stateView;
