@@ -192,6 +192,9 @@ export function devnetNetworkFile(deployment: DevnetDeployment): NetworkFile {
   };
 }
 
-export function devnetNetworkDefinition(deployment: DevnetDeployment): NetworkDefinition {
-  return resolveNetworkFile(devnetNetworkFile(deployment));
+export function devnetNetworkDefinition(
+  deployment: DevnetDeployment,
+  positionLogs: Pick<NetworkOverrides, 'positionLogsStartBlock' | 'positionLogsPageBlocks'> = {},
+): NetworkDefinition {
+  return resolveNetworkFile(devnetNetworkFile(deployment), positionLogs);
 }
