@@ -1,17 +1,6 @@
 /** OpenAPI classes of the fields every build response carries (design §6); operations extend BuildResponseDto. */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-
-export class UnsignedTxDto {
-  @ApiProperty({ description: 'Destination (router or PositionManager)' }) to: string;
-  @ApiProperty({ description: 'Calldata, 0x hex' }) data: string;
-  @ApiProperty({ description: 'Wei, decimal string', example: '0' }) value: string;
-  @ApiProperty({ description: 'Gas limit, decimal string', example: '250000' }) gas: string;
-}
-
-export class SessionDto {
-  @ApiProperty() active: boolean;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) activeUntil: string | null;
-}
+import { ADDRESS_SCHEMA, SessionViewDto, UnsignedTxDto } from './build-parts.response';
 
 export class WarningDto {
   @ApiProperty({
@@ -44,11 +33,11 @@ export class SimulationDto {
 }
 
 export class PoolKeyDto {
-  @ApiProperty() currency0: string;
-  @ApiProperty() currency1: string;
+  @ApiProperty(ADDRESS_SCHEMA) currency0: string;
+  @ApiProperty(ADDRESS_SCHEMA) currency1: string;
   @ApiProperty({ example: 3000 }) fee: number;
   @ApiProperty({ example: 60 }) tickSpacing: number;
-  @ApiProperty({ description: 'The ComplianceHook' }) hooks: string;
+  @ApiProperty({ ...ADDRESS_SCHEMA, description: 'The ComplianceHook' }) hooks: string;
 }
 
 export class BuildResponseDto {
@@ -58,7 +47,7 @@ export class BuildResponseDto {
   transaction: UnsignedTxDto;
   @ApiProperty({ enum: ['eth_estimateGas', 'calibrated'] }) gasSource: string;
   @ApiProperty() walletBound: boolean;
-  @ApiProperty({ type: SessionDto }) session: SessionDto;
+  @ApiProperty({ type: SessionViewDto }) session: SessionViewDto;
   @ApiProperty({ type: [WarningDto] }) warnings: WarningDto[];
   @ApiProperty({ type: [ApprovalDto], description: 'Broadcast these first, in order' })
   approvals: ApprovalDto[];

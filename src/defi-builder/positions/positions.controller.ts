@@ -39,6 +39,7 @@ export class PositionsController {
   @Get('positions')
   @RequireScope('defi:preflight')
   @ApiOperation({
+    operationId: 'listPositions',
     summary: "A wallet's positions in the compliance pool",
     description:
       'Found from PositionManager Transfer logs (paged eth_getLogs), confirmed in one batched read. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
@@ -51,6 +52,7 @@ export class PositionsController {
   @Get('positions/:tokenId')
   @RequireScope('defi:preflight')
   @ApiOperation({
+    operationId: 'getPosition',
     summary:
       'One position: owner, range, liquidity, amounts at the current price, uncollected fees',
     description:
@@ -65,6 +67,7 @@ export class PositionsController {
   @HttpCode(200)
   @RequireScope('defi:liquidity')
   @ApiOperation({
+    operationId: 'increaseLiquidity',
     summary: 'Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)',
     description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). ${ERRORS}`,
   })
@@ -84,6 +87,7 @@ export class PositionsController {
   @HttpCode(200)
   @RequireScope('defi:liquidity')
   @ApiOperation({
+    operationId: 'decreaseLiquidity',
     summary: 'Build an unsigned decrease (DECREASE_LIQUIDITY or BURN_POSITION + TAKE_PAIR)',
     description: `An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. ${ERRORS}`,
   })
@@ -96,6 +100,7 @@ export class PositionsController {
   @HttpCode(200)
   @RequireScope('defi:liquidity')
   @ApiOperation({
+    operationId: 'collectFees',
     summary: 'Build an unsigned fee collection (DECREASE_LIQUIDITY of 0 + TAKE_PAIR)',
     description: `An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). ${ERRORS}`,
   })
