@@ -68,7 +68,11 @@ export class ChainConnection implements OnApplicationShutdown {
     }
     const options = { port: config.devnetPort, readyTimeoutMs: config.devnetStartTimeoutMs };
     const devnet = await (config.devnetShared ? sharedDevnet(options) : spawnDevnet(options));
-    const network = devnetNetworkDefinition(devnet.deployment);
+    const { positionLogsStartBlock, positionLogsPageBlocks } = config.overrides;
+    const network = devnetNetworkDefinition(devnet.deployment, {
+      positionLogsStartBlock,
+      positionLogsPageBlocks,
+    });
     ChainConnection.logger.log(
       `embedded devnet ready at ${devnet.rpcUrl} in ${devnet.startupMs} ms (pid ${devnet.pid}, deployment ${devnet.timings.deployMs} ms)`,
     );

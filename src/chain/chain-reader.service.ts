@@ -5,8 +5,9 @@
  */
 import { Injectable } from '@nestjs/common';
 import { MULTICALL3 } from './abi/multicall3';
-import { ChainRpcService } from './chain-rpc.service';
 import { readWord } from './encoding/abi-words';
+import { ChainRpcService, LogFilter, RawLog } from './chain-rpc.service';
+import { blockPages, readPages } from './logs/log-pages';
 import { Call3, Call3Result, decodeAggregate3, encodeAggregate3 } from './encoding/multicall';
 import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
 import {
@@ -17,8 +18,18 @@ import {
 } from './encoding/wallet-reads';
 import { NetworkService } from './network/network.service';
 
+/** eth_getLogs pages requested at once: enough to hide latency, few enough not to hit a node's rate limit. */
+const LOG_PAGES_IN_FLIGHT = 4;
+
 /** The answer to one call of a batch: its return data, or why it reverted (decoded). */
 export type CallOutcome = { ok: true; returnData: string } | { ok: false; revert: DecodedRevert };
+
+/** A batch result as an outcome: its return data, or its revert decoded. */
+export function outcomeOf(result: Call3Result): CallOutcome {
+  return result.success
+    ? { ok: true, returnData: result.returnData }
+    : { ok: false, revert: decodeRevert(result.returnData) };
+}
 
 export interface WalletRead {
   state: WalletState;
@@ -45,6 +56,24 @@ export class ChainReaderService {
     return results;
   }
 
+  /**
+   * Every log matching `filter` from `fromBlock` to the head, `pageBlocks` blocks per
+   * eth_getLogs (a few pages in flight at once), in block order.
+   */
+  async findLogs(
+    filter: Omit<LogFilter, 'fromBlock' | 'toBlock'>,
+    fromBlock: number,
+    pageBlocks: number,
+  ): Promise<RawLog[]> {
+    const head = await this.rpc.blockNumber();
+    const pages = blockPages(fromBlock, head, pageBlocks);
+    return readPages(
+      pages,
+      (page) => this.rpc.getLogs({ ...filter, ...page }),
+      LOG_PAGES_IN_FLIGHT,
+    );
+  }
+
   async readWallet(wallet: string, extraCalls: readonly Call3[] = []): Promise<WalletRead> {
     const results = await this.aggregate3([
       ...walletReadCalls(this.network.definition, wallet),
@@ -67,9 +96,3 @@ export class ChainReaderService {
 }
 
 const BLOCK_NUMBER = MULTICALL3.getFunction('getBlockNumber')!.selector;
-
-function outcomeOf(r: Call3Result): CallOutcome {
-  return r.success
-    ? { ok: true, returnData: r.returnData }
-    : { ok: false, revert: decodeRevert(r.returnData) };
-}

@@ -6,6 +6,8 @@ import { DefiPipelineService } from './build/defi-pipeline.service';
 import { GasEstimatorService } from './build/gas-estimator.service';
 import { DefiConfigService } from './defi-config.service';
 import { DefiController } from './defi.controller';
+import { PositionsController } from './positions/positions.controller';
+import { PositionsService } from './positions/positions.service';
 import { PreflightController } from './preflight/preflight.controller';
 import { PreflightService } from './preflight/preflight.service';
 import { WalletStatusService } from './preflight/wallet-status.service';
@@ -13,7 +15,7 @@ import { QuoteService } from './quote/quote.service';
 
 @Module({
   imports: [WalletsModule],
-  controllers: [DefiController, PreflightController],
+  controllers: [DefiController, PreflightController, PositionsController],
   providers: [
     { provide: DEFI_CHAIN, useClass: ChainLayerDefiChain },
     PreflightService,
@@ -22,6 +24,7 @@ import { QuoteService } from './quote/quote.service';
     DefiPipelineService,
     DefiConfigService,
     QuoteService,
+    PositionsService,
   ],
 })
 export class DefiBuilderModule {}

@@ -74,6 +74,8 @@ export interface LiquidityResponse extends BuildResponseBase {
   sqrtPriceX96: string;
   currentTick: number;
   owner: string;
+  /** PositionManager.nextTokenId at build time: a prediction (another mint may land first); the Transfer log of the receipt is authoritative. */
+  expectedTokenId: string;
 }
 
 export type NextAction =

@@ -71,7 +71,7 @@ export class DefiController {
   })
   @ApiOkResponse({
     description:
-      'Unsigned transaction, liquidity, expected amounts, warnings, approvals, simulation.',
+      'Unsigned transaction, liquidity, expected amounts, warnings, approvals, simulation, and expectedTokenId: a PREDICTION of the position NFT id (PositionManager.nextTokenId read in the same batch); another mint landing first takes it, so read the id from the Transfer log of your receipt.',
   })
   addLiquidity(
     @Body() body: LiquidityRequestDto,

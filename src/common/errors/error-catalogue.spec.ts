@@ -31,6 +31,16 @@ describe('ERROR_CATALOGUE', () => {
     expect(ERROR_CATALOGUE[code]).toMatchObject({ status, phase });
   });
 
+  // Design §7 growth codes: code -> [status, phase].
+  const growth: Array<[ErrorCode, number, string]> = [
+    ['POSITION_NOT_FOUND', 404, 'preflight'],
+    ['POSITION_NOT_OWNED', 403, 'preflight'],
+  ];
+
+  it.each(growth)('%s is %i in phase %s (design §7)', (code, status, phase) => {
+    expect(ERROR_CATALOGUE[code]).toMatchObject({ status, phase });
+  });
+
   it('gives every code an actionable hint', () => {
     for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) {
       expect({ code, long: entry.hint.length > 20 }).toEqual({ code, long: true });

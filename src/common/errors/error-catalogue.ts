@@ -147,6 +147,16 @@ const entries = {
     phase: 'preflight',
     hint: 'This proof (nullifier) was already used; generate a new credential proof.',
   },
+  POSITION_NOT_FOUND: {
+    status: 404,
+    phase: 'preflight',
+    hint: "No live position of this pool has that tokenId (never minted, burned, or another pool); GET /api/v1/defi/positions?owner=<wallet> lists a wallet's positions.",
+  },
+  POSITION_NOT_OWNED: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).',
+  },
   CHAIN_UNAVAILABLE: {
     status: 503,
     phase: 'preflight',

@@ -10,6 +10,11 @@
  *   (test/defi-swap-trades.e2e-spec.ts logs these)
  *   PositionManager multicall(permitBatch, MINT+SETTLE_PAIR)     325,796 (defi-mint-permit)
  *   mint position (PositionManager MINT+SETTLE_PAIR), new ticks  315,715
+ *   increase (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2), fees owed 193,216
+ *   decrease 50 % (DECREASE_LIQUIDITY + TAKE_PAIR)              137,393
+ *   decrease the rest + burn (BURN_POSITION + TAKE_PAIR)        129,107
+ *   collect (DECREASE_LIQUIDITY 0 + TAKE_PAIR)                   79,513
+ *   (test/defi-positions.e2e-spec.ts logs these; exits are always simulated, as they need no session)
  *   ERC20.approve(Permit2, max)                                 46,143
  *   Permit2.approve(token, spender, max160, expiry)             47,794
  * The 30 % buffer covers what the measurement does not: swaps crossing initialized ticks, a
@@ -25,6 +30,10 @@ export const MEASURED_GAS = {
   swapPermit: 168_375n,
   mint: 315_715n,
   mintPermit: 325_796n,
+  increase: 193_216n,
+  decrease: 137_393n,
+  burn: 129_107n,
+  collect: 79_513n,
   erc20Approve: 46_143n,
   permit2Approve: 47_794n,
 } as const;

@@ -5,6 +5,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { ChainReaderService } from '../../chain/chain-reader.service';
+import { tokenIdsOf, transfersToFilter } from '../../chain/encoding/position-logs';
 import { ChainRpcService } from '../../chain/chain-rpc.service';
 import { NetworkService } from '../../chain/network/network.service';
 import type { NetworkDefinition } from '../../chain/network/network.types';
@@ -41,6 +42,17 @@ export class ChainLayerDefiChain implements DefiChain {
 
   gasPrice(): Promise<bigint> {
     return this.rpc.gasPrice();
+  }
+
+  async positionTokenIdsReceivedBy(owner: string): Promise<bigint[]> {
+    const network = this.network();
+    const { startBlock, pageBlocks } = network.positionLogs;
+    const logs = await this.reader.findLogs(
+      transfersToFilter(network, owner),
+      startBlock,
+      pageBlocks,
+    );
+    return tokenIdsOf(logs);
   }
 
   estimateGas(tx: TxRequest): Promise<GasEstimate> {

@@ -45,6 +45,8 @@ export interface DefiChain {
   read<R extends ChainReads>(reads: R): Promise<{ blockNumber: number; reads: DecodedReads<R> }>;
   /** eth_gasPrice (wei per gas); throws CHAIN_UNAVAILABLE on RPC failure. */
   gasPrice(): Promise<bigint>;
+  /** Position NFTs ever transferred to `owner` (PositionManager Transfer logs, paged eth_getLogs). */
+  positionTokenIdsReceivedBy(owner: string): Promise<bigint[]>;
   /** eth_estimateGas; a revert is a result (decoded), an RPC failure throws CHAIN_UNAVAILABLE. */
   estimateGas(tx: TxRequest): Promise<GasEstimate>;
 }

@@ -6,10 +6,11 @@
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import { isEvmAddress } from '../../common/validation/is-evm-address';
 
+export const UINT128_LIMIT = 1n << 128n;
 const POSITIVE = /^[1-9][0-9]*$/;
 const NON_NEGATIVE = /^(0|[1-9][0-9]*)$/;
 
-function register(
+export function register(
   name: string,
   message: string,
   validate: (value: unknown, args: ValidationArguments) => boolean,

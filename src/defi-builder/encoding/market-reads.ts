@@ -3,7 +3,7 @@
  * pool's price (StateView.getSlot0) and a V4Quoter quote. Pure: each is a call and its decoding.
  * Static words are encoded and decoded by hand (abi-words.ts): these run on every build.
  */
-import { STATE_VIEW, V4_QUOTER } from '../../chain/abi/uniswap-v4';
+import { POSITION_MANAGER, STATE_VIEW, V4_QUOTER } from '../../chain/abi/uniswap-v4';
 import {
   encodeStaticCall,
   encodeTupleWithEmptyBytes,
@@ -31,6 +31,7 @@ const QUOTE_SELECTORS: Record<TradeType, string> = {
   EXACT_INPUT: V4_QUOTER.getFunction('quoteExactInputSingle')!.selector,
   EXACT_OUTPUT: V4_QUOTER.getFunction('quoteExactOutputSingle')!.selector,
 };
+const NEXT_TOKEN_ID = POSITION_MANAGER.getFunction('nextTokenId')!.selector;
 
 /** The pool's current price; a pool that is not initialized reads sqrtPriceX96 = 0. */
 export function slot0Read(network: NetworkDefinition): ChainRead<Slot0> {
@@ -46,6 +47,24 @@ export function slot0Read(network: NetworkDefinition): ChainRead<Slot0> {
         sqrtPriceX96: readWord(outcome.returnData, 0),
         tick: Number(readSignedWord(outcome.returnData, 1)),
       };
+    },
+  };
+}
+
+/**
+ * PositionManager.nextTokenId: the id the next mint gets, unless another mint lands first (a
+ * prediction, read in the same batch as the price).
+ */
+export function nextTokenIdRead(network: NetworkDefinition): ChainRead<bigint> {
+  return {
+    call: {
+      target: network.contracts.positionManager,
+      allowFailure: false,
+      callData: encodeStaticCall(NEXT_TOKEN_ID, []),
+    },
+    decode: (outcome) => {
+      if (!outcome.ok) throw new Error('PositionManager.nextTokenId reverted');
+      return readWord(outcome.returnData, 0);
     },
   };
 }

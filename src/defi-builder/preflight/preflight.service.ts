@@ -30,8 +30,17 @@ export interface PreflightRequest<K extends string, R extends ChainReads> {
   nativeEth?: boolean;
   /** The operation's own reads, riding in the same eth_call as the wallet state. */
   reads?: (tokens: Record<K, ResolvedToken>, network: NetworkDefinition) => R;
+  /**
+   * Checks on the operation's reads, before the session gate (e.g. the position exists and the
+   * wallet owns it: 404/403); throws ApiError.
+   */
+  verify?: (reads: DecodedReads<R>, user: string, network: NetworkDefinition) => void;
   /** What the transaction will spend (through Permit2, or as ETH value), and for which spender. */
-  spend?: (tokens: Record<K, ResolvedToken>, reads: DecodedReads<R>) => SpendRequest;
+  spend?: (
+    tokens: Record<K, ResolvedToken>,
+    reads: DecodedReads<R>,
+    network: NetworkDefinition,
+  ) => SpendRequest;
 }
 
 export interface Preflight<K extends string = string, R extends ChainReads = ChainReads> {
@@ -67,10 +76,11 @@ export class PreflightService {
       user,
       request.reads ? request.reads(tokens, network) : ({} as R),
     );
+    request.verify?.(reads, user, network);
     const session = sessionView(state);
     if (request.session === 'required' && !session.active && !request.buildOnly)
       throw sessionNotActive(user, session);
-    const spendRequest = request.spend?.(tokens, reads);
+    const spendRequest = request.spend?.(tokens, reads, network);
     if (!spendRequest)
       return { network, user, walletBound, tokens, state, reads, session, spend: NOTHING_TO_SPEND };
     // Paying ETH: its gas counts too. eth_call runs at base fee 0, so the price is asked apart.
