@@ -25,7 +25,14 @@ describe('ERROR_CATALOGUE', () => {
     ['INTERNAL_ERROR', 500, 'build'],
   ];
 
-  it.each(spec)('%s is %i in phase %s', (code, status, phase) => {
+  // Ours (design §5 and §7): compliance proofs and credentials.
+  const ours: Array<[ErrorCode, number, string]> = [
+    ['PROOF_INVALID', 400, 'validation'],
+    ['PROOF_REPLAYED', 409, 'preflight'],
+    ['CREDENTIAL_EXPIRED', 400, 'preflight'],
+  ];
+
+  it.each([...spec, ...ours])('%s is %i in phase %s', (code, status, phase) => {
     expect(ERROR_CATALOGUE[code]).toMatchObject({ status, phase });
   });
 

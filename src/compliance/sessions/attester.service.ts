@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Interface, TransactionReceipt, TransactionRequest, Wallet } from 'ethers';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceKeys } from '../compliance-keys';
 import {
   beforeSendFailure,
   broadcastFailed,
@@ -13,6 +14,7 @@ import { RegistryConnection } from './registry-connection';
 export const COMPLIANCE_REGISTRY_ABI = new Interface([
   'function activeUntil(address wallet) view returns (uint64)',
   'function activate(address wallet, uint64 until)',
+  'function revoke(address wallet)',
   'error NotAttester(address caller)',
   'error ExpiryNotInFuture(uint64 until)',
   'error ZeroAddress()',
@@ -49,8 +51,9 @@ export class AttesterService {
   constructor(
     private readonly connection: RegistryConnection,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    keys: ComplianceKeys,
   ) {
-    this.signer = new Wallet(config.attesterPrivateKey, connection.provider);
+    this.signer = new Wallet(keys.attesterPrivateKey, connection.provider);
   }
 
   get address(): string {
@@ -69,9 +72,35 @@ export class AttesterService {
   }
 
   async activate(wallet: string, until: number): Promise<MinedActivation> {
+    return this.transact(COMPLIANCE_REGISTRY_ABI.encodeFunctionData('activate', [wallet, until]));
+  }
+
+  /** Ends the wallet's session now (ComplianceRegistry.revoke), mined before it returns. */
+  async revoke(wallet: string): Promise<MinedActivation> {
+    return this.transact(COMPLIANCE_REGISTRY_ABI.encodeFunctionData('revoke', [wallet]));
+  }
+
+  /** The wallet's session end (unix s) and the chain time, read at the same block. */
+  async sessionOf(wallet: string): Promise<{ activeUntil: number; chainTime: number }> {
+    try {
+      const block = await this.connection.provider.getBlock('latest');
+      if (!block) throw new Error('no latest block');
+      const data = await this.connection.provider.call({
+        to: this.connection.registryAddress,
+        data: COMPLIANCE_REGISTRY_ABI.encodeFunctionData('activeUntil', [wallet]),
+        blockTag: block.number,
+      });
+      const [until] = COMPLIANCE_REGISTRY_ABI.decodeFunctionResult('activeUntil', data);
+      return { activeUntil: Number(until), chainTime: block.timestamp };
+    } catch (error) {
+      throw chainUnavailable(error);
+    }
+  }
+
+  private async transact(data: string): Promise<MinedActivation> {
     const tx: TransactionRequest = {
       to: this.connection.registryAddress,
-      data: COMPLIANCE_REGISTRY_ABI.encodeFunctionData('activate', [wallet, until]),
+      data,
       from: this.signer.address,
       chainId: this.connection.chainId,
     };
