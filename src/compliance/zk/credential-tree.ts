@@ -1,7 +1,29 @@
-import { IncrementalMerkleTree } from '@zk-kit/incremental-merkle-tree';
 import { poseidon2 } from 'poseidon-lite';
 
 import { CREDENTIAL_TREE_DEPTH } from './compliance-circuit';
+
+/**
+ * The part of @zk-kit/incremental-merkle-tree we use. The package ships types, but its `exports`
+ * map does not point to them, so Node16+ resolution cannot see them (same pattern as snarkjs.ts).
+ */
+type IncrementalMerkleTree = {
+  readonly root: bigint;
+  readonly leaves: bigint[];
+  insert(leaf: bigint): void;
+  createProof(index: number): { siblings: bigint[][]; pathIndices: number[] };
+};
+type IncrementalMerkleTreeClass = new (
+  hash: (values: bigint[]) => bigint,
+  depth: number,
+  zeroValue: bigint,
+  arity: number,
+) => IncrementalMerkleTree;
+
+const { IncrementalMerkleTree } =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('@zk-kit/incremental-merkle-tree') as {
+    IncrementalMerkleTree: IncrementalMerkleTreeClass;
+  };
 
 /** A leaf's path to the root, as the circuit takes it (decimal strings; 1 = right child). */
 export type MerklePath = { root: string; siblings: string[]; pathIndices: number[] };
@@ -12,7 +34,7 @@ export type MerklePath = { root: string; siblings: string[]; pathIndices: number
  * back to 0, which changes the root. Built on @zk-kit/incremental-merkle-tree.
  */
 export class CredentialTree {
-  private readonly tree = new IncrementalMerkleTree(
+  private readonly tree: IncrementalMerkleTree = new IncrementalMerkleTree(
     (values: bigint[]) => poseidon2(values),
     CREDENTIAL_TREE_DEPTH,
     0n,
