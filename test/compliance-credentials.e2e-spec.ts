@@ -19,6 +19,9 @@ import {
 } from './helpers/compliance';
 
 /** Issue 18 acceptance: credentials that renew, expire and are revoked; sessions read on chain. */
+// Real Groth16 proofs: each takes seconds (15 s measured with the 2 shared cores under load).
+jest.setTimeout(180_000);
+
 describe('Compliance credentials: fresh proofs, renewal, expiry, revocation (demo issuer CLI)', () => {
   let chain: ComplianceDevnet;
   let t: TestApp;

@@ -16,6 +16,9 @@ import {
   startComplianceDevnet,
 } from './helpers/compliance';
 
+// Real Groth16 proofs: each takes seconds (15 s measured with the 2 shared cores under load).
+jest.setTimeout(180_000);
+
 describe('POST /verify: zero-knowledge compliance proofs open sessions (demo mode)', () => {
   let chain: ComplianceDevnet;
   let t: TestApp;
