@@ -126,7 +126,8 @@ describe('POST /verify: zero-knowledge compliance proofs open sessions (demo mod
     it('validates the wallet before authenticating, and needs compliance:verify', async () => {
       const noAuth = { bearer: undefined };
       const missing = await getChallenge(t, noAuth, undefined).expect(400);
-      expect(missing.body).toMatchObject({ code: 'INVALID_PARAMS', phase: 'validation' });
+      expect(missing.body).toMatchObject({ code: 'INVALID_ADDRESS', phase: 'validation' });
+      expect(missing.body.details[0]).toMatchObject({ field: 'walletAddress' });
       expect((await getChallenge(t, noAuth, '0x1234').expect(400)).body.code).toBe(
         'INVALID_ADDRESS',
       );

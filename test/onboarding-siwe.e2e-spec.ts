@@ -39,6 +39,7 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
     // The issuer's side, with the (public) devnet issuer key: production has no default one.
     kit = await openCredentialKit(t, chain, {
       APP_MODE: 'production',
+      JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
       ATTESTER_PRIVATE_KEY: chain.attesterKey,
       ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       ZK_ISSUER_PRIVATE_KEY: DEVNET_ISSUER_PRIVATE_KEY,

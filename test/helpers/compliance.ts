@@ -162,7 +162,7 @@ export async function openCredentialKit(
 ): Promise<CredentialKit> {
   const dir = mkdtempSync(join(tmpdir(), 'cgk-credentials-'));
   const context = await withEnv({ LOG_LEVEL: 'silent', ...t.db.env, ...chain.env, ...env }, () =>
-    NestFactory.createApplicationContext(CliModule, { logger: false }),
+    NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false }),
   );
   let files = 0;
   const cli = (line: string) => {
