@@ -77,16 +77,18 @@ async function main(): Promise<void> {
       try {
         const token = (await call(server.port, 'POST', '/auth/login', { email, password })).json
           .accessToken as string;
-        const bodies = [];
-        for (let i = 0; i < CONCURRENT; i++) {
-          const { json } = await call(
-            server.port,
-            'GET',
-            `/verify/challenge?walletAddress=${WALLET}`,
-            undefined,
-            token,
+        // Challenges first (back to back), then the proofs: proving takes seconds each, longer
+        // than the server keeps an idle keep-alive connection open.
+        const challenges: string[] = [];
+        for (let i = 0; i <= CONCURRENT; i++) {
+          const path = `/verify/challenge?walletAddress=${WALLET}`;
+          challenges.push(
+            (await call(server.port, 'GET', path, undefined, token)).json.challenge as string,
           );
-          const proof = await proveCredential(credential, { challenge: json.challenge as string });
+        }
+        const bodies = [];
+        for (const challenge of challenges) {
+          const proof = await proveCredential(credential, { challenge });
           bodies.push({
             walletAddress: WALLET,
             proof: proof.proof,
