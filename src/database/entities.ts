@@ -6,7 +6,9 @@ import { User } from '../auth/users/user.entity';
 import { Wallet } from '../compliance/wallets/wallet.entity';
 import { UsageRecord } from '../usage/usage-record.entity';
 import { SiweNonce } from '../compliance/onboarding/siwe-nonce.entity';
-import { ProofNullifier } from '../compliance/verification/proof-nullifier.entity';
+import { CredentialRoot } from '../compliance/credentials/credential-root.entity';
+import { IssuedCredential } from '../compliance/credentials/issued-credential.entity';
+import { VerifyChallenge } from '../compliance/verification/verify-challenge.entity';
 
 /** Every TypeORM entity, listed explicitly so the app, the CLI and the tests agree. */
 export const ENTITIES = [
@@ -18,5 +20,7 @@ export const ENTITIES = [
   RefreshToken,
   UsageRecord,
   SiweNonce,
-  ProofNullifier,
+  VerifyChallenge,
+  CredentialRoot,
+  IssuedCredential,
 ];

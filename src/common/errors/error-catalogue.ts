@@ -41,7 +41,7 @@ const entries = {
   PROOF_INVALID: {
     status: 400,
     phase: 'validation',
-    hint: 'Generate a fresh Groth16 proof for this wallet with the current circuit and verification key, then POST /verify again.',
+    hint: 'Fetch a challenge with GET /verify/challenge, generate a Groth16 proof of your credential for this wallet and that challenge, then POST /verify again.',
   },
   SIWE_INVALID: {
     status: 400,
@@ -145,7 +145,12 @@ const entries = {
   PROOF_REPLAYED: {
     status: 409,
     phase: 'preflight',
-    hint: 'This proof (nullifier) was already used; generate a new credential proof.',
+    hint: 'This challenge was already used: fetch a new one with GET /verify/challenge, prove again with the same credential and POST /verify.',
+  },
+  CREDENTIAL_EXPIRED: {
+    status: 400,
+    phase: 'preflight',
+    hint: 'The compliance credential is past its expiry; ask the issuer for a new credential, then prove again.',
   },
   POSITION_NOT_FOUND: {
     status: 404,

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
+import { ApiError } from '../../common/errors/api-error';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import { AttesterService } from './attester.service';
 
@@ -21,10 +22,17 @@ export class SessionsService {
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
   ) {}
 
-  /** Opens (or renews) the session of `wallet` for SESSION_TTL_SECONDS from the chain's current time. */
-  async activate(wallet: string): Promise<ActivatedSession> {
+  /**
+   * Opens (or renews) the session of `wallet` for SESSION_TTL_SECONDS from the chain's current
+   * time, never past `notAfter` (unix s: a credential's expiry) when given.
+   */
+  async activate(wallet: string, notAfter?: number): Promise<ActivatedSession> {
     const walletAddress = getAddress(wallet);
-    const until = (await this.attester.chainTime()) + this.config.sessionTtlSeconds;
+    const chainNow = await this.attester.chainTime();
+    const until = Math.min(chainNow + this.config.sessionTtlSeconds, notAfter ?? Infinity);
+    if (until <= chainNow) {
+      throw new ApiError('CREDENTIAL_EXPIRED', 'The credential expires before the chain time now');
+    }
     const mined = await this.attester.activate(walletAddress, until);
     return {
       walletAddress,
