@@ -8,7 +8,7 @@ import { BuildQueryDto } from './dto/build-query.dto';
 import { DefiConfigResponse } from './dto/defi-config.response';
 import { LiquidityRequestDto } from './dto/liquidity-request.dto';
 import { SwapRequestDto } from './dto/swap-request.dto';
-import { SwapResponseDto } from './dto/build-response.dto';
+import { MintResponseDto, SwapResponseDto } from './dto/build-response.dto';
 import { QuoteRequestDto } from './dto/quote-request.dto';
 import { QuoteResponseDto } from './dto/quote-response.dto';
 import { QuoteService } from './quote/quote.service';
@@ -69,10 +69,7 @@ export class DefiController {
       'Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)',
     description: `Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. ${ERRORS}`,
   })
-  @ApiOkResponse({
-    description:
-      'Unsigned transaction, liquidity, expected amounts, warnings, approvals, simulation, and expectedTokenId: a PREDICTION of the position NFT id (PositionManager.nextTokenId read in the same batch); another mint landing first takes it, so read the id from the Transfer log of your receipt.',
-  })
+  @ApiOkResponse({ type: MintResponseDto })
   addLiquidity(
     @Body() body: LiquidityRequestDto,
     @Query() query: BuildQueryDto,

@@ -113,3 +113,27 @@ export class SwapResponseDto extends BuildResponseDto {
   @ApiProperty({ type: Number, nullable: true, description: 'null when the caller set the limit.' })
   slippageBps: number | null;
 }
+
+export class MintResponseDto extends BuildResponseDto {
+  @ApiProperty({ type: 'integer', example: -600 }) tickLower: number;
+  @ApiProperty({ type: 'integer', example: 600 }) tickUpper: number;
+  @ApiProperty({ description: 'Liquidity computed from the amounts at the current price' })
+  liquidity: string;
+  @ApiProperty({ description: 'The most the mint may take of currency0 (SETTLE_PAIR bound)' })
+  amount0Max: string;
+  @ApiProperty({ description: 'The most the mint may take of currency1' }) amount1Max: string;
+  @ApiProperty({
+    description: 'What the mint takes at the build-time price (the rest stays in the wallet)',
+  })
+  expectedAmount0: string;
+  @ApiProperty() expectedAmount1: string;
+  @ApiProperty({ description: 'Pool price at build time (Q64.96)' }) sqrtPriceX96: string;
+  @ApiProperty({ type: 'integer' }) currentTick: number;
+  @ApiProperty({ description: 'Who receives the position NFT' }) owner: string;
+  @ApiProperty({
+    description:
+      'A PREDICTION of the position NFT id (PositionManager.nextTokenId read in the same batch): another mint landing first takes it, so read the id from the Transfer log of your receipt.',
+    example: '42',
+  })
+  expectedTokenId: string;
+}
