@@ -57,7 +57,9 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     const match = BEARER.exec(authorization.trim());
     if (!match) throw malformedAuthorization(authorization);
     const claims = await this.tokens.verify(match[1], 'access');
-    if (!(await this.sessions.isActive(claims.sid)))
+    if (
+      !(await this.sessions.isActiveFor(claims.sid, { userId: claims.sub, accountId: claims.acc }))
+    )
       throw invalid('access', 'This login was ended (logout or token reuse)');
     return {
       method: 'jwt',

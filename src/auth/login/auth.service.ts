@@ -47,7 +47,7 @@ export class AuthService {
 
   async refresh(refreshToken: string): Promise<TokenPair> {
     const claims = await this.tokens.verify(refreshToken, 'refresh');
-    const outcome = await this.sessions.consumeRefreshToken(claims.sid, claims.jti, refreshToken);
+    const outcome = await this.sessions.consumeRefreshToken(claims, refreshToken);
     if (outcome === 'reused') {
       throw new ApiError(
         'JWT_INVALID',

@@ -43,7 +43,7 @@ export class OnboardingController {
   @ApiOperation({
     summary: 'Bind a wallet to your account',
     description:
-      'Demo mode (test network): binds; a wallet bound to another account is rebound to yours and reboundFrom names that account. ' +
+      'Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). ' +
       'Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. ' +
       'Idempotent when the wallet is already yours.',
   })
@@ -65,7 +65,8 @@ export class OnboardingController {
     summary: 'Test network only: open a compliance session for a wallet of yours',
     description:
       'The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. ' +
-      'An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH).',
+      'An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). ' +
+      'A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent.',
   })
   @ApiOkResponse({ type: ActivatedSessionResponse })
   @ApiForbiddenResponse({

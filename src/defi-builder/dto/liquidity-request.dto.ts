@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional } from 'class-validator';
-import { IsEvmAddress } from '../../common/validation/is-evm-address';
+import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
 import { IsAddressAbove, IsFutureUnixSeconds, IsUint128String } from './validators';
 
 /** Body of POST /api/v1/defi/liquidity (spec §2.2; design §4: every field but deadline is required). */
@@ -54,7 +54,7 @@ export class LiquidityRequestDto {
       'Wallet that signs, pays and receives the position NFT; must not be bound to another account.',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   userAddress: string;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { IsEvmAddress } from '../../common/validation/is-evm-address';
+import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
 import {
   IsDifferentAddressFrom,
   IsFutureUnixSeconds,
@@ -39,7 +39,7 @@ export class SwapRequestDto {
     description: 'The wallet that will sign and broadcast; must not be bound to another account.',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   userAddress: string;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, Matches } from 'class-validator';
-import { IsEvmAddress } from '../../../common/validation/is-evm-address';
+import { IsWalletAddress } from '../../../common/validation/is-evm-address';
 import { PUBLIC_SIGNAL_COUNT } from '../../zk';
 import { IsGroth16ProofShape } from './groth16-proof-shape';
 
@@ -9,7 +9,7 @@ export class VerifyProofDto {
     description: 'The wallet the proof is bound to (public signal 3).',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   walletAddress: string;
 
   @ApiProperty({
