@@ -1,5 +1,6 @@
 import { Account } from '../accounts/account.entity';
 import { ApiKey } from '../auth/api-keys/api-key.entity';
+import { IdempotencyRecord } from '../auth/idempotency/idempotency-record.entity';
 import { AuthSession } from '../auth/tokens/auth-session.entity';
 import { RefreshToken } from '../auth/tokens/refresh-token.entity';
 import { User } from '../auth/users/user.entity';
@@ -19,4 +20,5 @@ export const ENTITIES = [
   UsageRecord,
   SiweNonce,
   ProofNullifier,
+  IdempotencyRecord,
 ];

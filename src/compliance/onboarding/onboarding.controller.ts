@@ -8,6 +8,7 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { NonceQueryDto } from './dto/nonce-query.dto';
@@ -38,6 +39,7 @@ export class OnboardingController {
     return this.onboarding.issueNonce(principal, query.walletAddress);
   }
 
+  @Idempotent()
   @Post('register')
   @HttpCode(200)
   @ApiOperation({
@@ -59,6 +61,7 @@ export class OnboardingController {
     return this.onboarding.register(principal, body);
   }
 
+  @Idempotent()
   @Post('activate-session-demo')
   @HttpCode(200)
   @ApiOperation({

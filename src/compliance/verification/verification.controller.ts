@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
@@ -19,6 +20,7 @@ import { VerificationService } from './verification.service';
 export class VerificationController {
   constructor(private readonly verification: VerificationService) {}
 
+  @Idempotent()
   @Post()
   @HttpCode(200)
   @RequireScope('compliance:verify')

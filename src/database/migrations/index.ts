@@ -1,10 +1,12 @@
 import { AccountsUsersWallets1763700000000 } from './1763700000000-accounts-users-wallets';
 import { AuthKeysUsage1763800000000 } from './1763800000000-auth-keys-usage';
 import { ComplianceOnboarding1763960000000 } from './1763960000000-compliance-onboarding';
+import { IdempotencyKeys1764100000000 } from './1764100000000-idempotency-keys';
 
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
   AccountsUsersWallets1763700000000,
   AuthKeysUsage1763800000000,
   ComplianceOnboarding1763960000000,
+  IdempotencyKeys1764100000000,
 ];

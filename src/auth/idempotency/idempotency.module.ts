@@ -1,0 +1,14 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdempotencyRecord } from './idempotency-record.entity';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyService } from './idempotency.service';
+
+/** Global so that any controller can put @Idempotent() on a route. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([IdempotencyRecord])],
+  providers: [IdempotencyService, IdempotencyInterceptor],
+  exports: [IdempotencyService, IdempotencyInterceptor],
+})
+export class IdempotencyModule {}

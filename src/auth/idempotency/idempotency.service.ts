@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { LessThan, Repository } from 'typeorm';
+import { isUniqueViolation } from '../../common/database/unique-violation';
+import { IdempotencyRecord } from './idempotency-record.entity';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type IdempotencyClaim =
+  | { outcome: 'execute'; id: string }
+  | { outcome: 'replay'; status: number; body: unknown }
+  | { outcome: 'mismatch' }
+  | { outcome: 'running' };
+
+/** The idempotency_keys table: claim a key (unique per account), complete it, or release it. */
+@Injectable()
+export class IdempotencyService {
+  constructor(
+    @InjectRepository(IdempotencyRecord) private readonly records: Repository<IdempotencyRecord>,
+  ) {}
+
+  /**
+   * Inserts the in-progress marker; the unique (account, key) index makes exactly one of two
+   * concurrent duplicates win. The loser, and every later request, reads what the winner stored.
+   */
+  async claim(accountId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
+    const id = randomUUID();
+    try {
+      await this.records.insert({
+        id,
+        accountId,
+        idempotencyKey: key,
+        requestHash,
+        status: null,
+        responseBody: null,
+        expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+      });
+      return { outcome: 'execute', id };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    const existing = await this.records.findOneBy({ accountId, idempotencyKey: key });
+    if (!existing) return this.claim(accountId, key, requestHash);
+    if (existing.expiresAt.getTime() <= Date.now()) {
+      await this.records.delete({ id: existing.id, expiresAt: LessThan(new Date()) });
+      return this.claim(accountId, key, requestHash);
+    }
+    if (existing.requestHash !== requestHash) return { outcome: 'mismatch' };
+    if (existing.status === null) return { outcome: 'running' };
+    return {
+      outcome: 'replay',
+      status: existing.status,
+      body: existing.responseBody === null ? undefined : JSON.parse(existing.responseBody),
+    };
+  }
+
+  async complete(id: string, status: number, body: unknown): Promise<void> {
+    await this.records.update(
+      { id },
+      { status, responseBody: body === undefined ? null : JSON.stringify(body) },
+    );
+  }
+
+  /** A failed first request leaves nothing behind: the client may retry with the same key. */
+  async release(id: string): Promise<void> {
+    await this.records.delete({ id });
+  }
+}
