@@ -122,14 +122,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List your account's API keys (never their secrets)
+         * List your account's API keys (never their secrets), newest first, one page at a time
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Pass limit (1-100, default 50); when nextCursor is not null, pass it as cursor for the next page.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key; the full key appears in this response only
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     At most 10 active keys on the free plan, 100 on pro, 1,000 on enterprise (revoked keys do not count): API_KEY_LIMIT_REACHED (409) beyond.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -305,7 +309,7 @@ export interface paths {
          * Bind a wallet to your account
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and reboundFrom names that account. Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours.
+         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours.
          *
          *     Also served at `POST /onboarding/register` (the path spec §4 lists).
          */
@@ -329,7 +333,7 @@ export interface paths {
          * Test network only: open a compliance session for a wallet of yours
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH).
+         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent.
          *
          *     Also served at `POST /onboarding/activate-session-demo` (the path spec §4 lists).
          */
@@ -446,7 +450,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "PROOF_REPLAYED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "PROOF_REPLAYED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -606,8 +610,10 @@ export interface components {
         ApiKeyListResponse: {
             /** @enum {string} */
             authMethod: "jwt";
-            /** @description Keys of your account; secrets are never listed */
+            /** @description One page of your keys, newest first; secrets are never listed */
             items: components["schemas"]["ApiKeyResponse"][];
+            /** @description Pass as cursor to get the next page; null on the last page. */
+            nextCursor: string | null;
         };
         UsageCounts: {
             requests: number;
@@ -932,8 +938,8 @@ export interface components {
             accountId: string;
             /** @example true */
             bound: boolean;
-            /** @description Demo mode: the account the wallet was taken from; null when it was unbound or already yours. */
-            reboundFrom: string | null;
+            /** @description Demo mode: true when the wallet was taken over from another account (which one is not disclosed); false when it was unbound or already yours. */
+            rebound: boolean;
         };
         WalletAddressDto: {
             /**
@@ -957,9 +963,12 @@ export interface components {
              * @example 1795357800
              */
             activeUntilUnix: number;
-            /** @description The mined ComplianceRegistry.activate transaction. */
-            txHash: string;
-            blockNumber: number;
+            /** @description The mined ComplianceRegistry.activate transaction; null when alreadyActive (nothing was sent). */
+            txHash: string | null;
+            /** @description null when alreadyActive. */
+            blockNumber: number | null;
+            /** @description true: the wallet already had a session with more than half of SESSION_TTL_SECONDS left; it is returned as is and no transaction was sent. */
+            alreadyActive: boolean;
             /** @description The wallet is bound to your account (demo activation binds an unbound wallet). */
             walletBound: boolean;
         };
@@ -1274,7 +1283,12 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Keys per page, newest first (default 50). */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1287,6 +1301,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyListResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
@@ -1330,7 +1353,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1375,6 +1401,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `API_KEY_LIMIT_REACHED` (validation): Revoke keys you no longer use (DELETE /api/v1/api-keys/:id) or upgrade the plan; revoked keys do not count. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
             413: {
                 headers: {
@@ -1386,6 +1421,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1800,7 +1844,10 @@ export interface operations {
     register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1845,6 +1892,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
                 headers: {
@@ -1859,7 +1915,10 @@ export interface operations {
     activateSessionDemo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1888,6 +1947,15 @@ export interface operations {
             };
             /** @description DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1927,7 +1995,10 @@ export interface operations {
     verify: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1977,6 +2048,15 @@ export interface operations {
             };
             /** @description PROOF_REPLAYED: this credential (nullifier) was already used */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
