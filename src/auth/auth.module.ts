@@ -36,6 +36,6 @@ import { UsersModule } from './users/users.module';
     LoginAttemptsLimiter,
     FailedAuthThrottle,
   ],
-  exports: [ApiKeysService, AuthSessionsService, JwtTokensService, FailedAuthThrottle],
+  exports: [ApiKeysService, AuthSessionsService, JwtTokensService, FailedAuthThrottle, JwtSecret],
 })
 export class AuthModule {}

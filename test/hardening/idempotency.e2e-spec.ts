@@ -1,5 +1,7 @@
 import { Wallet } from 'ethers';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { IdempotencyRecord } from '../../src/auth/idempotency/idempotency-record.entity';
 import { generateComplianceProof } from '../../src/compliance/zk/proof-generator';
 import { createTestApp, TestApp } from '../helpers/app';
 import { login } from '../helpers/auth';
@@ -38,6 +40,13 @@ describe('Side effects that must not repeat', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     expect((await listKeys()).filter((k) => k.id === first.body.id)).toHaveLength(1);
+    // The stored response is sealed: the new key's secret is not in the database in clear.
+    const stored = await t.app
+      .get(DataSource)
+      .getRepository(IdempotencyRecord)
+      .findBy({ idempotencyKey: key });
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(first.body.key);
 
     const other = await post('/api/v1/api-keys', key, { ...body, name: 'other' }).expect(422);
     expect(other.body).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', phase: 'validation' });
