@@ -5,6 +5,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { ApiKeyOrJwtGuard } from './auth/api-key-or-jwt.guard';
 import { AuthMethodInterceptor } from './auth/auth-method.interceptor';
 import { AuthModule } from './auth/auth.module';
+import { IdempotencyModule } from './auth/idempotency/idempotency.module';
 import { ChainModule } from './chain/chain.module';
 import { DemoAccountSeeder } from './accounts/demo-account.seeder';
 import { ErrorEnvelopeFilter } from './common/errors/error-envelope.filter';
@@ -29,6 +30,7 @@ import { UsageModule } from './usage/usage.module';
     HealthModule,
     AccountsModule,
     AuthModule,
+    IdempotencyModule,
     UsageModule,
     ChainModule,
     DefiBuilderModule,

@@ -72,7 +72,7 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
       walletAddress: wallet.address,
       accountId: alice.accountId,
       bound: true,
-      reboundFrom: null,
+      rebound: false,
     });
 
     const replay = await postRegister(t, aliceToken, {

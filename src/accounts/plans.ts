@@ -13,3 +13,10 @@ export function effectiveRateLimit(account: {
 }): number {
   return account.rateLimitPerMinute ?? PLAN_LIMITS_PER_MINUTE[account.plan];
 }
+
+/** Active (unrevoked) API keys an account may hold, per plan (issue 16). */
+export const PLAN_MAX_API_KEYS: Readonly<Record<Plan, number>> = {
+  free: 10,
+  pro: 100,
+  enterprise: 1_000,
+};

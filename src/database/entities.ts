@@ -1,5 +1,6 @@
 import { Account } from '../accounts/account.entity';
 import { ApiKey } from '../auth/api-keys/api-key.entity';
+import { IdempotencyRecord } from '../auth/idempotency/idempotency-record.entity';
 import { AuthSession } from '../auth/tokens/auth-session.entity';
 import { RefreshToken } from '../auth/tokens/refresh-token.entity';
 import { User } from '../auth/users/user.entity';
@@ -23,4 +24,5 @@ export const ENTITIES = [
   VerifyChallenge,
   CredentialRoot,
   IssuedCredential,
+  IdempotencyRecord,
 ];

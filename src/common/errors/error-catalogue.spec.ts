@@ -32,6 +32,8 @@ describe('ERROR_CATALOGUE', () => {
     ['PAYLOAD_TOO_LARGE', 413, 'validation'],
     ['UNSUPPORTED_MEDIA_TYPE', 415, 'validation'],
     ['NOT_FOUND', 404, 'validation'],
+    ['IDEMPOTENCY_KEY_REUSED', 422, 'validation'],
+    ['API_KEY_LIMIT_REACHED', 409, 'validation'],
     ['PROOF_INVALID', 400, 'validation'],
     ['PROOF_REPLAYED', 409, 'preflight'],
     ['CREDENTIAL_EXPIRED', 400, 'preflight'],

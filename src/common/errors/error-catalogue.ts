@@ -43,6 +43,16 @@ const entries = {
     phase: 'validation',
     hint: 'Fetch a challenge with GET /verify/challenge, generate a Groth16 proof of your credential for this wallet and that challenge, then POST /verify again.',
   },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    phase: 'validation',
+    hint: 'An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again.',
+  },
+  API_KEY_LIMIT_REACHED: {
+    status: 409,
+    phase: 'validation',
+    hint: 'Revoke keys you no longer use (DELETE /api/v1/api-keys/:id) or upgrade the plan; revoked keys do not count.',
+  },
   SIWE_INVALID: {
     status: 400,
     phase: 'validation',

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
@@ -34,6 +35,7 @@ export class VerificationController {
     return this.verification.issueChallenge(principal, query.walletAddress);
   }
 
+  @Idempotent()
   @Post()
   @HttpCode(200)
   @ApiOperation({

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
 import { Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
-import { isUniqueViolation } from './unique-violation';
+import { isUniqueViolation } from '../../common/database/unique-violation';
 import { Wallet } from './wallet.entity';
 
 /** What binding did: the wallet is now the caller's; `reboundFrom` names the account it left. */

@@ -2,6 +2,7 @@ import { AccountsUsersWallets1763700000000 } from './1763700000000-accounts-user
 import { AuthKeysUsage1763800000000 } from './1763800000000-auth-keys-usage';
 import { ComplianceOnboarding1763960000000 } from './1763960000000-compliance-onboarding';
 import { ComplianceCredentials1764100000000 } from './1764100000000-compliance-credentials';
+import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys';
 
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   AuthKeysUsage1763800000000,
   ComplianceOnboarding1763960000000,
   ComplianceCredentials1764100000000,
+  IdempotencyKeys1764200000000,
 ];

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, ValidateNested } from 'class-validator';
-import { IsEvmAddress } from '../../common/validation/is-evm-address';
+import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
 import { IsPermitSignature, PermitBatchDto, SentWith } from './permit.dto';
 import { IsAddressAbove, IsFutureUnixSeconds, IsUint128String } from './validators';
 
@@ -56,7 +56,7 @@ export class LiquidityRequestDto {
       'Wallet that signs, pays and receives the position NFT; must not be bound to another account.',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   userAddress: string;
 
   @ApiPropertyOptional({

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
-import { IsEvmAddress } from '../../common/validation/is-evm-address';
+import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
 import type { TradeType } from '../encoding/swap-calldata';
 import { IsPermitSignature, PermitSingleDto, SentWith } from './permit.dto';
 import {
@@ -57,7 +57,7 @@ export class SwapRequestDto {
     description: 'The wallet that will sign and broadcast; must not be bound to another account.',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   userAddress: string;
 
   @ApiPropertyOptional({

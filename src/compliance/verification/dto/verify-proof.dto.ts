@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEvmAddress } from '../../../common/validation/is-evm-address';
+import { IsWalletAddress } from '../../../common/validation/is-evm-address';
 import { PUBLIC_SIGNAL_COUNT, type Groth16Proof } from '../../zk';
 import { IsGroth16Proof, IsPublicSignals } from './groth16-proof-shape';
 
@@ -8,7 +8,7 @@ export class VerifyProofDto {
     description: 'The wallet the proof is bound to (public signal 3).',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   walletAddress: string;
 
   @ApiProperty({

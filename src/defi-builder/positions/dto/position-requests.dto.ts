@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { IsEvmAddress } from '../../../common/validation/is-evm-address';
+import { IsWalletAddress } from '../../../common/validation/is-evm-address';
 import { IsFutureUnixSeconds, IsUint128String, register } from '../../dto/validators';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -54,7 +54,7 @@ abstract class PositionRequest {
       'The wallet that owns the position and signs; must not be bound to another account.',
     example: WALLET,
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   userAddress: string;
 
   @ApiPropertyOptional(DEADLINE)
@@ -150,14 +150,14 @@ export class CollectFeesDto extends PositionRequest {
     example: WALLET,
   })
   @IsOptional()
-  @IsEvmAddress()
+  @IsWalletAddress()
   recipient?: string;
 }
 
 /** Query of GET /api/v1/defi/positions. */
 export class PositionsQueryDto {
   @ApiProperty({ description: 'Wallet whose positions to list.', example: WALLET })
-  @IsEvmAddress()
+  @IsWalletAddress()
   owner: string;
 }
 
