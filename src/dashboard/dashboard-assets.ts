@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Where the dashboard answers (same origin as the API: no CORS needed). */
 export const DASHBOARD_PATH = '/dashboard';
@@ -10,7 +10,11 @@ export const DASHBOARD_PATH = '/dashboard';
 export const DASHBOARD_ASSETS_DIR = join(__dirname, '..', '..', 'public', 'dashboard');
 
 /** Preact + hooks + htm in one ES module with no bare imports, so the browser needs no import map. */
-export const UI_LIBRARY_FILE = require.resolve('htm/preact/standalone.module.js');
+export const UI_LIBRARY_FILE = join(
+  // htm/preact's folder (its exports map has no entry for the standalone ES module file).
+  dirname(require.resolve('htm/preact')),
+  'standalone.module.js',
+);
 export const UI_LIBRARY_PATH = '/vendor/preact-htm.js';
 
 /**

@@ -268,6 +268,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your account's bound wallets
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Bind with POST /api/v1/onboarding/register; each wallet’s session, balances and allowances: GET /api/v1/defi/preflight/{address}.
+         */
+        get: operations["listWallets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/onboarding/nonce": {
         parameters: {
             query?: never;
@@ -1001,6 +1023,21 @@ export interface components {
             balances: components["schemas"]["Balances"];
             allowances: components["schemas"]["Allowances"];
             nextActions: components["schemas"]["NextActionDto"][];
+        };
+        BoundWalletResponse: {
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            address: string;
+            /**
+             * Format: date-time
+             * @description When the wallet was bound to your account
+             */
+            boundAt: string;
+        };
+        WalletListResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            /** @description Wallets bound to your account, most recently bound first. Their session status: GET /api/v1/defi/preflight/{address}. */
+            items: components["schemas"]["BoundWalletResponse"][];
         };
         NonceResponse: {
             /** @enum {string} */
@@ -1873,6 +1910,61 @@ export interface operations {
                 };
             };
             /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWallets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletListResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
             503: {
                 headers: {
                     [name: string]: unknown;
