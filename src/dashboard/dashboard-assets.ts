@@ -16,6 +16,8 @@ export const UI_LIBRARY_FILE = join(
   'standalone.module.js',
 );
 export const UI_LIBRARY_PATH = '/vendor/preact-htm.js';
+/** Server facts the page needs before sign-in (the API key scopes). */
+export const SETTINGS_PATH = '/settings.json';
 
 /**
  * Only the service's own origin: scripts, styles, API calls, images. No inline script or style

@@ -1,10 +1,12 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import express, { NextFunction, Request, Response } from 'express';
+import { SCOPES } from '../auth/scopes';
 import {
   DASHBOARD_ASSETS_DIR,
   DASHBOARD_CSP,
   DASHBOARD_PATH,
+  SETTINGS_PATH,
   UI_LIBRARY_FILE,
   UI_LIBRARY_PATH,
 } from './dashboard-assets';
@@ -22,6 +24,8 @@ export class DashboardModule implements OnModuleInit {
     const http = this.adapterHost.httpAdapter.getInstance<express.Express>();
     const router = express.Router();
     router.use(dashboardSecurityHeaders);
+    // What the page would otherwise have to copy from the server: the scopes a key can hold.
+    router.get(SETTINGS_PATH, (_req: Request, res: Response) => res.json({ scopes: SCOPES }));
     router.get(UI_LIBRARY_PATH, (_req: Request, res: Response) =>
       res.sendFile(UI_LIBRARY_FILE, { maxAge: '1h' }),
     );

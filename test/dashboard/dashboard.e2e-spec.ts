@@ -4,6 +4,7 @@ import { formatEther } from 'ethers';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
+import { SCOPES } from '../../src/auth/scopes';
 import { createTestApp, TestAccount, TestApp } from '../helpers/app';
 import { login } from '../helpers/auth';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
@@ -59,6 +60,8 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     expect(csp).not.toMatch(/https:|http:|\*|unsafe-inline|unsafe-eval/);
     const vendor = await api().get('/dashboard/vendor/preact-htm.js').expect(200);
     expect(vendor.headers['content-type']).toMatch(/javascript/);
+    const settings = await api().get('/dashboard/settings.json').expect(200);
+    expect(settings.body).toEqual({ scopes: [...SCOPES] });
     await api().get('/dashboard').expect(301).expect('location', '/dashboard/');
     await api().get('/dashboard/nope.js').expect(404);
   });
@@ -89,7 +92,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await page.keyboard.press('Enter');
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('INVALID_CREDENTIALS');
+    expect(await alert.innerText()).toContain('INVALID_CREDENTIALS');
 
     await page.getByLabel('Password').fill(account.password);
     await page.keyboard.press('Enter');
@@ -109,7 +112,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await shown.waitFor();
     fullKey = await shown.inputValue();
     expect(fullKey).toMatch(API_KEY);
-    expect(await page.getByRole('note').textContent()).toContain(
+    expect(await page.getByRole('note').innerText()).toContain(
       'This is the only time the full key is shown',
     );
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
@@ -122,8 +125,8 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     expect(fullKey.startsWith(key.prefix)).toBe(true);
     expect(key.scopes).toEqual(['defi:preflight', 'usage:read']);
     const row = page.getByRole('row', { name: /dashboard key/ });
-    expect(await row.textContent()).toContain(key.prefix);
-    expect(await row.textContent()).toContain('active');
+    expect(await row.innerText()).toContain(key.prefix);
+    expect(await row.innerText()).toContain('active');
 
     await page.getByRole('button', { name: 'I have stored the key' }).click();
     await shown.waitFor({ state: 'detached' });
@@ -138,7 +141,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await page.getByRole('button', { name: 'Revoke dashboard key' }).click();
     const dialog = page.getByRole('alertdialog');
     await dialog.waitFor();
-    expect(await dialog.textContent()).toContain('This cannot be undone');
+    expect(await dialog.innerText()).toContain('This cannot be undone');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
@@ -160,6 +163,8 @@ describe('Dashboard (/dashboard) in Chromium', () => {
         return res.body.byKey.find((k: { keyId: string }) => k.keyId === keyId);
       },
       (row) => row?.requests === 4,
+      // Each probe is a request of this account: probe gently, not against its rate limit.
+      { intervalMs: 200 },
     );
     expect(keyUsage).toMatchObject({ requests: 4, failed: 1 });
 
@@ -168,8 +173,8 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     const keyRow = usage.getByRole('row', { name: new RegExp(`key ${keyId.slice(0, 8)}`) });
     await keyRow.waitFor();
     expect((await keyRow.locator('td').allTextContents()).slice(1, 3)).toEqual(['4', '1']);
-    expect(await usage.locator('ul.plain').textContent()).toContain('API_KEY_SCOPE_MISSING');
-    expect(await usage.getByTestId('rate-limit').textContent()).toMatch(
+    expect(await usage.locator('ul.plain').innerText()).toContain('API_KEY_SCOPE_MISSING');
+    expect(await usage.getByTestId('rate-limit').innerText()).toMatch(
       /\d+ of 120 requests left, resets in \d+ s/,
     );
     expect(await usage.locator('svg.chart rect.ok').count()).toBe(24);
@@ -193,21 +198,21 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await wallets.getByRole('button', { name: 'Bind wallet' }).click();
     const alert = wallets.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('INVALID_ADDRESS');
-    expect(await alert.textContent()).toContain(`send ${wallet}`);
+    expect(await alert.innerText()).toContain('INVALID_ADDRESS');
+    expect(await alert.innerText()).toContain(`send ${wallet}`);
 
     await wallets.getByLabel('Wallet address').fill(wallet);
     await wallets.getByRole('button', { name: 'Bind wallet' }).click();
     const session = wallets.getByTestId('session');
     await session.waitFor();
-    expect((await session.textContent())?.trim()).toBe('No session');
+    expect((await session.innerText())?.trim()).toBe('No session');
     await alert.waitFor({ state: 'detached' });
 
     await wallets.getByRole('button', { name: `Activate a demo session for ${wallet}` }).click();
     await wallets.getByText(/Active until/).waitFor({ timeout: 30_000 });
     expect(await chain.isActive(wallet)).toBe(true);
     const until = new Date((await chain.activeUntil(wallet)) * 1000);
-    const shown = await session.textContent();
+    const shown = await session.innerText();
     expect(shown).toContain(String(until.getFullYear()));
 
     await wallets.getByRole('button', { name: `Show the preflight of ${wallet}` }).click();
@@ -237,8 +242,14 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   });
 
   it('signs out: the refresh token is retired and the sign-in form is back', async () => {
+    const logout = page.waitForResponse(`${origin}/auth/logout`);
     await page.getByRole('button', { name: 'Sign out' }).click();
+    const response = await logout;
+    expect(response.status()).toBeLessThan(300);
+    const { refreshToken } = response.request().postDataJSON() as { refreshToken: string };
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const refused = await api().post('/auth/refresh').send({ refreshToken }).expect(401);
+    expect(refused.body.code).toBe('JWT_INVALID');
     await page.setViewportSize({ width: 390, height: 844 });
     await browser.screenshot('signin-390');
   });

@@ -10,14 +10,11 @@ import { ErrorMessage, Section } from './ui.js';
  * @typedef {Schemas['CreatedApiKeyResponse']} CreatedApiKey
  */
 
-export const SCOPES = [
-  'defi:swap',
-  'defi:liquidity',
-  'defi:preflight',
-  'usage:read',
-  'onboarding:write',
-  'compliance:verify',
-];
+/** The scopes a key can hold, as the server defines them (src/auth/scopes.ts). */
+/** @type {Promise<string[]>} */
+const scopes = fetch('settings.json')
+  .then((res) => res.json())
+  .then((settings) => settings.scopes);
 
 /**
  * The key list as GET /api/v1/api-keys answers it: `{items}` today; a paginated `{data, nextCursor}`
@@ -154,6 +151,8 @@ function KeyTable({ keys, onRevoke }) {
 /** @param {{onCreated: (key: CreatedApiKey) => void}} props */
 function CreateKeyForm({ onCreated }) {
   const [error, setError] = useState(/** @type {any} */ (null));
+  const [choices, setChoices] = useState(/** @type {string[]} */ ([]));
+  useEffect(() => void scopes.then(setChoices, setError), []);
 
   /** @param {SubmitEvent} event */
   async function submit(event) {
@@ -185,7 +184,7 @@ function CreateKeyForm({ onCreated }) {
     </div>
     <fieldset>
       <legend>Scopes</legend>
-      ${SCOPES.map(
+      ${choices.map(
         (scope) =>
           html`<label class="check" key=${scope}>
             <input type="checkbox" name="scopes" value=${scope} /> ${scope}
