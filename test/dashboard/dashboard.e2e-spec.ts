@@ -88,6 +88,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
       };
     });
     expect(focus).toEqual({ visible: true, outline: 'solid', width: '3px' });
+    await browser.screenshot('signin-focus-1280');
 
     await page.keyboard.press('Enter');
     const alert = page.getByRole('alert');
@@ -118,6 +119,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(fullKey);
+    await browser.screenshot('key-created-1280', '#keys');
 
     const listed = await api().get('/api/v1/api-keys').set('Authorization', `Bearer ${token}`);
     const key = listed.body.items.find((k: { name: string }) => k.name === 'dashboard key');
@@ -142,6 +144,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     const dialog = page.getByRole('alertdialog');
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('This cannot be undone');
+    await browser.screenshot('revoke-confirm-1280', '#keys');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
