@@ -2,6 +2,7 @@
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import { api } from './api.js';
 import { dateTime } from './format.js';
+import { readKeyPage } from './read.js';
 import { ErrorMessage, Section } from './ui.js';
 
 /**
@@ -15,16 +16,6 @@ import { ErrorMessage, Section } from './ui.js';
 const scopes = fetch('settings.json')
   .then((res) => res.json())
   .then((settings) => settings.scopes);
-
-/**
- * The key list as GET /api/v1/api-keys answers it: `{items}` today; a paginated `{data, nextCursor}`
- * or a bare array are read too.
- * @param {any} body @returns {{keys: ApiKey[], nextCursor: string | null}}
- */
-export function readKeyPage(body) {
-  const keys = Array.isArray(body) ? body : (body.items ?? body.data ?? []);
-  return { keys, nextCursor: body.nextCursor ?? body.next_cursor ?? null };
-}
 
 /** @param {ApiKey} key */
 function status(key) {

@@ -3,6 +3,7 @@ import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import { api } from './api.js';
 import { BarChart } from './chart.js';
 import { count, dateTime } from './format.js';
+import { readQuota } from './read.js';
 import { ErrorMessage, Section } from './ui.js';
 
 /**
@@ -152,7 +153,7 @@ function UsageView({ data, period }) {
           ${count(s.rateLimit.remaining)} of ${count(s.rateLimit.limit)} requests left,
           ${` resets in ${s.rateLimit.resetInSeconds} s`}
         </p>
-        <${Quota} quota=${s.quota} plan=${s.plan} />
+        <${Quota} stats=${s} />
         <h3>By code</h3>
         ${
           Object.keys(s.byCode).length === 0
@@ -201,29 +202,22 @@ function UsageView({ data, period }) {
 }
 
 /**
- * The monthly quota and plan, once GET /usage/stats carries them (issue 15): read defensively.
- * @param {{quota?: any, plan?: any}} props
+ * The monthly quota and plan, once GET /usage/stats carries them (issue 15).
+ * @param {{stats: UsageStats}} props
  */
-function Quota({ quota, plan }) {
-  if (quota == null && plan == null) return null;
-  const planName = typeof plan === 'string' ? plan : (plan?.name ?? plan?.id);
-  const limit = quota?.limit ?? quota?.perMonth ?? quota?.monthly;
-  const used = quota?.used ?? quota?.requests ?? quota?.consumed;
+function Quota({ stats: s }) {
+  const quota = readQuota(s);
+  if (!quota) return null;
   return html`<div data-testid="quota">
     <h3>Monthly quota</h3>
-    ${planName && html`<p>Plan: ${planName}</p>`}
-    ${
-      limit != null
-        ? html`<p>
-            ${used != null ? `${count(used)} of ` : ''}${count(limit)} requests this month
-            ${quota?.remaining != null ? ` (${count(quota.remaining)} left)` : ''}
-          </p>`
-        : typeof quota === 'number'
-          ? html`<p>${count(quota)} requests per month</p>`
-          : quota === null
-            ? html`<p>No monthly quota.</p>`
-            : ''
-    }
+    ${quota.plan && html`<p>Plan: ${quota.plan}</p>`}
+    <p>
+      ${
+        quota.limit === null
+          ? 'No monthly quota.'
+          : `${quota.used === null ? '' : `${count(quota.used)} of `}${count(quota.limit)} requests this month${quota.remaining === null ? '' : ` (${count(quota.remaining)} left)`}`
+      }
+    </p>
   </div>`;
 }
 

@@ -170,15 +170,17 @@ function PreflightView({ preflight: p }) {
       <div>
         <h4>Allowances (through Permit2)</h4>
         <dl class="pairs">
-          ${/** @type {const} */ (['swap', 'liquidity']).flatMap((use) =>
-            tokens.map(
-              (t) =>
-                html`<div key=${use + t}>
-                  <dt>${t} for ${use === 'swap' ? 'swaps' : 'liquidity'}</dt>
-                  <dd>${tokenAmount(p.allowances[use][t], decimals[t] ?? 18)}</dd>
-                </div>`,
-            ),
-          )}
+          ${
+            /** @type {const} */ (['swap', 'liquidity']).flatMap((use) =>
+              tokens.map(
+                (t) =>
+                  html`<div key=${use + t}>
+                    <dt>${t} for ${use === 'swap' ? 'swaps' : 'liquidity'}</dt>
+                    <dd>${tokenAmount(p.allowances[use][t], decimals[t] ?? 18)}</dd>
+                  </div>`,
+              ),
+            )
+          }
         </dl>
       </div>
     </div>
