@@ -19,6 +19,14 @@ export interface BrowserSession {
   consoleErrors: string[];
   /** Saves the whole page, or one element of it, as test-output/dashboard/<name>.png. */
   screenshot(name: string, selector?: string): Promise<string>;
+  /**
+   * Runs `use` in the page on one of the page's ES modules (a path of the origin). The import is
+   * page-side source text: the test's compiler would turn a dynamic import() into require().
+   */
+  importInPage<T>(
+    path: string,
+    use: (m: Record<string, (...args: unknown[]) => unknown>) => T,
+  ): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -62,6 +70,10 @@ export async function openBrowser(origin: string): Promise<BrowserSession> {
       if (selector) await page.locator(selector).screenshot({ path });
       else await page.screenshot({ path, fullPage: true });
       return path;
+    },
+    async importInPage(path, use) {
+      const url = JSON.stringify(new URL(path, origin).href);
+      return (await page.evaluate(`import(${url}).then(${use.toString()})`)) as never;
     },
     async close() {
       await context.close();

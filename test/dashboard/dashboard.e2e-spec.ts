@@ -44,17 +44,6 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   });
 
   const api = () => request(t.server);
-  /**
-   * Runs `use` in the page on one of its modules. The import is written as page-side source text:
-   * the test's compiler would otherwise turn a dynamic import() into require().
-   */
-  const inPage = async <T>(
-    module: string,
-    use: (m: Record<string, (...args: unknown[]) => unknown>) => T,
-  ): Promise<T> => {
-    const url = JSON.stringify(`${origin}/dashboard/js/${module}`);
-    return (await page.evaluate(`import(${url}).then(${use.toString()})`)) as T;
-  };
   const chartBars = (n: number) =>
     page.waitForFunction(
       (count) => document.querySelectorAll('#usage svg.chart rect.ok').length === count,
@@ -269,7 +258,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   });
 
   it("reads the key list and the usage quota in today's shapes and the announced ones (issues 15, 16)", async () => {
-    const read = await inPage('read.js', (m) => {
+    const read = await browser.importInPage('/dashboard/js/read.js', (m) => {
       const key = { id: 'k1' };
       return {
         today: m.readKeyPage({ items: [key] }),
@@ -293,7 +282,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   });
 
   it('shows token amounts in whole tokens, and max approvals as unlimited', async () => {
-    const shown = await inPage('format.js', (m) => [
+    const shown = await browser.importInPage('/dashboard/js/format.js', (m) => [
       m.tokenAmount('1500000', 6),
       m.tokenAmount('123456789012345678901', 18),
       m.tokenAmount('0', 18),
