@@ -67,6 +67,8 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   });
 
   it('signs in with the keyboard: labelled fields, visible focus on the Sign in button, envelope errors', async () => {
+    // The page's timers run on a clock the test can move (to reach the token refresh).
+    await page.clock.install();
     await page.goto(`${origin}/dashboard`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await browser.screenshot('signin-1280');
@@ -230,6 +232,19 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     expect(actions.length).toBeGreaterThan(0);
     expect(actions.join(' ')).toMatch(/Permit2/);
     await browser.screenshot('dashboard-1280');
+  });
+
+  it('refreshes the access token a minute before it expires, and keeps working with the new one', async () => {
+    const refreshed = page.waitForResponse(`${origin}/auth/refresh`);
+    await page.clock.fastForward('14:01'); // access tokens live 15 minutes
+    const rotation = await refreshed;
+    expect(rotation.status()).toBe(200);
+    const { accessToken } = (await rotation.json()) as { accessToken: string };
+    const next = page.waitForResponse((r) => r.url().startsWith(`${origin}/api/v1/usage/stats`));
+    await page.locator('#usage').getByRole('button', { name: 'Refresh' }).click();
+    const response = await next;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers()['authorization']).toBe(`Bearer ${accessToken}`);
   });
 
   it('fits a 390 px wide screen without horizontal scrolling', async () => {
