@@ -3,12 +3,13 @@ import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import { api } from './api.js';
 import { BarChart } from './chart.js';
 import { count, dateTime } from './format.js';
-import { readQuota } from './read.js';
+import { readKeyPage, readQuota } from './read.js';
 import { ErrorMessage, Section } from './ui.js';
 
 /**
  * @typedef {import('../../../clients/typescript/src/schema').components['schemas']} Schemas
  * @typedef {Schemas['UsageStatsResponse'] & {quota?: any, plan?: any}} UsageStats
+ * @typedef {{stats: UsageStats, series: {label: string, succeeded: number, failed: number}[], keyNames: Map<string, string>}} UsageData
  */
 
 const HOUR = 3600_000;
@@ -73,11 +74,7 @@ function bucketLabel(d, period) {
 
 export function UsageSection() {
   const [period, setPeriod] = useState(/** @type {'day' | 'month'} */ ('day'));
-  const [data, setData] = useState(
-    /** @type {{stats: UsageStats, series: {label: string, succeeded: number, failed: number}[]} | null} */ (
-      null
-    ),
-  );
+  const [data, setData] = useState(/** @type {UsageData | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
   const [loading, setLoading] = useState(false);
   const cache = useRef(/** @type {BucketCache} */ (new Map()));
@@ -86,7 +83,10 @@ export function UsageSection() {
     setLoading(true);
     try {
       const { series, from, to } = await loadSeries(period, cache.current);
-      setData({ stats: await stats(from, to), series });
+      // Key names for the by-key table (revoked keys are listed too).
+      const { keys } = readKeyPage(await api('/api/v1/api-keys'));
+      const keyNames = new Map(keys.map((k) => [k.id, k.name]));
+      setData({ stats: await stats(from, to), series, keyNames });
       setError(null);
     } catch (err) {
       setError(err);
@@ -118,9 +118,9 @@ export function UsageSection() {
   <//>`;
 }
 
-/** @param {{data: {stats: UsageStats, series: {label: string, succeeded: number, failed: number}[]}, period: 'day' | 'month'}} props */
+/** @param {{data: UsageData, period: 'day' | 'month'}} props */
 function UsageView({ data, period }) {
-  const { stats: s, series } = data;
+  const { stats: s, series, keyNames } = data;
   return html`
     <dl class="figures">
       <div>
@@ -182,7 +182,7 @@ function UsageView({ data, period }) {
           label="Requests by key"
           head=${['Key or user', 'Requests', 'Failed', 'Last request']}
           rows=${s.byKey.map((k) => [
-            k.keyId ? `key ${k.keyId.slice(0, 8)}` : 'dashboard login',
+            k.keyId ? `key “${keyNames.get(k.keyId) ?? k.keyId.slice(0, 8)}”` : 'dashboard login',
             count(k.requests),
             count(k.failed),
             dateTime(k.lastRequestAt),
