@@ -14,6 +14,7 @@ import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { RequestValidationGuard } from './common/validation/request-validation.guard';
 import { CONFIG_NAMESPACES } from './config';
 import { ComplianceModule } from './compliance/compliance.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { DefiBuilderModule } from './defi-builder/defi-builder.module';
 import { HealthModule } from './health/health.module';
@@ -35,6 +36,7 @@ import { UsageModule } from './usage/usage.module';
     ChainModule,
     DefiBuilderModule,
     ComplianceModule,
+    DashboardModule,
     // Feature modules (auth, usage, chain, compliance, defi-builder) are registered below.
   ],
   providers: [

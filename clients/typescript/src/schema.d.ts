@@ -122,14 +122,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List your account's API keys (never their secrets)
+         * List your account's API keys (never their secrets), newest first, one page at a time
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Pass limit (1-100, default 50); when nextCursor is not null, pass it as cursor for the next page.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key; the full key appears in this response only
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     At most 10 active keys on the free plan, 100 on pro, 1,000 on enterprise (revoked keys do not count): API_KEY_LIMIT_REACHED (409) beyond.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -400,6 +404,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your account's bound wallets
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Bind with POST /api/v1/onboarding/register; each wallet’s session, balances and allowances: GET /api/v1/defi/preflight/{address}.
+         */
+        get: operations["listWallets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/onboarding/nonce": {
         parameters: {
             query?: never;
@@ -437,7 +463,7 @@ export interface paths {
          * Bind a wallet to your account
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and reboundFrom names that account. Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours.
+         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours.
          *
          *     Also served at `POST /onboarding/register` (the path spec §4 lists).
          */
@@ -461,7 +487,7 @@ export interface paths {
          * Test network only: open a compliance session for a wallet of yours
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH).
+         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent.
          *
          *     Also served at `POST /onboarding/activate-session-demo` (the path spec §4 lists).
          */
@@ -624,7 +650,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -784,8 +810,10 @@ export interface components {
         ApiKeyListResponse: {
             /** @enum {string} */
             authMethod: "jwt";
-            /** @description Keys of your account; secrets are never listed */
+            /** @description One page of your keys, newest first; secrets are never listed */
             items: components["schemas"]["ApiKeyResponse"][];
+            /** @description Pass as cursor to get the next page; null on the last page. */
+            nextCursor: string | null;
         };
         UsageCounts: {
             requests: number;
@@ -1666,6 +1694,21 @@ export interface components {
             /** @description Receives the fees */
             recipient: string;
         };
+        BoundWalletResponse: {
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            address: string;
+            /**
+             * Format: date-time
+             * @description When the wallet was bound to your account
+             */
+            boundAt: string;
+        };
+        WalletListResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            /** @description Wallets bound to your account, most recently bound first. Their session status: GET /api/v1/defi/preflight/{address}. */
+            items: components["schemas"]["BoundWalletResponse"][];
+        };
         NonceResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
@@ -1708,8 +1751,8 @@ export interface components {
             accountId: string;
             /** @example true */
             bound: boolean;
-            /** @description Demo mode: the account the wallet was taken from; null when it was unbound or already yours. */
-            reboundFrom: string | null;
+            /** @description Demo mode: true when the wallet was taken over from another account (which one is not disclosed); false when it was unbound or already yours. */
+            rebound: boolean;
         };
         WalletAddressDto: {
             /**
@@ -1733,9 +1776,12 @@ export interface components {
              * @example 1795357800
              */
             activeUntilUnix: number;
-            /** @description The mined ComplianceRegistry.activate transaction. */
-            txHash: string;
-            blockNumber: number;
+            /** @description The mined ComplianceRegistry.activate transaction; null when alreadyActive (nothing was sent). */
+            txHash: string | null;
+            /** @description null when alreadyActive. */
+            blockNumber: number | null;
+            /** @description true: the wallet already had a session with more than half of SESSION_TTL_SECONDS left; it is returned as is and no transaction was sent. */
+            alreadyActive: boolean;
             /** @description The wallet is bound to your account (demo activation binds an unbound wallet). */
             walletBound: boolean;
         };
@@ -1810,9 +1856,10 @@ export interface components {
              * @example 1795357800
              */
             activeUntilUnix: number;
-            /** @description The mined ComplianceRegistry.activate transaction. */
-            txHash: string;
-            blockNumber: number;
+            /** @description The mined ComplianceRegistry.activate transaction; null when alreadyActive (nothing was sent). */
+            txHash: string | null;
+            /** @description null when alreadyActive. */
+            blockNumber: number | null;
             /** @example true */
             verified: boolean;
             /** @description Identifies the credential (the same for every proof of it), not the proof. */
@@ -2116,7 +2163,12 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Keys per page, newest first (default 50). */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2129,6 +2181,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyListResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
@@ -2172,7 +2233,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2217,6 +2281,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `API_KEY_LIMIT_REACHED` (validation): Revoke keys you no longer use (DELETE /api/v1/api-keys/:id) or upgrade the plan; revoked keys do not count. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
             413: {
                 headers: {
@@ -2228,6 +2301,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2916,6 +2998,61 @@ export interface operations {
             };
         };
     };
+    listWallets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletListResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     nonce: {
         parameters: {
             query?: {
@@ -2968,7 +3105,10 @@ export interface operations {
     register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3013,6 +3153,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
                 headers: {
@@ -3027,7 +3176,10 @@ export interface operations {
     activateSessionDemo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3056,6 +3208,15 @@ export interface operations {
             };
             /** @description DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3153,7 +3314,10 @@ export interface operations {
     verify: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3200,6 +3364,15 @@ export interface operations {
             };
             /** @description PROOF_REPLAYED: this challenge was already used */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

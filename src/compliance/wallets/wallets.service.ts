@@ -31,6 +31,11 @@ export class WalletsService {
     return this.wallets.findOneBy({ address: getAddress(address) });
   }
 
+  /** The wallets bound to `accountId`, most recently bound first. */
+  listForAccount(accountId: string): Promise<Wallet[]> {
+    return this.wallets.find({ where: { accountId }, order: { boundAt: 'DESC', address: 'ASC' } });
+  }
+
   /**
    * Spec §4 rule 5, the one ownership rule of every operation on a wallet (swap, liquidity,
    * preflight): 403 INSTITUTION_OWNERSHIP_MISMATCH when the wallet is bound to another account;
