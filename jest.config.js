@@ -9,10 +9,11 @@ const base = {
   transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
 };
 
-const e2e = (engine) => ({
+const e2e = (engine, ignore = []) => ({
   ...base,
   displayName: `e2e:${engine}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...ignore],
   setupFiles: [`<rootDir>/test/setup/${engine}.ts`],
 });
 
@@ -26,15 +27,30 @@ const reliability = {
 module.exports = {
   testTimeout: 60_000,
   // `npm run test:reliability` runs the fault, load and fuzzing suites on PostgreSQL + Redis.
-  projects: process.env.JEST_SUITE === 'reliability' ? [reliability] : [
-    {
-      ...base,
-      displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/contracts/test/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'],
-    },
-    e2e('sqlite'),
-    // Whole-process tests (npm start, signals): engine-independent, run once.
-    { ...base, displayName: 'process', testMatch: ['<rootDir>/test/process/**/*.process-spec.ts'] },
-    ...(process.env.TEST_DATABASE_URL ? [e2e('postgres')] : []),
-  ]
+  projects:
+    process.env.JEST_SUITE === 'reliability'
+      ? [reliability]
+      : [
+          {
+            ...base,
+            displayName: 'unit',
+            testMatch: [
+              '<rootDir>/src/**/*.spec.ts',
+              '<rootDir>/contracts/test/**/*.spec.ts',
+              '<rootDir>/scripts/**/*.spec.ts',
+            ],
+          },
+          e2e('sqlite'),
+          // Whole-process tests (npm start, signals): engine-independent, run once.
+          {
+            ...base,
+            displayName: 'process',
+            testMatch: ['<rootDir>/test/process/**/*.process-spec.ts'],
+          },
+          // The dashboard's browser suite runs on SQLite only: the page does not depend on the engine
+          // and a second Chromium walk would double its time.
+          ...(process.env.TEST_DATABASE_URL
+            ? [e2e('postgres', ['<rootDir>/test/dashboard/'])]
+            : []),
+        ],
 };

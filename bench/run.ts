@@ -5,15 +5,11 @@
  * the bare app, plus the RPC requests per swap build counted at the devnet.
  */
 import { HDNodeWallet, JsonRpcProvider, Mnemonic } from 'ethers';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
-import { spawnDevnet } from '../src/chain/devnet/devnet-process';
+import { cpus, totalmem } from 'node:os';
 import { measure, Measurement, Scenario } from './lib/load';
+import { ROOT, startBenchStack } from './lib/bench-stack';
 import { spawnServer } from './lib/spawn-server';
 
-const ROOT = join(__dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -79,37 +75,8 @@ async function rpcPerRequest(port: number, rpcUrl: string, s: Scenario): Promise
 }
 
 async function main(): Promise<void> {
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const dataDir = mkdtempSync(join(tmpdir(), 'cgk-bench-'));
-  const devnet = await spawnDevnet({ port: 0 });
-  const env = {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    CHAIN_RPC_URL: devnet.rpcUrl,
-    CHAIN_NETWORK: 'devnet',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    SEED_DEMO_ACCOUNT: 'false',
-  };
-  const cli = (...args: string[]) =>
-    JSON.parse(
-      execFileSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, env }).toString(),
-    );
-  const email = 'bench@example.com';
-  const password = 'bench password 123';
-  cli(
-    'create-account',
-    '--name',
-    'Bench',
-    '--email',
-    email,
-    '--password',
-    password,
-    '--plan',
-    'enterprise',
-  );
-  cli('set-rate-limit', '--email', email, '--per-minute', '999999999');
+  const stack = await startBenchStack();
+  const { devnet, env, email, password } = stack;
 
   // BENCH_PROFILE=dir writes a V8 CPU profile of the service (open it in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE
@@ -300,8 +267,7 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
     await bare.stop();
-    await devnet.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stack.stop();
   }
 }
 

@@ -5,6 +5,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { ApiKeyOrJwtGuard } from './auth/api-key-or-jwt.guard';
 import { AuthMethodInterceptor } from './auth/auth-method.interceptor';
 import { AuthModule } from './auth/auth.module';
+import { IdempotencyModule } from './auth/idempotency/idempotency.module';
 import { ChainModule } from './chain/chain.module';
 import { DemoAccountSeeder } from './accounts/demo-account.seeder';
 import { ErrorEnvelopeFilter } from './common/errors/error-envelope.filter';
@@ -13,6 +14,7 @@ import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { RequestValidationGuard } from './common/validation/request-validation.guard';
 import { CONFIG_NAMESPACES } from './config';
 import { ComplianceModule } from './compliance/compliance.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { DefiBuilderModule } from './defi-builder/defi-builder.module';
 import { HealthModule } from './health/health.module';
@@ -30,10 +32,12 @@ import { UsageModule } from './usage/usage.module';
     HealthModule,
     AccountsModule,
     AuthModule,
+    IdempotencyModule,
     UsageModule,
     ChainModule,
     DefiBuilderModule,
     ComplianceModule,
+    DashboardModule,
     // Feature modules (auth, usage, chain, compliance, defi-builder) are registered below.
   ],
   providers: [

@@ -152,6 +152,9 @@ describe('ChainModule (e2e)', () => {
       expect(res.body.details).toEqual(
         expect.arrayContaining([expect.objectContaining({ component: 'chain', status: 'down' })]),
       );
+      // The hint names what is down (it used to name the database whatever failed).
+      expect(res.body.hint).toContain('the chain RPC');
+      expect(res.body.hint).not.toContain('database');
       expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|timeout/i);
     }
 

@@ -13,7 +13,7 @@ import {
 } from '../src/defi-builder/build/defi-pipeline.service';
 import { mintOperation } from '../src/defi-builder/operations/mint.operation';
 import { swapOperation } from '../src/defi-builder/operations/swap.operation';
-import { useDefiSuite } from './helpers/defi';
+import { mintBody, useDefiSuite } from './helpers/defi';
 
 describe(`${DefiPipelineService.name} (devnet)`, () => {
   const suite = useDefiSuite();
@@ -96,19 +96,7 @@ describe(`${DefiPipelineService.name} (devnet)`, () => {
     const user = suite.chain.wallets[3].address;
     await suite.chain.activate(user, 300); // ends before the default 20-minute deadline
     await suite.chain.resetRpcStats();
-    const res = await pipeline().run(
-      mintOperation,
-      {
-        token0: suite.WETH,
-        token1: suite.TUSDC,
-        amount0: (10n ** 18n).toString(),
-        amount1: (3000n * 10n ** 6n).toString(),
-        tickLower: -887220,
-        tickUpper: 887220,
-        userAddress: user,
-      },
-      context(),
-    );
+    const res = await pipeline().run(mintOperation, mintBody(suite, user), context());
     expect(await suite.chain.rpcStats()).toEqual({ eth_call: 1 });
     expect(res.sqrtPriceX96).toBe(suite.chain.deployment.pool.sqrtPriceX96);
     expect(BigInt(res.liquidity)).toBeGreaterThan(0n);

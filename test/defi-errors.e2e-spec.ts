@@ -12,7 +12,7 @@ type Method = 'get' | 'post';
 interface Case {
   name: string;
   method: Method;
-  path: string;
+  path: string | (() => string);
   body?: object | (() => object);
   auth?: 'jwt' | 'none' | 'preflightKey';
   status: number;
@@ -72,6 +72,11 @@ describe('DeFi builder error codes (status, phase)', () => {
     });
   const S = '/api/v1/defi/swap';
   const L = '/api/v1/defi/liquidity';
+  const P = '/api/v1/defi/positions';
+  const UNKNOWN_POSITION = '999999';
+  const decrease =
+    (over: object = {}) =>
+    () => ({ tokenId: UNKNOWN_POSITION, userAddress: user, liquidityBps: 5000, ...over });
 
   const cases: Case[] = [
     // --- validation (before auth: no credentials needed to get these)
@@ -354,10 +359,94 @@ describe('DeFi builder error codes (status, phase)', () => {
       phase: 'build',
       hint: /amountOutMinimum/,
     },
+    // --- positions (issue 12)
+    {
+      name: 'positions: malformed owner',
+      method: 'get',
+      path: `${P}?owner=0x123`,
+      auth: 'none',
+      status: 400,
+      code: 'INVALID_ADDRESS',
+      phase: 'validation',
+    },
+    {
+      name: 'position: tokenId not a decimal integer',
+      method: 'get',
+      path: `${P}/12abc`,
+      status: 400,
+      code: 'INVALID_PARAMS',
+      phase: 'validation',
+    },
+    {
+      name: 'decrease: burn with a partial share',
+      method: 'post',
+      path: `${L}/decrease`,
+      body: decrease({ burn: true }),
+      auth: 'none',
+      status: 400,
+      code: 'INVALID_PARAMS',
+      phase: 'validation',
+    },
+    {
+      name: 'decrease: key without defi:liquidity',
+      method: 'post',
+      path: `${L}/decrease`,
+      body: decrease(),
+      auth: 'preflightKey',
+      status: 403,
+      code: 'API_KEY_SCOPE_MISSING',
+      phase: 'auth',
+    },
+    {
+      name: 'positions: a key with defi:preflight may list',
+      method: 'get',
+      path: `${P}/${UNKNOWN_POSITION}`,
+      auth: 'preflightKey',
+      status: 404,
+      code: 'POSITION_NOT_FOUND',
+      phase: 'preflight',
+    },
+    {
+      name: 'decrease: wallet bound to another account',
+      method: 'post',
+      path: `${L}/decrease`,
+      body: () => decrease({ userAddress: otherAccountWallet })(),
+      status: 403,
+      code: 'INSTITUTION_OWNERSHIP_MISMATCH',
+      phase: 'preflight',
+    },
+    {
+      name: 'positions: owner bound to another account',
+      method: 'get',
+      path: () => `${P}?owner=${otherAccountWallet}`,
+      status: 403,
+      code: 'INSTITUTION_OWNERSHIP_MISMATCH',
+      phase: 'preflight',
+    },
+    {
+      name: 'collect: unknown tokenId (no session needed: 404, never 412)',
+      method: 'post',
+      path: `${L}/collect`,
+      body: () => ({ tokenId: UNKNOWN_POSITION, userAddress: user }),
+      status: 404,
+      code: 'POSITION_NOT_FOUND',
+      phase: 'preflight',
+      hint: /GET \/api\/v1\/defi\/positions\?owner=/,
+    },
+    {
+      name: 'increase: unknown tokenId is 404 before the session gate',
+      method: 'post',
+      path: `${L}/increase`,
+      body: () => ({ tokenId: UNKNOWN_POSITION, userAddress: user, amount0: '1', amount1: '1' }),
+      status: 404,
+      code: 'POSITION_NOT_FOUND',
+      phase: 'preflight',
+    },
   ];
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const path = c.path || `/defi/preflight/${otherAccountWallet}`;
+    const path =
+      (typeof c.path === 'function' ? c.path() : c.path) || `/defi/preflight/${otherAccountWallet}`;
     let req =
       c.method === 'get'
         ? request(t.server).get(path)

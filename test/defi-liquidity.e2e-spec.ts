@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { TestApp } from './helpers/app';
-import { DefiDevnet, postLiquidity, useDefiSuite } from './helpers/defi';
+import { DefiDevnet, mintBody as fullRangeMint, postLiquidity, useDefiSuite } from './helpers/defi';
 
 describe('DeFi builder: liquidity and preflight on the devnet', () => {
   const suite = useDefiSuite();
@@ -11,16 +11,7 @@ describe('DeFi builder: liquidity and preflight on the devnet', () => {
   let TUSDC: string;
   beforeAll(() => ({ chain, t, token, WETH, TUSDC } = suite));
 
-  const mintBody = (user: string, over: object = {}) => ({
-    token0: WETH,
-    token1: TUSDC,
-    amount0: (10n ** 18n).toString(),
-    amount1: (3000n * 10n ** 6n).toString(),
-    tickLower: -887220,
-    tickUpper: 887220,
-    userAddress: user,
-    ...over,
-  });
+  const mintBody = (user: string, over: object = {}) => fullRangeMint(suite, user, over);
 
   it('builds a mint that executes; the user owns the position NFT with the computed liquidity', async () => {
     const user = chain.wallets[6];
@@ -169,7 +160,19 @@ describe('DeFi builder: liquidity and preflight on the devnet', () => {
       .set('Authorization', `Bearer ${token}`)
       .expect(200);
     expect(res.body.chain.chainId).toBe(84532);
-    expect(res.body.tokens.map((x: { symbol: string }) => x.symbol)).toEqual(['WETH', 'tUSDC']);
+    // Issue 11: native ETH is listed for swaps and quotes (the zero address, traded as WETH).
+    expect(res.body.tokens.map((x: { symbol: string }) => x.symbol)).toEqual([
+      'WETH',
+      'tUSDC',
+      'ETH',
+    ]);
+    expect(res.body.tokens[2]).toEqual({
+      symbol: 'ETH',
+      name: 'Ether (native)',
+      address: '0x0000000000000000000000000000000000000000',
+      decimals: 18,
+      native: true,
+    });
     expect(res.body.pool.key).toEqual({
       currency0: WETH,
       currency1: TUSDC,

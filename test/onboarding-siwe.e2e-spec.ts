@@ -1,11 +1,13 @@
 import { Wallet } from 'ethers';
 import { DEVNET_ISSUER_PUBLIC_KEY, formatIssuerPublicKey } from '../src/compliance/zk';
-import { generateComplianceProof } from '../src/compliance/zk/proof-generator';
+import { DEVNET_ISSUER_PRIVATE_KEY } from '../src/compliance/zk/devnet-issuer';
 import { createTestApp, TestAccount, TestApp } from './helpers/app';
 import { login } from './helpers/auth';
 import {
   ComplianceDevnet,
+  CredentialKit,
   getNonce,
+  openCredentialKit,
   postActivateDemo,
   postRegister,
   postVerify,
@@ -19,6 +21,7 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
   let alice: TestAccount;
   let aliceToken: string;
   let bobToken: string;
+  let kit: CredentialKit;
 
   beforeAll(async () => {
     chain = await startComplianceDevnet();
@@ -33,8 +36,17 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
     });
     alice = await t.createAccount();
     [aliceToken, bobToken] = [await login(t, alice), await login(t, await t.createAccount())];
+    // The issuer's side, with the (public) devnet issuer key: production has no default one.
+    kit = await openCredentialKit(t, chain, {
+      APP_MODE: 'production',
+      JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
+      ATTESTER_PRIVATE_KEY: chain.attesterKey,
+      ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
+      ZK_ISSUER_PRIVATE_KEY: DEVNET_ISSUER_PRIVATE_KEY,
+    });
   }, 120_000);
   afterAll(async () => {
+    await kit?.close();
     await t?.close();
     await chain?.close();
   });
@@ -60,7 +72,7 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
       walletAddress: wallet.address,
       accountId: alice.accountId,
       bound: true,
-      reboundFrom: null,
+      rebound: false,
     });
 
     const replay = await postRegister(t, aliceToken, {
@@ -144,26 +156,18 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
 
   it('verifies a proof only for a wallet bound to the caller', async () => {
     const unbound = Wallet.createRandom().address;
-    const proofUnbound = await generateComplianceProof({ wallet: unbound });
-    const refused = await postVerify(t, aliceToken, {
-      walletAddress: unbound,
-      proof: proofUnbound.proof,
-      publicSignals: proofUnbound.publicSignals,
-    }).expect(403);
+    const proofUnbound = await kit.prove(aliceToken, await kit.issue(unbound));
+    const refused = await postVerify(t, aliceToken, proofUnbound).expect(403);
     expect(refused.body.code).toBe('INSTITUTION_OWNERSHIP_MISMATCH');
     expect(refused.body.hint).toContain('POST /onboarding/register');
 
     const mine = chain.wallets[1].address;
-    const proof = await generateComplianceProof({ wallet: mine });
-    const res = await postVerify(t, aliceToken, {
-      walletAddress: mine,
-      proof: proof.proof,
-      publicSignals: proof.publicSignals,
-    }).expect(200);
+    const proof = await kit.prove(aliceToken, await kit.issue(mine));
+    const res = await postVerify(t, aliceToken, proof).expect(200);
     expect(res.body).toMatchObject({
       verified: true,
       walletAddress: mine,
-      nullifier: proof.nullifier,
+      nullifier: proof.publicSignals[0],
     });
     expect(await chain.activeUntil(mine)).toBe(res.body.activeUntilUnix);
   });

@@ -109,3 +109,16 @@ export function quoteExactInputSingle(
     [keyTuple(key), zeroForOne, amount, '0x'],
   ]);
 }
+
+/** BURN_POSITION (0x03: takes out whatever liquidity is left, burns the NFT) + TAKE_PAIR to `recipient`. */
+export function burnAndTake(key: PoolKeyInfo, tokenId: bigint, recipient: string): string {
+  const burn = coder.encode(['uint256', 'uint128', 'uint128', 'bytes'], [tokenId, 0n, 0n, '0x']);
+  const take = coder.encode(
+    ['address', 'address', 'address'],
+    [key.currency0, key.currency1, recipient],
+  );
+  return POSITION_MANAGER.encodeFunctionData('modifyLiquidities', [
+    coder.encode(['bytes', 'bytes[]'], ['0x0311', [burn, take]]),
+    FAR_DEADLINE,
+  ]);
+}

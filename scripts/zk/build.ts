@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     step(`compiling ${CIRCUIT_SOURCE}`);
     const { r1cs, wasm } = compile(work);
     const info = await snarkjs.r1cs.info(r1cs);
-    const nPublic = 4;
+    const nPublic = info.nPubInputs + info.nOutputs;
     let power = MIN_POWER;
     while (2 ** power < info.nConstraints + nPublic + 1) power += 1;
     step(`${info.nConstraints} constraints, ${info.nVars} wires -> powers of tau 2^${power}`);

@@ -1,44 +1,38 @@
 /**
- * Mints a compliance credential for a wallet with the (devnet) issuer key and proves it.
+ * Proves a compliance credential for a challenge and prints the body of POST /verify.
  *
- *   npm run zk:prove -- --wallet 0x... [--issuer-key 0x<32 bytes>] [--secret <decimal>]
+ *   npm run -s cli -- credentials issue --wallet 0x... --out credential.json     (the issuer)
+ *   curl ".../verify/challenge?walletAddress=0x..."                               (-> challenge)
+ *   npm run -s zk:prove -- --credential credential.json --challenge <decimal> > proof.json
  *
- * stdout: the body of POST /verify, `{ walletAddress, proof, publicSignals }` (JSON).
- * stderr: nullifier, holder secret (reuse it with --secret to reproduce the same nullifier) and timing.
+ * stdout: `{ walletAddress, proof, publicSignals }` (JSON). stderr: nullifier and timing.
+ * `now` is this machine's clock (the service accepts 5 minutes of skew).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { isEvmAddress } from '../../src/compliance/zk/field';
-import { generateComplianceProof } from '../../src/compliance/zk/proof-generator';
+import { parseCredentialFile } from '../../src/compliance/zk/credential-file';
+import { parseFieldElement } from '../../src/compliance/zk/field';
+import { proveCredential } from '../../src/compliance/zk/proof-generator';
+
+const USAGE = 'usage: npm run zk:prove -- --credential FILE --challenge <decimal>';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: {
-      wallet: { type: 'string' },
-      'issuer-key': { type: 'string' },
-      secret: { type: 'string' },
-    },
+    options: { credential: { type: 'string' }, challenge: { type: 'string' } },
   });
-  if (!isEvmAddress(values.wallet)) {
-    throw new Error(
-      'usage: npm run zk:prove -- --wallet 0x<40 hex> [--issuer-key 0x<64 hex>] [--secret <decimal>]',
-    );
-  }
+  if (!values.credential || parseFieldElement(values.challenge) === null) throw new Error(USAGE);
+  const credential = parseCredentialFile(JSON.parse(readFileSync(values.credential, 'utf8')));
   const started = Date.now();
-  const result = await generateComplianceProof({
-    wallet: values.wallet,
-    issuerPrivateKey: values['issuer-key'] ?? process.env.ZK_ISSUER_PRIVATE_KEY,
-    credentialSecret: values.secret,
-  });
+  const result = await proveCredential(credential, { challenge: values.challenge! });
   const body = {
-    walletAddress: values.wallet,
+    walletAddress: credential.wallet,
     proof: result.proof,
     publicSignals: result.publicSignals,
   };
   process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
   process.stderr.write(
-    `[zk:prove] nullifier ${result.nullifier}\n[zk:prove] credentialSecret ${result.credentialSecret}\n` +
-      `[zk:prove] proved in ${Date.now() - started} ms\n`,
+    `[zk:prove] nullifier ${result.nullifier}\n[zk:prove] proved in ${Date.now() - started} ms\n`,
   );
 }
 

@@ -2,14 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository } from 'typeorm';
+import type { ApiKeyCap } from '../auth/api-keys/api-key-cap';
 import { Account, Plan } from './account.entity';
+import { PLAN_MAX_API_KEYS } from './plans';
 
 @Injectable()
-export class AccountsService {
+export class AccountsService implements ApiKeyCap {
   constructor(@InjectRepository(Account) private readonly accounts: Repository<Account>) {}
 
   findById(id: string): Promise<Account | null> {
     return this.accounts.findOneBy({ id });
+  }
+
+  async maxApiKeys(accountId: string): Promise<number> {
+    const account = await this.accounts.findOne({
+      where: { id: accountId },
+      select: { plan: true },
+    });
+    return PLAN_MAX_API_KEYS[account?.plan ?? 'free'];
   }
 
   count(): Promise<number> {

@@ -6,13 +6,15 @@ export interface PlanDefinition {
   requestsPerMinute: number;
   /** Requests per UTC calendar month; null: unlimited. */
   monthlyQuota: number | null;
+  /** Active (unrevoked) API keys an account may hold (issue 16). */
+  maxApiKeys: number;
 }
 
 /** THE plan table (design §4, issue 15): every limit a plan carries; an account's overrides win. */
 export const PLAN_DEFINITIONS: Readonly<Record<Plan, Readonly<PlanDefinition>>> = {
-  free: { requestsPerMinute: 120, monthlyQuota: 10_000 },
-  pro: { requestsPerMinute: 1_200, monthlyQuota: 1_000_000 },
-  enterprise: { requestsPerMinute: 12_000, monthlyQuota: null },
+  free: { requestsPerMinute: 120, monthlyQuota: 10_000, maxApiKeys: 10 },
+  pro: { requestsPerMinute: 1_200, monthlyQuota: 1_000_000, maxApiKeys: 100 },
+  enterprise: { requestsPerMinute: 12_000, monthlyQuota: null, maxApiKeys: 1_000 },
 };
 
 /** Requests per minute of each plan (derived from PLAN_DEFINITIONS). */
@@ -39,3 +41,8 @@ export function effectiveMonthlyQuota(account: {
 }): number | null {
   return account.monthlyQuota ?? PLAN_DEFINITIONS[account.plan].monthlyQuota;
 }
+
+/** Active (unrevoked) API keys an account may hold, per plan (derived from PLAN_DEFINITIONS). */
+export const PLAN_MAX_API_KEYS: Readonly<Record<Plan, number>> = Object.fromEntries(
+  PLANS.map((plan) => [plan, PLAN_DEFINITIONS[plan].maxApiKeys]),
+) as Record<Plan, number>;

@@ -10,6 +10,7 @@ import { AUTH_REQUIREMENT_KEY, AuthRequirement } from './require-scope.decorator
 import { AuthSessionsService } from './tokens/auth-sessions.service';
 import { invalid, JwtTokensService } from './tokens/jwt-tokens.service';
 import { SCOPES } from './scopes';
+import { FailedAuthThrottle } from './throttling/failed-auth.throttle';
 
 // The signature part may be empty: an unsigned (alg "none") JWT is a token, and an invalid one.
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i;
@@ -26,6 +27,7 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     private readonly apiKeys: ApiKeysService,
     private readonly tokens: JwtTokensService,
     private readonly sessions: AuthSessionsService,
+    private readonly failures: FailedAuthThrottle,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -45,8 +47,7 @@ export class ApiKeyOrJwtGuard implements CanActivate {
 
   private async authenticate(req: Request): Promise<Principal> {
     const apiKey = req.headers['x-api-key'];
-    if (apiKey !== undefined)
-      return this.apiKeys.authenticate(Array.isArray(apiKey) ? apiKey.join(',') : apiKey);
+    if (apiKey !== undefined) return this.authenticateApiKey(req, apiKey);
     const authorization = req.headers.authorization;
     if (authorization === undefined) {
       throw new ApiError(
@@ -57,7 +58,9 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     const match = BEARER.exec(authorization.trim());
     if (!match) throw malformedAuthorization(authorization);
     const claims = await this.tokens.verify(match[1], 'access');
-    if (!(await this.sessions.isActive(claims.sid)))
+    if (
+      !(await this.sessions.isActiveFor(claims.sid, { userId: claims.sub, accountId: claims.acc }))
+    )
       throw invalid('access', 'This login was ended (logout or token reuse)');
     return {
       method: 'jwt',
@@ -66,6 +69,18 @@ export class ApiKeyOrJwtGuard implements CanActivate {
       sessionId: claims.sid,
       scopes: SCOPES,
     };
+  }
+
+  /** Refused keys count against the client IP (spec §5 codes stay; guessing them is throttled). */
+  private async authenticateApiKey(req: Request, header: string | string[]): Promise<Principal> {
+    this.failures.assertAllowed('api_key', req.ip);
+    try {
+      return await this.apiKeys.authenticate(Array.isArray(header) ? header.join(',') : header);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401)
+        throw await this.failures.recordFailure('api_key', req.ip, error);
+      throw error;
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import { AuthController } from './login/auth.controller';
 import { AuthService } from './login/auth.service';
 import { LoginAttemptsLimiter } from './login/login-attempts.limiter';
+import { FailedAuthThrottle } from './throttling/failed-auth.throttle';
 import { AuthSession } from './tokens/auth-session.entity';
 import { AuthSessionsService } from './tokens/auth-sessions.service';
 import { JwtSecret } from './tokens/jwt-secret';
@@ -33,7 +34,8 @@ import { UsersModule } from './users/users.module';
     JwtTokensService,
     AuthService,
     LoginAttemptsLimiter,
+    FailedAuthThrottle,
   ],
-  exports: [ApiKeysService, AuthSessionsService, JwtTokensService],
+  exports: [ApiKeysService, AuthSessionsService, JwtTokensService, FailedAuthThrottle, JwtSecret],
 })
 export class AuthModule {}

@@ -2,6 +2,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error';
 import { sendError } from '../common/errors/error-envelope.filter';
+import { checkJsonShape, JsonShapeViolation } from '../common/validation/json-shape';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -31,14 +32,39 @@ export function useJsonBodies(app: INestApplication): void {
       logger,
     );
   });
-  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true }));
+  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, verify: refuseHostileShapes }));
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     sendError(res, bodyParserError(err), logger);
   });
 }
 
+class JsonShapeError extends Error {
+  readonly status = 400;
+  constructor(readonly violation: JsonShapeViolation) {
+    super('JSON body shape refused');
+  }
+}
+
+/** Runs on the raw body before JSON.parse, so nothing recursive ever sees a hostile shape. */
+function refuseHostileShapes(_req: unknown, _res: unknown, raw: Buffer): void {
+  const violation = checkJsonShape(raw);
+  if (violation) throw new JsonShapeError(violation);
+}
+
+function shapeError(violation: JsonShapeViolation): ApiError {
+  const message =
+    violation.rule === 'maxDepth'
+      ? `Request body nests objects or arrays deeper than ${violation.limit} levels`
+      : `Request body has more than ${violation.limit} object members`;
+  return new ApiError('INVALID_PARAMS', message, {
+    hint: 'Send only the documented fields; see /docs for the schema.',
+    details: [{ field: 'body', constraint: violation.rule, limit: violation.limit, message }],
+  });
+}
+
 function bodyParserError(err: unknown): unknown {
+  if (err instanceof JsonShapeError) return shapeError(err.violation);
   const e = err as { type?: unknown; status?: unknown };
   if (typeof e.type !== 'string') return err;
   if (e.status === 413)

@@ -20,6 +20,8 @@ export function configureApp(app: INestApplication): void {
   http.disable('x-powered-by');
   http.set('query parser', 'simple');
   const config = app.get<HttpConfig>(httpConfig.KEY);
+  // req.ip (throttling of failed authentications, logs) is the client's, not the load balancer's.
+  http.set('trust proxy', config.trustProxy);
   app.use(app.get(InFlightRequests).middleware);
   useCors(app, config);
   useSecurityHeaders(app);

@@ -15,7 +15,8 @@ import { Agent as HttpsAgent } from 'node:https';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { FetchRequest, JsonRpcProvider } from 'ethers';
 import type { ChainConfig } from '../config/chain.config';
-import { DevnetProcess, sharedDevnet, spawnDevnet } from './devnet/devnet-process';
+import { DevnetProcess, sharedDevnet } from './devnet/devnet-process';
+import { superviseDevnet, SupervisedDevnet } from './devnet/devnet-supervisor';
 import { devnetNetworkDefinition } from './network/network-definition';
 import { loadNetwork } from './network/network-loader';
 import type { NetworkDefinition } from './network/network.types';
@@ -52,6 +53,8 @@ export class ChainConnection implements OnApplicationShutdown {
     readonly provider: JsonRpcProvider,
     /** Set when this process started the embedded devnet. */
     readonly devnet?: DevnetProcess,
+    /** Set when this connection owns (and restarts) its devnet; a shared test devnet is not. */
+    private readonly supervisor?: SupervisedDevnet,
   ) {}
 
   static async open(config: ChainConfig): Promise<ChainConnection> {
@@ -67,8 +70,13 @@ export class ChainConnection implements OnApplicationShutdown {
       );
     }
     const options = { port: config.devnetPort, readyTimeoutMs: config.devnetStartTimeoutMs };
-    const devnet = await (config.devnetShared ? sharedDevnet(options) : spawnDevnet(options));
-    const network = devnetNetworkDefinition(devnet.deployment);
+    const supervisor = config.devnetShared ? undefined : await superviseDevnet(options);
+    const devnet = supervisor ? supervisor.current : await sharedDevnet(options);
+    const { positionLogsStartBlock, positionLogsPageBlocks } = config.overrides;
+    const network = devnetNetworkDefinition(devnet.deployment, {
+      positionLogsStartBlock,
+      positionLogsPageBlocks,
+    });
     ChainConnection.logger.log(
       `embedded devnet ready at ${devnet.rpcUrl} in ${devnet.startupMs} ms (pid ${devnet.pid}, deployment ${devnet.timings.deployMs} ms)`,
     );
@@ -77,12 +85,14 @@ export class ChainConnection implements OnApplicationShutdown {
       network,
       createChainProvider(devnet.rpcUrl, network.chainId, config.timeoutMs),
       devnet,
+      supervisor,
     );
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.provider.destroy();
-    if (this.devnet) await this.devnet.stop();
+    if (this.supervisor) await this.supervisor.stop();
+    else if (this.devnet) await this.devnet.stop();
   }
 }
 

@@ -4,7 +4,10 @@
  * request, one consistent block, one clock.
  */
 import { Injectable } from '@nestjs/common';
-import { ChainRpcService } from './chain-rpc.service';
+import { MULTICALL3 } from './abi/multicall3';
+import { readWord } from './encoding/abi-words';
+import { ChainRpcService, LogFilter, RawLog } from './chain-rpc.service';
+import { blockPages, readPages } from './logs/log-pages';
 import { Call3, Call3Result, decodeAggregate3, encodeAggregate3 } from './encoding/multicall';
 import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
 import {
@@ -15,8 +18,18 @@ import {
 } from './encoding/wallet-reads';
 import { NetworkService } from './network/network.service';
 
+/** eth_getLogs pages requested at once: enough to hide latency, few enough not to hit a node's rate limit. */
+const LOG_PAGES_IN_FLIGHT = 4;
+
 /** The answer to one call of a batch: its return data, or why it reverted (decoded). */
 export type CallOutcome = { ok: true; returnData: string } | { ok: false; revert: DecodedRevert };
+
+/** A batch result as an outcome: its return data, or its revert decoded. */
+export function outcomeOf(result: Call3Result): CallOutcome {
+  return result.success
+    ? { ok: true, returnData: result.returnData }
+    : { ok: false, revert: decodeRevert(result.returnData) };
+}
 
 export interface WalletRead {
   state: WalletState;
@@ -43,6 +56,24 @@ export class ChainReaderService {
     return results;
   }
 
+  /**
+   * Every log matching `filter` from `fromBlock` to the head, `pageBlocks` blocks per
+   * eth_getLogs (a few pages in flight at once), in block order.
+   */
+  async findLogs(
+    filter: Omit<LogFilter, 'fromBlock' | 'toBlock'>,
+    fromBlock: number,
+    pageBlocks: number,
+  ): Promise<RawLog[]> {
+    const head = await this.rpc.blockNumber();
+    const pages = blockPages(fromBlock, head, pageBlocks);
+    return readPages(
+      pages,
+      (page) => this.rpc.getLogs({ ...filter, ...page }),
+      LOG_PAGES_IN_FLIGHT,
+    );
+  }
+
   async readWallet(wallet: string, extraCalls: readonly Call3[] = []): Promise<WalletRead> {
     const results = await this.aggregate3([
       ...walletReadCalls(this.network.definition, wallet),
@@ -50,13 +81,18 @@ export class ChainReaderService {
     ]);
     return {
       state: decodeWalletState(results),
-      extra: results
-        .slice(WALLET_READ_CALL_COUNT)
-        .map((r) =>
-          r.success
-            ? { ok: true, returnData: r.returnData }
-            : { ok: false, revert: decodeRevert(r.returnData) },
-        ),
+      extra: results.slice(WALLET_READ_CALL_COUNT).map(outcomeOf),
     };
   }
+
+  /** Reads that need no wallet (a quote): the block number first, then `calls`, in ONE eth_call. */
+  async read(calls: readonly Call3[]): Promise<{ blockNumber: number; outcomes: CallOutcome[] }> {
+    const [block, ...results] = await this.aggregate3([
+      { target: this.network.contracts.multicall3, allowFailure: false, callData: BLOCK_NUMBER },
+      ...calls,
+    ]);
+    return { blockNumber: Number(readWord(block.returnData, 0)), outcomes: results.map(outcomeOf) };
+  }
 }
+
+const BLOCK_NUMBER = MULTICALL3.getFunction('getBlockNumber')!.selector;

@@ -22,6 +22,24 @@ export interface ChainTx {
   value?: bigint;
 }
 
+export interface LogFilter {
+  address: string;
+  /** topic0..3; null matches anything. */
+  topics: Array<string | null>;
+  fromBlock: number;
+  toBlock: number;
+}
+
+/** A log as the JSON-RPC returns it (quantities in hex). */
+export interface RawLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: string;
+  transactionHash: string;
+  logIndex: string;
+}
+
 export type GasEstimate = { ok: true; gas: bigint } | { ok: false; revert: DecodedRevert };
 
 /** A call reverted on chain (the RPC answered). */
@@ -75,6 +93,34 @@ export class ChainRpcService {
       if (err instanceof ChainRevertError) return { ok: false, revert: err.revert };
       throw err;
     }
+  }
+
+  /** eth_gasPrice: what a transaction sent now pays per gas (eth_call cannot read it: it runs at base fee 0). */
+  async gasPrice(): Promise<bigint> {
+    return BigInt(
+      await this.withBudget('eth_gasPrice', () => this.send<string>('eth_gasPrice', [])),
+    );
+  }
+
+  /** eth_blockNumber (the head the log pages stop at). */
+  async blockNumber(): Promise<number> {
+    return Number(
+      await this.withBudget('eth_blockNumber', () => this.send<string>('eth_blockNumber', [])),
+    );
+  }
+
+  /** eth_getLogs over one block range (callers page: nodes cap the range or the result size). */
+  async getLogs(filter: LogFilter): Promise<RawLog[]> {
+    return this.withBudget('eth_getLogs', () =>
+      this.send<RawLog[]>('eth_getLogs', [
+        {
+          address: filter.address,
+          topics: filter.topics,
+          fromBlock: `0x${filter.fromBlock.toString(16)}`,
+          toBlock: `0x${filter.toBlock.toString(16)}`,
+        },
+      ]),
+    );
   }
 
   /** eth_chainId straight from the node (the provider's static network is not asked). */

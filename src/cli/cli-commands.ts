@@ -2,14 +2,25 @@ import { INestApplicationContext } from '@nestjs/common';
 import { PLANS, Plan } from '../accounts/account.entity';
 import { AccountProvisioningService } from '../accounts/account-provisioning.service';
 import { AccountsService } from '../accounts/accounts.service';
+import { CliUsageError, required } from './cli-usage';
+import { CREDENTIAL_USAGE, runCredentialCommand } from './credential-commands';
 
-export class CliUsageError extends Error {}
+export { CliUsageError };
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
   create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
   set-plan --email EMAIL --plan free|pro|enterprise
   set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)
-  set-quota --email EMAIL --per-month N         (N = 0 removes the override)`;
+  set-quota --email EMAIL --per-month N         (N = 0 removes the override)
+${CREDENTIAL_USAGE}`;
+
+/** `credentials <verb>` is one command of two words; every other command is one word. */
+export function splitCommand(argv: string[]): { command: string; args: string[] } {
+  const [first, ...rest] = argv;
+  if (first === 'credentials' && rest[0] && !rest[0].startsWith('--'))
+    return { command: `credentials ${rest[0]}`, args: rest.slice(1) };
+  return { command: first, args: rest };
+}
 
 export function parseFlags(args: string[]): Record<string, string> {
   const flags: Record<string, string> = {};
@@ -21,12 +32,6 @@ export function parseFlags(args: string[]): Record<string, string> {
     flags[name.slice(2)] = value;
   }
   return flags;
-}
-
-function required(flags: Record<string, string>, name: string): string {
-  const value = flags[name];
-  if (!value) throw new CliUsageError(`--${name} is required`);
-  return value;
 }
 
 function plan(value: string): Plan {
@@ -82,7 +87,10 @@ export async function runCommand(
       await accounts.setMonthlyQuotaOverride(accountId, perMonth);
       return { accountId, monthlyQuota: perMonth };
     }
-    default:
-      throw new CliUsageError(`Unknown command: ${command}`);
+    default: {
+      const result = await runCredentialCommand(app, command, flags);
+      if (result === undefined) throw new CliUsageError(`Unknown command: ${command}`);
+      return result;
+    }
   }
 }

@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { validateConfiguration } from '../config';
 import { CliModule } from './cli.module';
-import { CliUsageError, parseFlags, runCommand, USAGE } from './cli-commands';
+import { CliUsageError, parseFlags, runCommand, splitCommand, USAGE } from './cli-commands';
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const { command, args } = splitCommand(argv);
   if (!command || command === '--help') {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
@@ -16,7 +16,7 @@ async function main(argv: string[]): Promise<number> {
     abortOnError: false,
   });
   try {
-    const result = await runCommand(app, command, parseFlags(rest));
+    const result = await runCommand(app, command, parseFlags(args));
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } finally {

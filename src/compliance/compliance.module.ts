@@ -1,31 +1,52 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { complianceKeysProvider } from './compliance-keys';
+import { CredentialsModule } from './credentials/credentials.module';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { OnboardingService } from './onboarding/onboarding.service';
 import { SiweNonce } from './onboarding/siwe-nonce.entity';
 import { SiweNoncesService } from './onboarding/siwe-nonces.service';
+import { SessionStatusController } from './session-status/session-status.controller';
+import { SessionStatusService } from './session-status/session-status.service';
 import { AttesterService } from './sessions/attester.service';
 import { RegistryConnection } from './sessions/registry-connection';
 import { SessionsService } from './sessions/sessions.service';
-import { ProofNullifier } from './verification/proof-nullifier.entity';
-import { ProofNullifiersService } from './verification/proof-nullifiers.service';
+import { ProofVerifierService } from './verification/proof-verifier.service';
 import { VerificationController } from './verification/verification.controller';
 import { VerificationService } from './verification/verification.service';
+import { VerifyChallenge } from './verification/verify-challenge.entity';
+import { VerifyChallengesService } from './verification/verify-challenges.service';
 import { WalletsModule } from './wallets/wallets.module';
 
-/** Onboarding (wallet binding, SIWE), compliance sessions (attester) and ZK verification. */
+/**
+ * Onboarding (wallet binding, SIWE), compliance sessions (attester, on-chain status), ZK
+ * verification (challenges, worker-pool verifier) and the accepted credential roots.
+ */
 @Module({
-  imports: [WalletsModule, TypeOrmModule.forFeature([SiweNonce, ProofNullifier])],
-  controllers: [OnboardingController, VerificationController],
+  imports: [
+    WalletsModule,
+    CredentialsModule,
+    TypeOrmModule.forFeature([SiweNonce, VerifyChallenge]),
+  ],
+  controllers: [OnboardingController, VerificationController, SessionStatusController],
   providers: [
+    complianceKeysProvider,
     RegistryConnection,
     AttesterService,
     SessionsService,
+    SessionStatusService,
     SiweNoncesService,
     OnboardingService,
-    ProofNullifiersService,
+    VerifyChallengesService,
+    ProofVerifierService,
     VerificationService,
   ],
-  exports: [SessionsService, SiweNoncesService],
+  exports: [
+    SessionsService,
+    AttesterService,
+    VerifyChallengesService,
+    CredentialsModule,
+    SiweNoncesService,
+  ],
 })
 export class ComplianceModule {}

@@ -1,6 +1,6 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { appModeOf } from './app.config';
-import { envOptional, envString, InvalidConfigError } from './env-reader';
+import { envInt, envOptional, envString, InvalidConfigError } from './env-reader';
 
 export const API_KEY_PREFIX_PATTERN = /^[a-z][a-z0-9]{1,15}$/;
 export const MIN_SECRET_LENGTH = 32;
@@ -28,6 +28,14 @@ export const authConfig = registerAs('auth', () => {
     apiKeyMode: mode === 'production' ? ('live' as const) : ('test' as const),
     /** Login attempts allowed per email + client IP per minute. */
     loginAttemptsPerMinute: 10,
+    /** Failed logins per client IP and minute (any emails), then 429 for that IP. */
+    failedLoginsPerIpPerMinute: envInt(env, 'AUTH_FAILED_LOGINS_PER_IP_PER_MINUTE', 30, { min: 1 }),
+    /** Refused API keys (format, prefix, hash, inactive, expired) per client IP and minute. */
+    failedApiKeysPerIpPerMinute: envInt(env, 'AUTH_FAILED_API_KEYS_PER_IP_PER_MINUTE', 100, {
+      min: 1,
+    }),
+    /** argon2id verifications/hashes at once (each ~19 MiB and a libuv thread); more wait in line. */
+    argon2Concurrency: envInt(env, 'ARGON2_CONCURRENCY', 2, { min: 1, max: 64 }),
   };
 });
 

@@ -44,6 +44,13 @@ export const chainConfig = registerAs('chain', () => {
     complianceRegistryAddress: envAddress(env, 'COMPLIANCE_REGISTRY_ADDRESS'),
     complianceHookAddress: envAddress(env, 'COMPLIANCE_HOOK_ADDRESS'),
     tusdcAddress: envAddress(env, 'TUSDC_ADDRESS'),
+    // Position discovery (eth_getLogs): first block and blocks per request; default: the network file.
+    positionLogsStartBlock: envOptional(env, 'CHAIN_LOGS_START_BLOCK')
+      ? envInt(env, 'CHAIN_LOGS_START_BLOCK', 0, { min: 0, max: Number.MAX_SAFE_INTEGER })
+      : undefined,
+    positionLogsPageBlocks: envOptional(env, 'CHAIN_LOGS_PAGE_BLOCKS')
+      ? envInt(env, 'CHAIN_LOGS_PAGE_BLOCKS', 10_000, { min: 1, max: 1_000_000 })
+      : undefined,
   };
   if (network === 'base-sepolia') {
     // Our contracts are not in the public network file: a deployment must name them.

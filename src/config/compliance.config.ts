@@ -1,13 +1,4 @@
 import { ConfigType, registerAs } from '@nestjs/config';
-import { Wallet } from 'ethers';
-import { DEVNET_MNEMONIC } from '../chain/devnet/constants';
-import {
-  DEVNET_ISSUER_PUBLIC_KEY,
-  loadComplianceVerificationKey,
-  parseIssuerPublicKey,
-  ZK_ARTIFACTS,
-  type IssuerPublicKey,
-} from '../compliance/zk';
 import { APP_MODES } from './app.config';
 import { envEnum, envInt, envOptional, envString, InvalidConfigError } from './env-reader';
 
@@ -16,10 +7,16 @@ export const SIWE_NONCE_TTL_SECONDS = 600;
 /** Chain every SIWE message must name (spec §1: the test network, Base Sepolia). */
 export const SIWE_CHAIN_ID = 84532;
 
+/** A verify challenge (GET /verify/challenge) is single-use and lives this long. */
+export const VERIFY_CHALLENGE_TTL_SECONDS = 600;
+/** How far a proof's `now` may be from the server's clock. */
+export const PROOF_CLOCK_SKEW_SECONDS = 300;
+
 /**
- * Onboarding and compliance sessions: SIWE domain, ZK verifier inputs, and the attester that opens
- * sessions on the ComplianceRegistry. Test-network defaults are public on purpose (devnet account
- * 0, devnet credential issuer); production must configure its own and fails at boot otherwise.
+ * Onboarding and compliance sessions: SIWE domain, where the ZK verifier's inputs are, and the
+ * attester key that opens sessions on the ComplianceRegistry. Environment only: the key material
+ * itself (verification key file, issuer point, devnet attester default) is loaded and checked by
+ * the compliance module's ComplianceKeys provider. Production must configure its own keys.
  */
 export const complianceConfig = registerAs('compliance', () => {
   const env = process.env;
@@ -38,11 +35,24 @@ export const complianceConfig = registerAs('compliance', () => {
     siweUri: envString(env, 'SIWE_URI', `https://${siweDomain}`),
     siweChainId: SIWE_CHAIN_ID,
     siweNonceTtlSeconds: SIWE_NONCE_TTL_SECONDS,
-    verificationKey: loadVerificationKey(
-      envString(env, 'ZK_VERIFICATION_KEY_PATH', ZK_ARTIFACTS.verificationKey),
+    verificationKeyPath: envString(
+      env,
+      'ZK_VERIFICATION_KEY_PATH',
+      'circuits/build/verification_key.json',
     ),
+    /** `"<x>,<y>"`; unset: the public devnet issuer (demo only). Parsed by ComplianceKeys. */
     issuerPublicKey: issuerPublicKey(env, production),
+    /** The demo issuer's signing key (CLI `credentials issue`); unset: the public devnet issuer. */
+    issuerPrivateKey: envOptional(env, 'ZK_ISSUER_PRIVATE_KEY'),
+    production,
+    /** Unset: devnet account 0 (demo only). */
     attesterPrivateKey: attesterPrivateKey(env, production),
+    /** Worker threads verifying proofs; 0 verifies on the event loop. Unset: cores - 1 (1..4). */
+    zkVerifyThreads: envOptional(env, 'ZK_VERIFY_THREADS')
+      ? envInt(env, 'ZK_VERIFY_THREADS', 1, { min: 0, max: 16 })
+      : undefined,
+    verifyChallengeTtlSeconds: VERIFY_CHALLENGE_TTL_SECONDS,
+    proofClockSkewSeconds: PROOF_CLOCK_SKEW_SECONDS,
     /** Length of a compliance session opened by the demo activation or a verified proof. */
     sessionTtlSeconds: envInt(env, 'SESSION_TTL_SECONDS', 24 * 60 * 60, {
       min: 60,
@@ -61,25 +71,21 @@ export type ComplianceConfig = ConfigType<typeof complianceConfig>;
 function issuerPublicKey(
   env: Record<string, string | undefined>,
   production: boolean,
-): IssuerPublicKey {
+): string | undefined {
   const given = envOptional(env, 'ZK_ISSUER_PUBLIC_KEY');
-  if (given === undefined) {
-    if (production)
-      throw new InvalidConfigError(
-        'ZK_ISSUER_PUBLIC_KEY',
-        'is required in production mode ("<x>,<y>")',
-        undefined,
-      );
-    return DEVNET_ISSUER_PUBLIC_KEY;
-  }
-  try {
-    return parseIssuerPublicKey(given);
-  } catch (error) {
-    throw new InvalidConfigError('ZK_ISSUER_PUBLIC_KEY', (error as Error).message, given);
-  }
+  if (given === undefined && production)
+    throw new InvalidConfigError(
+      'ZK_ISSUER_PUBLIC_KEY',
+      'is required in production mode ("<x>,<y>")',
+      undefined,
+    );
+  return given;
 }
 
-function attesterPrivateKey(env: Record<string, string | undefined>, production: boolean): string {
+function attesterPrivateKey(
+  env: Record<string, string | undefined>,
+  production: boolean,
+): string | undefined {
   const given = envOptional(env, 'ATTESTER_PRIVATE_KEY');
   if (given === undefined) {
     if (production)
@@ -88,8 +94,7 @@ function attesterPrivateKey(env: Record<string, string | undefined>, production:
         'is required in production mode',
         undefined,
       );
-    // Devnet account 0: the deployer and the registry's attester (design §4).
-    return Wallet.fromPhrase(DEVNET_MNEMONIC).privateKey;
+    return undefined;
   }
   if (!/^0x[0-9a-fA-F]{64}$/.test(given)) {
     throw new InvalidConfigError(
@@ -99,13 +104,4 @@ function attesterPrivateKey(env: Record<string, string | undefined>, production:
     );
   }
   return given;
-}
-
-/** A bad or missing verification key fails the boot with the variable's name, not the first proof. */
-function loadVerificationKey(path: string) {
-  try {
-    return loadComplianceVerificationKey(path);
-  } catch (error) {
-    throw new InvalidConfigError('ZK_VERIFICATION_KEY_PATH', (error as Error).message, path);
-  }
 }

@@ -1,4 +1,4 @@
-import { parseCorsOrigins } from './http.config';
+import { parseCorsOrigins, parseTrustProxy } from './http.config';
 
 describe('parseCorsOrigins', () => {
   it('reads comma-separated exact origins; unset or blank means none', () => {
@@ -18,5 +18,19 @@ describe('parseCorsOrigins', () => {
     ['another scheme', 'ftp://a.example.com'],
   ])('refuses %s, naming the variable', (_label, value) => {
     expect(() => parseCorsOrigins(value)).toThrow(/CORS_ORIGINS must list exact origins/);
+  });
+});
+
+describe('parseTrustProxy', () => {
+  it('reads Express trust proxy values: off by default, a boolean, a hop count or a list', () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('true')).toBe(true);
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('loopback, 10.0.0.0/8')).toEqual(['loopback', '10.0.0.0/8']);
+  });
+
+  it('refuses anything else, naming the variable', () => {
+    expect(() => parseTrustProxy('everyone')).toThrow(/TRUST_PROXY must be/);
   });
 });

@@ -48,6 +48,32 @@ export function parseCorsOrigins(text: string | undefined): string[] {
     });
 }
 
+/**
+ * Express `trust proxy`: unset/false = the socket's address is the client (no proxy); true = the
+ * leftmost X-Forwarded-For entry; a number = that many proxies in front; otherwise a
+ * comma-separated list of proxy addresses/subnets (e.g. `loopback, 10.0.0.0/8`). Only trust
+ * what is really in front of the service: a client can write any X-Forwarded-For it likes.
+ */
+export function parseTrustProxy(text: string | undefined): boolean | number | string[] {
+  if (text === undefined || /^(0|false|no)$/i.test(text)) return false;
+  if (/^(true|yes)$/i.test(text)) return true;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const list = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+  if (
+    list.length === 0 ||
+    list.some((entry) => !/^[0-9a-fA-F:./]+$|^(loopback|linklocal|uniquelocal)$/.test(entry))
+  )
+    throw new InvalidConfigError(
+      'TRUST_PROXY',
+      'must be true, false, a hop count, or comma-separated proxy addresses/subnets (loopback, 10.0.0.0/8)',
+      text,
+    );
+  return list;
+}
+
 /** Browser-facing HTTP settings: cross-origin access and the API reference. */
 export const httpConfig = registerAs('http', () => {
   const env = process.env;
@@ -55,6 +81,7 @@ export const httpConfig = registerAs('http', () => {
     corsOrigins: parseCorsOrigins(envOptional(env, 'CORS_ORIGINS')),
     /** Serve /docs and /docs/json (switch off in production if the reference must not be public). */
     docsEnabled: envBool(env, 'DOCS_ENABLED', true),
+    trustProxy: parseTrustProxy(envOptional(env, 'TRUST_PROXY')),
   };
 });
 

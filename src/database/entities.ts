@@ -1,5 +1,6 @@
 import { Account } from '../accounts/account.entity';
 import { ApiKey } from '../auth/api-keys/api-key.entity';
+import { IdempotencyRecord } from '../auth/idempotency/idempotency-record.entity';
 import { AuthSession } from '../auth/tokens/auth-session.entity';
 import { RefreshToken } from '../auth/tokens/refresh-token.entity';
 import { User } from '../auth/users/user.entity';
@@ -7,7 +8,9 @@ import { Wallet } from '../compliance/wallets/wallet.entity';
 import { UsageRecord } from '../usage/usage-record.entity';
 import { UsageRollup } from '../usage/rollups/usage-rollup.entity';
 import { SiweNonce } from '../compliance/onboarding/siwe-nonce.entity';
-import { ProofNullifier } from '../compliance/verification/proof-nullifier.entity';
+import { CredentialRoot } from '../compliance/credentials/credential-root.entity';
+import { IssuedCredential } from '../compliance/credentials/issued-credential.entity';
+import { VerifyChallenge } from '../compliance/verification/verify-challenge.entity';
 
 /** Every TypeORM entity, listed explicitly so the app, the CLI and the tests agree. */
 export const ENTITIES = [
@@ -20,5 +23,8 @@ export const ENTITIES = [
   UsageRecord,
   UsageRollup,
   SiweNonce,
-  ProofNullifier,
+  VerifyChallenge,
+  CredentialRoot,
+  IssuedCredential,
+  IdempotencyRecord,
 ];

@@ -6,13 +6,16 @@ import { DefiPipelineService } from './build/defi-pipeline.service';
 import { GasEstimatorService } from './build/gas-estimator.service';
 import { DefiConfigService } from './defi-config.service';
 import { DefiController } from './defi.controller';
+import { PositionsController } from './positions/positions.controller';
+import { PositionsService } from './positions/positions.service';
 import { PreflightController } from './preflight/preflight.controller';
 import { PreflightService } from './preflight/preflight.service';
 import { WalletStatusService } from './preflight/wallet-status.service';
+import { QuoteService } from './quote/quote.service';
 
 @Module({
   imports: [WalletsModule],
-  controllers: [DefiController, PreflightController],
+  controllers: [DefiController, PreflightController, PositionsController],
   providers: [
     { provide: DEFI_CHAIN, useClass: ChainLayerDefiChain },
     PreflightService,
@@ -20,6 +23,8 @@ import { WalletStatusService } from './preflight/wallet-status.service';
     GasEstimatorService,
     DefiPipelineService,
     DefiConfigService,
+    QuoteService,
+    PositionsService,
   ],
 })
 export class DefiBuilderModule {}

@@ -1,5 +1,7 @@
 /** Success response shapes of design §6 (big numbers as decimal strings, addresses checksummed). */
-import type { ApprovalStep, UnsignedTx } from './encoding/approvals';
+import type { UnsignedTx } from './encoding/approvals';
+import type { PermitBatch, PermitSingle, PermitTypedData } from './encoding/permit2-typed-data';
+import type { ApprovalView } from './preflight/spend-plan';
 import type { PoolKey } from './encoding/pool-key';
 
 export interface SessionView {
@@ -9,7 +11,11 @@ export interface SessionView {
 }
 
 export interface Warning {
-  code: 'ALLOWANCE_INSUFFICIENT' | 'SESSION_EXPIRES_BEFORE_DEADLINE' | 'SIMULATION_REVERTED';
+  code:
+    | 'ALLOWANCE_INSUFFICIENT'
+    | 'BALANCE_INSUFFICIENT'
+    | 'SESSION_EXPIRES_BEFORE_DEADLINE'
+    | 'SIMULATION_REVERTED';
   message: string;
   hint: string;
   [extra: string]: unknown;
@@ -21,7 +27,7 @@ export interface SimulationView {
   revertCode?: string;
   revertReason?: string;
   /** Why the simulation did not run (no active session, approvals pending). */
-  skipped?: 'SESSION_NOT_ACTIVE' | 'ALLOWANCE_INSUFFICIENT';
+  skipped?: 'SESSION_NOT_ACTIVE' | 'ALLOWANCE_INSUFFICIENT' | 'BALANCE_INSUFFICIENT';
 }
 
 export interface BuildResponseBase {
@@ -32,20 +38,27 @@ export interface BuildResponseBase {
   walletBound: boolean;
   session: SessionView;
   warnings: Warning[];
-  approvals: ApprovalStep[];
+  approvals: ApprovalView[];
+  /** EIP-712 Permit2 typed data to sign instead of the Permit2.approve step (issue 11 §4). */
+  permitData?: PermitTypedData<PermitSingle | PermitBatch>;
   simulation: SimulationView;
   poolKey: PoolKey;
   deadline: number;
 }
 
 export interface SwapResponse extends BuildResponseBase {
+  tradeType: 'EXACT_INPUT' | 'EXACT_OUTPUT';
   tokenIn: string;
   tokenOut: string;
   zeroForOne: boolean;
-  amountIn: string;
-  /** V4Quoter exact-input quote at build time (null when the caller set amountOutMinimum and the quote failed). */
-  quotedAmountOut: string | null;
-  minAmountOut: string;
+  /** EXACT_INPUT: the exact input, the V4Quoter quote (null when the caller set the limit and the quote failed), the minimum out. */
+  amountIn?: string;
+  quotedAmountOut?: string | null;
+  minAmountOut?: string;
+  /** EXACT_OUTPUT: the exact output, the quote of the input, the maximum in. */
+  amountOut?: string;
+  quotedAmountIn?: string | null;
+  maxAmountIn?: string;
   slippageBps: number | null;
 }
 
@@ -61,6 +74,8 @@ export interface LiquidityResponse extends BuildResponseBase {
   sqrtPriceX96: string;
   currentTick: number;
   owner: string;
+  /** PositionManager.nextTokenId at build time: a prediction (another mint may land first); the Transfer log of the receipt is authoritative. */
+  expectedTokenId: string;
 }
 
 export type NextAction =
@@ -70,6 +85,7 @@ export type NextAction =
       token: string;
       symbol: string;
       spender: string;
+      spenderName: string;
       transaction: UnsignedTx;
       description: string;
     }

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ChainConnection } from '../chain/chain-connection';
 import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
 import { poolIdOf } from './encoding/pool-key';
+import { NATIVE_ETH } from './token-registry';
 import { MAX_TICK, MIN_TICK } from './encoding/liquidity-calldata';
 import { DEFAULT_DEADLINE_SECONDS } from './build/defi-pipeline.service';
 import { CALIBRATED_GAS, CALIBRATED_BUFFER_PERCENT, ESTIMATE_BUFFER_PERCENT } from './build/gas';
@@ -24,12 +25,16 @@ export class DefiConfigService {
         // The embedded devnet's RPC is ours to publish; a configured CHAIN_RPC_URL may hold a key.
         ...(this.connection.devnet ? { rpcUrl: this.connection.rpcUrl } : {}),
       },
-      tokens: Object.values(n.tokens).map((t) => ({
-        symbol: t.symbol,
-        name: t.name,
-        address: t.address,
-        decimals: t.decimals,
-      })),
+      tokens: [
+        ...Object.values(n.tokens).map((t) => ({
+          symbol: t.symbol,
+          name: t.name,
+          address: t.address,
+          decimals: t.decimals,
+        })),
+        // Swaps and quotes only: traded through the WETH pool (wrapped/unwrapped by the router).
+        { symbol: 'ETH', name: 'Ether (native)', address: NATIVE_ETH, decimals: 18, native: true },
+      ],
       pool: { key: n.pool, poolId: poolIdOf(n.pool), minTick: MIN_TICK, maxTick: MAX_TICK },
       contracts: n.contracts,
       deprecated: n.deprecated,

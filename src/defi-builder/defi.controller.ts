@@ -8,12 +8,16 @@ import { BuildQueryDto } from './dto/build-query.dto';
 import { DefiConfigResponse } from './dto/defi-config.response';
 import { LiquidityRequestDto } from './dto/liquidity-request.dto';
 import { SwapRequestDto } from './dto/swap-request.dto';
+import { MintResponseDto, SwapResponseDto } from './dto/build-response.dto';
+import { QuoteRequestDto } from './dto/quote-request.dto';
+import { QuoteResponseDto } from './dto/quote-response.dto';
+import { QuoteService } from './quote/quote.service';
 import { mintOperation } from './operations/mint.operation';
 import { swapOperation } from './operations/swap.operation';
 
 const ERRORS =
   'Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, ' +
-  '400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).';
+  '400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).';
 
 @ApiTags('defi')
 @Controller('api/v1/defi')
@@ -21,18 +25,18 @@ export class DefiController {
   constructor(
     private readonly pipeline: DefiPipelineService,
     private readonly configService: DefiConfigService,
+    private readonly quotes: QuoteService,
   ) {}
 
   @Post('swap')
   @HttpCode(200)
   @RequireScope('defi:swap')
   @ApiOperation({
-    summary: 'Build an unsigned Uniswap v4 exact-input swap (UniversalRouter V4_SWAP)',
-    description: `Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT). ${ERRORS}`,
+    summary:
+      'Build an unsigned Uniswap v4 swap (UniversalRouter): exact input or exact output, native ETH, Permit2 signatures',
+    description: `Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). ${ERRORS}`,
   })
-  @ApiOkResponse({
-    description: 'Unsigned transaction, warnings, approvals, simulation, quote and minAmountOut.',
-  })
+  @ApiOkResponse({ type: SwapResponseDto })
   swap(
     @Body() body: SwapRequestDto,
     @Query() query: BuildQueryDto,
@@ -44,6 +48,19 @@ export class DefiController {
     });
   }
 
+  @Post('quote')
+  @HttpCode(200)
+  @RequireScope('defi:swap')
+  @ApiOperation({
+    summary: 'Quote a swap (V4Quoter + pool price in one eth_call); no wallet needed',
+    description:
+      'amount is the exact input (EXACT_INPUT, default) or the exact output (EXACT_OUTPUT). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 400 UNSUPPORTED_TOKEN, 503 CHAIN_UNAVAILABLE, 400 BUILD_FAILED (the pool cannot fill the amount).',
+  })
+  @ApiOkResponse({ type: QuoteResponseDto })
+  quote(@Body() body: QuoteRequestDto) {
+    return this.quotes.quote(body);
+  }
+
   @Post('liquidity')
   @HttpCode(200)
   @RequireScope('defi:liquidity')
@@ -52,10 +69,7 @@ export class DefiController {
       'Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)',
     description: `Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. ${ERRORS}`,
   })
-  @ApiOkResponse({
-    description:
-      'Unsigned transaction, liquidity, expected amounts, warnings, approvals, simulation.',
-  })
+  @ApiOkResponse({ type: MintResponseDto })
   addLiquidity(
     @Body() body: LiquidityRequestDto,
     @Query() query: BuildQueryDto,

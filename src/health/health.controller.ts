@@ -58,10 +58,20 @@ export class HealthController {
       throw new ApiError(
         'SERVICE_UNAVAILABLE',
         `Not ready: ${failed.map((f) => f.component).join(', ')}`,
-        {
-          details: failed,
-        },
+        { details: failed, hint: readinessHint(failed.map((f) => f.component)) },
       );
     }
   }
+}
+
+const COMPONENT_NAMES: Record<string, string> = {
+  database: 'the database',
+  chain: 'the chain RPC',
+  redis: 'Redis',
+};
+
+/** Names what is down: the catalogue's default hint speaks of the database only. */
+export function readinessHint(components: string[]): string {
+  const names = components.map((component) => COMPONENT_NAMES[component] ?? component);
+  return `${names.join(' and ')} ${names.length > 1 ? 'are' : 'is'} unavailable; retry shortly. details lists each failed component.`;
 }

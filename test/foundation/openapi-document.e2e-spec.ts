@@ -23,7 +23,7 @@ interface Document {
  * change to their controllers). Empty this list as they are converted: the test fails when a
  * listed operation already has its schema, so the list can only shrink.
  */
-const SUCCESS_SCHEMA_PENDING = ['preflight', 'swap', 'addLiquidity', 'verify'];
+const SUCCESS_SCHEMA_PENDING: string[] = [];
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const ENVELOPE_REF = '#/components/schemas/ErrorEnvelope';

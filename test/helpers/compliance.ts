@@ -1,16 +1,26 @@
 /**
  * Compliance e2e helpers: the worker's shared devnet (test/helpers/devnet.ts, reverted to its
  * pristine deployment per suite), registry reads, SIWE signing with development-mnemonic wallets,
- * and the onboarding / verify calls.
+ * the onboarding / verify calls, and the credential flow (operator CLI + challenge + real proof).
  */
+import { NestFactory } from '@nestjs/core';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { devnetPrivateKeys } from '../../src/chain/devnet/devnet';
 import type { DevnetDeployment } from '../../src/chain/network/network.types';
 import { COMPLIANCE_REGISTRY_ABI } from '../../src/compliance/sessions/attester.service';
+import { CliModule } from '../../src/cli/cli.module';
+import { parseFlags, runCommand, splitCommand } from '../../src/cli/cli-commands';
 import { buildSiweMessage } from '../../src/compliance/siwe';
+import type { Groth16Proof } from '../../src/compliance/zk';
+import { parseCredentialFile, type CredentialFile } from '../../src/compliance/zk/credential-file';
+import { proveCredential } from '../../src/compliance/zk/proof-generator';
 import type { TestApp } from './app';
 import { acquireDevnet } from './devnet';
+import { withEnv } from './test-env';
 
 export interface ComplianceDevnet {
   rpcUrl: string;
@@ -104,4 +114,71 @@ export async function signSiwe(
     issuedAt: o.issuedAt ?? new Date(),
   });
   return { message, signature: await wallet.signMessage(message) };
+}
+
+export const getChallenge = (
+  t: TestApp,
+  auth: Auth | string,
+  walletAddress: string | undefined,
+  prefix = '',
+) =>
+  authed(
+    request(t.server)
+      .get(`${prefix}/verify/challenge`)
+      .query(walletAddress ? { walletAddress } : {}),
+    auth,
+  );
+
+export type VerifyBody = { walletAddress: string; proof: Groth16Proof; publicSignals: string[] };
+
+/**
+ * The issuer's and the holder's side of the credential flow against one test app: the operator
+ * CLI on the app's database and chain (`credentials issue|revoke`, `revoke-session`), and
+ * challenge -> proof, as an integrator's client does it.
+ */
+export interface CredentialKit {
+  cli(line: string): Promise<Record<string, unknown>>;
+  /** `credentials issue --wallet W [--expires-in S] --out FILE`, then the file as the holder reads it. */
+  issue(wallet: string, expiresInSeconds?: number): Promise<CredentialFile>;
+  /** GET /verify/challenge for the credential's wallet, then a real proof for it. */
+  prove(auth: Auth | string, credential: CredentialFile): Promise<VerifyBody>;
+  close(): Promise<void>;
+}
+
+export async function openCredentialKit(
+  t: TestApp,
+  chain: ComplianceDevnet,
+  env: Record<string, string> = {},
+): Promise<CredentialKit> {
+  const dir = mkdtempSync(join(tmpdir(), 'cgk-credentials-'));
+  const context = await withEnv({ LOG_LEVEL: 'silent', ...t.db.env, ...chain.env, ...env }, () =>
+    NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false }),
+  );
+  let files = 0;
+  const cli = (line: string) => {
+    const { command, args } = splitCommand(line.split(/\s+/));
+    return runCommand(context, command, parseFlags(args));
+  };
+  return {
+    cli,
+    async issue(wallet, expiresInSeconds) {
+      const out = join(dir, `credential-${++files}.json`);
+      const expiry = expiresInSeconds === undefined ? '' : ` --expires-in ${expiresInSeconds}`;
+      await cli(`credentials issue --wallet ${wallet}${expiry} --out ${out}`);
+      return parseCredentialFile(JSON.parse(readFileSync(out, 'utf8')));
+    },
+    async prove(auth, credential) {
+      const res = await getChallenge(t, auth, credential.wallet).expect(200);
+      const proof = await proveCredential(credential, { challenge: res.body.challenge });
+      return {
+        walletAddress: credential.wallet,
+        proof: proof.proof,
+        publicSignals: proof.publicSignals,
+      };
+    },
+    async close() {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -148,3 +148,17 @@ export function useDefiSuite(): DefiSuite {
   });
   return suite;
 }
+
+/** A full-range mint body of 1 WETH + 3,000 tUSDC for `user`, with overrides. */
+export function mintBody(suite: DefiSuite, user: string, over: object = {}) {
+  return {
+    token0: suite.WETH,
+    token1: suite.TUSDC,
+    amount0: (10n ** 18n).toString(),
+    amount1: (3000n * 10n ** 6n).toString(),
+    tickLower: -887220,
+    tickUpper: 887220,
+    userAddress: user,
+    ...over,
+  };
+}

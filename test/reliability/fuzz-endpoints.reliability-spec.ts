@@ -33,7 +33,15 @@ describe('Fuzzing every endpoint', () => {
 
   beforeAll(async () => {
     chain = await acquireDevnet();
-    t = await createTestApp({ env: chain.env });
+    // The fuzzer sends many bad keys and logins from one address: keep the per-IP failed-auth
+    // throttle (tested in test/hardening) out of the way so every operation stays reachable.
+    t = await createTestApp({
+      env: {
+        ...chain.env,
+        AUTH_FAILED_API_KEYS_PER_IP_PER_MINUTE: '1000000',
+        AUTH_FAILED_LOGINS_PER_IP_PER_MINUTE: '1000000',
+      },
+    });
     const account = await t.createAccount({ plan: 'enterprise' });
     await t.app.get(AccountsService).setRateLimitOverride(account.accountId, 1_000_000);
     accessToken = await login(t, account);
@@ -57,8 +65,15 @@ describe('Fuzzing every endpoint', () => {
         fc.string({ maxLength: 50 }),
         fc.stringMatching(/^0x[0-9a-fA-F]{38,42}$/),
       );
+    // Unicode in every string field: astral planes, combining marks, bidi overrides, NUL.
+    const unicode = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 40 }),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.constantFrom('\u202e0x41', 'ａｄｍｉｎ', 'e\u0301', '😀'.repeat(200), '\ud800'),
+    );
     const scalar = fc.oneof(
       address(),
+      unicode,
       fc.bigInt({ min: -(2n ** 130n), max: 2n ** 130n }).map(String),
       fc.integer({ min: -1_000_000, max: 1_000_000 }),
       fc.double(),
@@ -82,6 +97,10 @@ describe('Fuzzing every endpoint', () => {
       { weight: 4, arbitrary: scalar },
       fc.array(scalar, { maxLength: 4 }),
       fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 3 }),
+      // Nesting depth on both sides of the body limit (MAX_JSON_DEPTH = 16).
+      fc
+        .tuple(fc.integer({ min: 1, max: 40 }), scalar)
+        .map(([depth, leaf]) => nestValue(depth, leaf)),
     );
     const credentials = fc.constantFrom<
       'key' | 'jwt' | 'none' | 'badKey' | 'badJwt' | 'basic' | 'both'
@@ -93,7 +112,9 @@ describe('Fuzzing every endpoint', () => {
         { weight: 6, arbitrary: fc.constant('fields' as const) },
         fc.constant('garbage' as const),
         fc.constant('array' as const),
+        fc.constant('deep' as const),
       ),
+      depth: fc.integer({ min: 1, max: 2_500 }),
       values: fc.array(value, { minLength: 12, maxLength: 12 }),
       drop: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
       extraKey: fc.option(fc.string({ minLength: 1, maxLength: 10 })),
@@ -116,6 +137,7 @@ describe('Fuzzing every endpoint', () => {
           req = req.set('Content-Type', 'application/json');
           if (r.body === 'garbage') req = req.send(r.garbage);
           else if (r.body === 'array') req = req.send(JSON.stringify(r.values));
+          else if (r.body === 'deep') req = req.send(deepText(r.depth));
           else {
             const body: Record<string, unknown> = {};
             op.bodyFields.forEach((field, i) => {
@@ -140,6 +162,18 @@ describe('Fuzzing every endpoint', () => {
     );
   }, 600_000);
 });
+
+/** `{"a":{"a":...leaf}}`, `depth` objects deep. */
+function nestValue(depth: number, leaf: unknown): unknown {
+  let value: unknown = leaf;
+  for (let i = 0; i < depth; i += 1) value = i % 2 ? [value] : { a: value };
+  return value;
+}
+
+/** A body nested `depth` levels, as text (deeper than JSON.stringify could build). */
+function deepText(depth: number): string {
+  return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+}
 
 function withCredentials(
   req: request.Test,

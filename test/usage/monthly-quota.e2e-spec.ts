@@ -34,9 +34,9 @@ describe('GET /api/v1/plans', () => {
     const res = await request(t.server).get('/api/v1/plans').expect(200);
     expect(res.body).toEqual({
       plans: [
-        { name: 'free', requestsPerMinute: 120, monthlyQuota: 10_000 },
-        { name: 'pro', requestsPerMinute: 1_200, monthlyQuota: 1_000_000 },
-        { name: 'enterprise', requestsPerMinute: 12_000, monthlyQuota: null },
+        { name: 'free', requestsPerMinute: 120, monthlyQuota: 10_000, maxApiKeys: 10 },
+        { name: 'pro', requestsPerMinute: 1_200, monthlyQuota: 1_000_000, maxApiKeys: 100 },
+        { name: 'enterprise', requestsPerMinute: 12_000, monthlyQuota: null, maxApiKeys: 1_000 },
       ],
     });
     expect(res.headers['x-quota-limit']).toBeUndefined();

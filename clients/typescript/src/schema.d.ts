@@ -144,14 +144,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List your account's API keys (never their secrets)
+         * List your account's API keys (never their secrets), newest first, one page at a time
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Pass limit (1-100, default 50); when nextCursor is not null, pass it as cursor for the next page.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key; the full key appears in this response only
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     At most 10 active keys on the free plan, 100 on pro, 1,000 on enterprise (revoked keys do not count): API_KEY_LIMIT_REACHED (409) beyond.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -241,7 +245,7 @@ export interface paths {
          * Bind a wallet to your account
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and reboundFrom names that account. Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours.
+         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours.
          *
          *     Also served at `POST /onboarding/register` (the path spec §4 lists).
          */
@@ -265,11 +269,35 @@ export interface paths {
          * Test network only: open a compliance session for a wallet of yours
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH).
+         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent.
          *
          *     Also served at `POST /onboarding/activate-session-demo` (the path spec §4 lists).
          */
         post: operations["activateSessionDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verify/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A single-use challenge to prove a compliance credential for (10 minutes)
+         * @description **Auth:** an API key with the `compliance:verify` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Bound to your account and this wallet. Prove your credential for it (`npm run zk:prove -- --credential FILE --challenge C`) and POST /verify; each proof needs a new challenge.
+         *
+         *     Also served at `GET /verify/challenge` (the path spec §4 lists).
+         */
+        get: operations["challenge"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -286,14 +314,58 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Verify a zero-knowledge compliance proof and open the wallet’s compliance session
+         * Verify a zero-knowledge compliance proof and open (or renew) the wallet’s session
          * @description **Auth:** an API key with the `compliance:verify` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Groth16 proof of "I hold a credential signed by the configured issuer for this wallet". Each credential works once (nullifier). Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.
+         *     Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.
          *
          *     Also served at `POST /verify` (the path spec §4 lists).
          */
         post: operations["verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/sessions/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A wallet’s compliance session, read on chain
+         * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     ComplianceRegistry.activeUntil at the latest block. Any wallet can be looked up: the registry is public.
+         */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your account's bound wallets
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Bind with POST /api/v1/onboarding/register; each wallet’s session, balances and allowances: GET /api/v1/defi/preflight/{address}.
+         */
+        get: operations["listWallets"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -310,12 +382,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Build an unsigned Uniswap v4 exact-input swap (UniversalRouter V4_SWAP)
+         * Build an unsigned Uniswap v4 swap (UniversalRouter): exact input or exact output, native ETH, Permit2 signatures
          * @description **Auth:** an API key with the `defi:swap` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
+         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
          */
         post: operations["swap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a swap (V4Quoter + pool price in one eth_call); no wallet needed
+         * @description **Auth:** an API key with the `defi:swap` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     amount is the exact input (EXACT_INPUT, default) or the exact output (EXACT_OUTPUT). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 400 UNSUPPORTED_TOKEN, 503 CHAIN_UNAVAILABLE, 400 BUILD_FAILED (the pool cannot fill the amount).
+         */
+        post: operations["quote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -335,7 +429,7 @@ export interface paths {
          * Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
+         *     Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
          */
         post: operations["addLiquidity"];
         delete?: never;
@@ -375,13 +469,123 @@ export interface paths {
          * Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take
          * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     nextActions[] holds ready unsigned approval transactions and how to activate a session. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.
+         *     nextActions[] holds ready unsigned approval transactions and how to activate a session.
          *
          *     Also served at `GET /defi/preflight/{address}` (the path spec §4 lists).
          */
         get: operations["preflight"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A wallet's positions in the compliance pool
+         * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Found from PositionManager Transfer logs (paged eth_getLogs), confirmed in one batched read. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.
+         */
+        get: operations["listPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/positions/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One position: owner, range, liquidity, amounts at the current price, uncollected fees
+         * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Errors: 400 INVALID_PARAMS, 404 POSITION_NOT_FOUND (phase preflight: never minted, burned, or another pool), 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.
+         */
+        get: operations["getPosition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/liquidity/increase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)
+         * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`).
+         */
+        post: operations["increaseLiquidity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/liquidity/decrease": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build an unsigned decrease (DECREASE_LIQUIDITY or BURN_POSITION + TAKE_PAIR)
+         * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`).
+         */
+        post: operations["decreaseLiquidity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/liquidity/collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build an unsigned fee collection (DECREASE_LIQUIDITY of 0 + TAKE_PAIR)
+         * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`).
+         */
+        post: operations["collectFees"];
         delete?: never;
         options?: never;
         head?: never;
@@ -470,7 +674,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "PROOF_REPLAYED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -537,6 +741,11 @@ export interface components {
              * @example 1000000
              */
             monthlyQuota: number | null;
+            /**
+             * @description Active API keys the account may hold (revoked keys do not count)
+             * @example 100
+             */
+            maxApiKeys: number;
         };
         PlansResponse: {
             /** @description From the smallest to the largest */
@@ -648,8 +857,10 @@ export interface components {
         ApiKeyListResponse: {
             /** @enum {string} */
             authMethod: "jwt";
-            /** @description Keys of your account; secrets are never listed */
+            /** @description One page of your keys, newest first; secrets are never listed */
             items: components["schemas"]["ApiKeyResponse"][];
+            /** @description Pass as cursor to get the next page; null on the last page. */
+            nextCursor: string | null;
         };
         UsageCounts: {
             requests: number;
@@ -791,8 +1002,8 @@ export interface components {
             accountId: string;
             /** @example true */
             bound: boolean;
-            /** @description Demo mode: the account the wallet was taken from; null when it was unbound or already yours. */
-            reboundFrom: string | null;
+            /** @description Demo mode: true when the wallet was taken over from another account (which one is not disclosed); false when it was unbound or already yours. */
+            rebound: boolean;
         };
         WalletAddressDto: {
             /**
@@ -816,11 +1027,29 @@ export interface components {
              * @example 1795357800
              */
             activeUntilUnix: number;
-            /** @description The mined ComplianceRegistry.activate transaction. */
-            txHash: string;
-            blockNumber: number;
+            /** @description The mined ComplianceRegistry.activate transaction; null when alreadyActive (nothing was sent). */
+            txHash: string | null;
+            /** @description null when alreadyActive. */
+            blockNumber: number | null;
+            /** @description true: the wallet already had a session with more than half of SESSION_TTL_SECONDS left; it is returned as is and no transaction was sent. */
+            alreadyActive: boolean;
             /** @description The wallet is bound to your account (demo activation binds an unbound wallet). */
             walletBound: boolean;
+        };
+        VerifyChallengeResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            walletAddress: string;
+            /**
+             * @description Single use, for your account and this wallet only: the proof’s `challenge` public input (decimal).
+             * @example 2894772343521847923710237498127349817234987123498712349871234987123498712
+             */
+            challenge: string;
+            /** @example 2026-11-22T14:40:00.000Z */
+            expiresAt: string;
+            /** @example 1795358400 */
+            expiresAtUnix: number;
         };
         VerifyProofDto: {
             /**
@@ -829,7 +1058,7 @@ export interface components {
              */
             walletAddress: string;
             /**
-             * @description snarkjs Groth16 proof (bn128) of circuits/compliance_credential.circom; `npm run zk:prove -- --wallet 0x...` prints one for the devnet issuer.
+             * @description snarkjs Groth16 proof (bn128) of circuits/compliance_credential.circom; `npm run zk:prove -- --credential FILE --challenge C` prints the whole body.
              * @example {
              *       "pi_a": [
              *         "1",
@@ -860,25 +1089,118 @@ export interface components {
              *     }
              */
             proof: Record<string, never>;
-            /** @description [nullifier, issuerX, issuerY, wallet] as decimal strings (exactly 4). */
+            /** @description [nullifier, issuerX, issuerY, wallet, challenge, now, expiresAt, root]: exactly 8 decimal strings below the BN254 scalar field. */
             publicSignals: string[];
+        };
+        VerifyResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            walletAddress: string;
+            /**
+             * @description Session end (ISO 8601, UTC); active strictly before.
+             * @example 2026-11-22T14:30:00.000Z
+             */
+            activeUntil: string;
+            /**
+             * @description Same instant in unix seconds (ComplianceRegistry.activeUntil).
+             * @example 1795357800
+             */
+            activeUntilUnix: number;
+            /** @description The mined ComplianceRegistry.activate transaction; null when alreadyActive (nothing was sent). */
+            txHash: string | null;
+            /** @description null when alreadyActive. */
+            blockNumber: number | null;
+            /** @example true */
+            verified: boolean;
+            /** @description Identifies the credential (the same for every proof of it), not the proof. */
+            nullifier: string;
+            /**
+             * @description The credential’s expiry (unix s): the session never outlives it (activeUntil = min(now + TTL, this)).
+             * @example 1826893800
+             */
+            credentialExpiresAt: number;
+        };
+        SessionStatusResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            address: string;
+            /** @description ComplianceRegistry.isActive at the latest block: chain time < activeUntil. */
+            active: boolean;
+            /**
+             * @description Session end (ISO 8601, UTC) read on chain; null when none was ever opened or it was revoked.
+             * @example 2026-11-22T14:30:00.000Z
+             */
+            activeUntil: string | null;
+            /**
+             * @description Who opened the session on chain: `credential` (POST /verify with a credential proof), `attester` (opened otherwise: demo activation, another instance); null when not active.
+             * @enum {string|null}
+             */
+            source: "credential" | "attester" | null;
+            /**
+             * @description Timestamp (unix s) of the block the session was read at.
+             * @example 1795300000
+             */
+            chainTime: number;
+        };
+        BoundWalletResponse: {
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            address: string;
+            /**
+             * Format: date-time
+             * @description When the wallet was bound to your account
+             */
+            boundAt: string;
+        };
+        WalletListResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            /** @description Wallets bound to your account, most recently bound first. Their session status: GET /api/v1/defi/preflight/{address}. */
+            items: components["schemas"]["BoundWalletResponse"][];
+        };
+        PermitDetailsDto: {
+            /** @description Token the spender may pull. */
+            token: string;
+            /**
+             * @description uint160 amount, decimal string.
+             * @example 100000000000000000
+             */
+            amount: string;
+            /** @description uint48 unix seconds until which the allowance is usable. */
+            expiration: string;
+            /** @description uint48: the wallet's current Permit2 nonce for (token, spender). */
+            nonce: string;
+        };
+        PermitSingleDto: {
+            /** @description The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config. */
+            spender: string;
+            /** @description Unix seconds after which the signature is refused. */
+            sigDeadline: string;
+            details: components["schemas"]["PermitDetailsDto"];
         };
         SwapRequestDto: {
             /**
-             * @description Token sold: a supported token address (GET /api/v1/defi/config).
+             * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
              * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
              */
             tokenIn: string;
             /**
-             * @description Token bought: the other token of the pool.
+             * @description Token bought: the other token of the pool. 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
              * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
              */
             tokenOut: string;
             /**
-             * @description Exact input amount, decimal integer in the smallest unit of tokenIn (wei for WETH), > 0 and < 2^128.
+             * @description EXACT_INPUT: the exact amount of tokenIn to sell; EXACT_OUTPUT: the exact amount of tokenOut to receive. Decimal integer in smallest units, > 0 and < 2^128.
              * @example 100000000000000000
              */
             amount: string;
+            /**
+             * @description Whether amount is what you sell (EXACT_INPUT) or what you receive (EXACT_OUTPUT).
+             * @default EXACT_INPUT
+             * @enum {string}
+             */
+            tradeType?: "EXACT_INPUT" | "EXACT_OUTPUT";
             /**
              * @description The wallet that will sign and broadcast; must not be bound to another account.
              * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
@@ -892,7 +1214,12 @@ export interface components {
              */
             amountOutMinimum?: string;
             /**
-             * @description Slippage tolerance in basis points applied to the V4Quoter quote: minOut = quote * (10000 - bps) / 10000.
+             * @description EXACT_OUTPUT only: the most tokenIn you will pay. Default: the V4Quoter quote plus slippageBps.
+             * @example 101000000000000000
+             */
+            amountInMaximum?: string;
+            /**
+             * @description Slippage tolerance in basis points applied to the V4Quoter quote: minOut = quote * (10000 - bps) / 10000 (EXACT_INPUT), maxIn = quote * (10000 + bps) / 10000 rounded up (EXACT_OUTPUT).
              * @default 50
              */
             slippageBps?: number;
@@ -901,6 +1228,184 @@ export interface components {
              * @example 1900000000
              */
             deadline?: number;
+            /** @description The `values` of a previous response's permitData, as signed: replaces the Permit2.approve transaction (send with permitSignature). */
+            permit?: components["schemas"]["PermitSingleDto"];
+            /**
+             * @description EIP-712 signature of permit by userAddress (eth_signTypedData_v4 of permitData).
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
+            permitSignature?: string;
+        };
+        UnsignedTxDto: {
+            /**
+             * @description The contract to call
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            to: string;
+            /**
+             * @description Calldata, 0x-prefixed hex
+             * @example 0x3593564c…
+             */
+            data: string;
+            /**
+             * @description Wei to send
+             * @example 0
+             */
+            value: string;
+            /**
+             * @description Gas limit
+             * @example 210000
+             */
+            gas: string;
+        };
+        SessionViewDto: {
+            /** @description Whether the compliance session is active on the chain clock */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description End of the session (ISO-8601); null when none was ever opened or it was revoked
+             */
+            activeUntil: string | null;
+        };
+        WarningDto: {
+            /** @enum {string} */
+            code: "ALLOWANCE_INSUFFICIENT" | "BALANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "SIMULATION_REVERTED";
+            message: string;
+            hint: string;
+        };
+        ApprovalDto: {
+            token: string;
+            /** @example WETH */
+            symbol: string;
+            /** @description Permit2 (ERC-20 step) or the router (Permit2 step). */
+            spender: string;
+            /** @enum {string} */
+            spenderName: "Permit2" | "UniversalRouter" | "PositionManager";
+            /** @enum {string} */
+            kind: "erc20" | "permit2";
+            description: string;
+            transaction: components["schemas"]["UnsignedTxDto"];
+        };
+        PermitDataDto: {
+            /** @description EIP-712 domain: Permit2 on this chain. */
+            domain: Record<string, never>;
+            /** @description EIP-712 types (PermitSingle or PermitBatch, and PermitDetails). */
+            types: Record<string, never>;
+            /** @description The message to sign with eth_signTypedData_v4, then send back as permit (swap) or permitBatch (mint) with permitSignature. details: {token, amount, expiration, nonce} (one or a list), spender, sigDeadline. */
+            values: Record<string, never>;
+        };
+        SimulationDto: {
+            /** @description null: not run (see skipped). */
+            ok: boolean | null;
+            revertCode?: string;
+            revertReason?: string;
+            /** @enum {string} */
+            skipped?: "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "BALANCE_INSUFFICIENT";
+        };
+        PoolKeyDto: {
+            currency0: string;
+            currency1: string;
+            fee: number;
+            tickSpacing: number;
+            hooks: string;
+        };
+        SwapResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 84532 */
+            chainId: number;
+            transaction: components["schemas"]["UnsignedTxDto"];
+            /** @enum {string} */
+            gasSource: "eth_estimateGas" | "calibrated";
+            walletBound: boolean;
+            session: components["schemas"]["SessionViewDto"];
+            warnings: components["schemas"]["WarningDto"][];
+            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            approvals: components["schemas"]["ApprovalDto"][];
+            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
+            permitData?: components["schemas"]["PermitDataDto"];
+            simulation: components["schemas"]["SimulationDto"];
+            poolKey: components["schemas"]["PoolKeyDto"];
+            /** @description Unix seconds (chain clock). */
+            deadline: number;
+            /** @enum {string} */
+            tradeType: "EXACT_INPUT" | "EXACT_OUTPUT";
+            /** @description As sent (the zero address for native ETH). */
+            tokenIn: string;
+            tokenOut: string;
+            zeroForOne: boolean;
+            /** @description EXACT_INPUT: the exact input. */
+            amountIn?: string;
+            /** @description EXACT_INPUT: V4Quoter output. */
+            quotedAmountOut?: string | null;
+            /** @description EXACT_INPUT: the least the swap pays out. */
+            minAmountOut?: string;
+            /** @description EXACT_OUTPUT: the exact output. */
+            amountOut?: string;
+            /** @description EXACT_OUTPUT: V4Quoter input. */
+            quotedAmountIn?: string | null;
+            /** @description EXACT_OUTPUT: the most the swap takes (allowance, balance and value use it). */
+            maxAmountIn?: string;
+            /** @description null when the caller set the limit. */
+            slippageBps: number | null;
+        };
+        QuoteRequestDto: {
+            /**
+             * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
+             */
+            tokenIn: string;
+            /**
+             * @description Token bought: the other token of the pool. 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
+             */
+            tokenOut: string;
+            /**
+             * @description EXACT_INPUT: the exact amount of tokenIn to sell; EXACT_OUTPUT: the exact amount of tokenOut to receive. Decimal integer in smallest units, > 0 and < 2^128.
+             * @example 100000000000000000
+             */
+            amount: string;
+            /**
+             * @description Whether amount is what you sell (EXACT_INPUT) or what you receive (EXACT_OUTPUT).
+             * @default EXACT_INPUT
+             * @enum {string}
+             */
+            tradeType?: "EXACT_INPUT" | "EXACT_OUTPUT";
+        };
+        QuoteResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @enum {string} */
+            tradeType: "EXACT_INPUT" | "EXACT_OUTPUT";
+            /** @description As sent (the zero address for native ETH). */
+            tokenIn: string;
+            tokenOut: string;
+            /** @description Smallest units of tokenIn (exact, or quoted for EXACT_OUTPUT). */
+            amountIn: string;
+            /** @description Smallest units of tokenOut (quoted, or exact for EXACT_OUTPUT). */
+            amountOut: string;
+            /**
+             * @description Execution price vs the pool mid price, in basis points (LP fee included, as Uniswap reports it).
+             * @example 31
+             */
+            priceImpactBps: number;
+            /** @description Pool price before the trade: tokenOut per tokenIn (whole tokens). */
+            midPrice: string;
+            /** @description amountOut / amountIn in whole tokens. */
+            executionPrice: string;
+            poolKey: components["schemas"]["PoolKeyDto"];
+            /** @description The V4Quoter's gas estimate of the swap itself. */
+            gasEstimate: string;
+            /** @description Block the quote was read at. */
+            blockNumber: number;
+        };
+        PermitBatchDto: {
+            /** @description The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config. */
+            spender: string;
+            /** @description Unix seconds after which the signature is refused. */
+            sigDeadline: string;
+            /** @description One entry per token, in permitData order. */
+            details: components["schemas"]["PermitDetailsDto"][];
         };
         LiquidityRequestDto: {
             /**
@@ -943,6 +1448,53 @@ export interface components {
              * @example 1900000000
              */
             deadline?: number;
+            /** @description The `values` of a previous response's permitData, as signed: replaces the Permit2 approval transactions to the PositionManager (send with permitSignature). */
+            permitBatch?: components["schemas"]["PermitBatchDto"];
+            /** @description EIP-712 signature of permitBatch by userAddress (eth_signTypedData_v4 of permitData). */
+            permitSignature?: string;
+        };
+        MintResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 84532 */
+            chainId: number;
+            transaction: components["schemas"]["UnsignedTxDto"];
+            /** @enum {string} */
+            gasSource: "eth_estimateGas" | "calibrated";
+            walletBound: boolean;
+            session: components["schemas"]["SessionViewDto"];
+            warnings: components["schemas"]["WarningDto"][];
+            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            approvals: components["schemas"]["ApprovalDto"][];
+            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
+            permitData?: components["schemas"]["PermitDataDto"];
+            simulation: components["schemas"]["SimulationDto"];
+            poolKey: components["schemas"]["PoolKeyDto"];
+            /** @description Unix seconds (chain clock). */
+            deadline: number;
+            /** @example -600 */
+            tickLower: number;
+            /** @example 600 */
+            tickUpper: number;
+            /** @description Liquidity computed from the amounts at the current price */
+            liquidity: string;
+            /** @description The most the mint may take of currency0 (SETTLE_PAIR bound) */
+            amount0Max: string;
+            /** @description The most the mint may take of currency1 */
+            amount1Max: string;
+            /** @description What the mint takes at the build-time price (the rest stays in the wallet) */
+            expectedAmount0: string;
+            expectedAmount1: string;
+            /** @description Pool price at build time (Q64.96) */
+            sqrtPriceX96: string;
+            currentTick: number;
+            /** @description Who receives the position NFT */
+            owner: string;
+            /**
+             * @description A PREDICTION of the position NFT id (PositionManager.nextTokenId read in the same batch): another mint landing first takes it, so read the id from the Transfer log of your receipt.
+             * @example 42
+             */
+            expectedTokenId: string;
         };
         ChainInfo: {
             /** @example 84532 */
@@ -957,13 +1509,15 @@ export interface components {
         };
         TokenEntry: {
             /** @enum {string} */
-            symbol: "WETH" | "tUSDC";
+            symbol: "WETH" | "tUSDC" | "ETH";
             /** @example Wrapped Ether */
             name: string;
             /** @example 0x4200000000000000000000000000000000000006 */
             address: string;
             /** @example 18 */
             decimals: number;
+            /** @description true for native ETH (the zero address): swaps and quotes only, traded through the WETH pool */
+            native?: boolean;
         };
         PoolKey: {
             /**
@@ -1070,6 +1624,346 @@ export interface components {
             deprecated: components["schemas"]["DeprecatedEntry"][];
             defaults: components["schemas"]["BuilderDefaults"];
             gas: components["schemas"]["GasInfo"];
+        };
+        Balances: {
+            /**
+             * @description Native ETH, wei
+             * @example 1000000000000000000
+             */
+            ETH: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            WETH: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            tUSDC: string;
+        };
+        TokenAllowances: {
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            WETH: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            tUSDC: string;
+        };
+        Allowances: {
+            /** @description Effective allowance to the UniversalRouter through Permit2 */
+            swap: components["schemas"]["TokenAllowances"];
+            /** @description Effective allowance to the PositionManager through Permit2 */
+            liquidity: components["schemas"]["TokenAllowances"];
+        };
+        NextActionDto: {
+            /** @enum {string} */
+            action: "approve" | "activateSession" | "bindWallet";
+            /** @description What to do, in words */
+            description: string;
+            /**
+             * @description approve: which router
+             * @enum {string}
+             */
+            use?: "swap" | "liquidity";
+            /**
+             * @description approve: the token
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            token?: string;
+            /**
+             * @description approve: the token symbol
+             * @example WETH
+             */
+            symbol?: string;
+            /**
+             * @description approve: who is approved
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            spender?: string;
+            /** @description approve: the unsigned transaction */
+            transaction?: components["schemas"]["UnsignedTxDto"];
+            /** @description activateSession: the endpoints to call */
+            endpoints?: string[];
+            /** @description bindWallet: the endpoint to call */
+            endpoint?: string;
+        };
+        PreflightResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 0x4200000000000000000000000000000000000006 */
+            address: string;
+            /** @example 84532 */
+            chainId: number;
+            /** @description Whether the wallet is bound to the calling account */
+            walletBound: boolean;
+            session: components["schemas"]["SessionViewDto"];
+            balances: components["schemas"]["Balances"];
+            allowances: components["schemas"]["Allowances"];
+            nextActions: components["schemas"]["NextActionDto"][];
+        };
+        TokenAmountsDto: {
+            /** @description token0 (WETH), smallest units */
+            amount0: string;
+            /** @description token1 (tUSDC), smallest units */
+            amount1: string;
+        };
+        PositionDto: {
+            /** @example 42 */
+            tokenId: string;
+            owner: string;
+            poolKey: components["schemas"]["PoolKeyDto"];
+            tickLower: number;
+            tickUpper: number;
+            /** @description Current liquidity */
+            liquidity: string;
+            /** @description tickLower <= current tick < tickUpper */
+            inRange: boolean;
+            /** @description token0 the liquidity is worth at the current price */
+            amount0: string;
+            /** @description token1 the liquidity is worth at the current price */
+            amount1: string;
+            /** @description liquidity x (feeGrowthInside - feeGrowthInsideLast) / 2^128 (StateView) */
+            uncollectedFees: components["schemas"]["TokenAmountsDto"];
+        };
+        PositionsResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            owner: string;
+            /** @example 84532 */
+            chainId: number;
+            walletBound: boolean;
+            /** @description Live positions of the pool, by tokenId */
+            positions: components["schemas"]["PositionDto"][];
+        };
+        PositionResponseDto: {
+            /** @example 42 */
+            tokenId: string;
+            owner: string;
+            poolKey: components["schemas"]["PoolKeyDto"];
+            tickLower: number;
+            tickUpper: number;
+            /** @description Current liquidity */
+            liquidity: string;
+            /** @description tickLower <= current tick < tickUpper */
+            inRange: boolean;
+            /** @description token0 the liquidity is worth at the current price */
+            amount0: string;
+            /** @description token1 the liquidity is worth at the current price */
+            amount1: string;
+            /** @description liquidity x (feeGrowthInside - feeGrowthInsideLast) / 2^128 (StateView) */
+            uncollectedFees: components["schemas"]["TokenAmountsDto"];
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 84532 */
+            chainId: number;
+        };
+        IncreaseLiquidityDto: {
+            /**
+             * @description Position NFT id (PositionManager tokenId).
+             * @example 42
+             */
+            tokenId: string;
+            /**
+             * @description The wallet that owns the position and signs; must not be bound to another account.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            userAddress: string;
+            /**
+             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.
+             * @example 1900000000
+             */
+            deadline?: number;
+            /**
+             * @description token0 (WETH) to add at the current price, smallest units, > 0 and < 2^128.
+             * @example 100000000000000000
+             */
+            amount0: string;
+            /**
+             * @description token1 (tUSDC) to add at the current price, smallest units, > 0 and < 2^128.
+             * @example 300000000
+             */
+            amount1: string;
+            /**
+             * @description Price move tolerated between build and execution, in basis points (0..5000, default 50). Sets amount0Max/amount1Max (v4-sdk mintAmountsWithSlippage): the most the increase may take.
+             * @default 50
+             */
+            slippageBps?: number;
+        };
+        IncreaseLiquidityResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 84532 */
+            chainId: number;
+            transaction: components["schemas"]["UnsignedTxDto"];
+            /** @enum {string} */
+            gasSource: "eth_estimateGas" | "calibrated";
+            walletBound: boolean;
+            session: components["schemas"]["SessionViewDto"];
+            warnings: components["schemas"]["WarningDto"][];
+            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            approvals: components["schemas"]["ApprovalDto"][];
+            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
+            permitData?: components["schemas"]["PermitDataDto"];
+            simulation: components["schemas"]["SimulationDto"];
+            poolKey: components["schemas"]["PoolKeyDto"];
+            /** @description Unix seconds (chain clock). */
+            deadline: number;
+            /** @example 42 */
+            tokenId: string;
+            owner: string;
+            tickLower: number;
+            tickUpper: number;
+            /** @description Liquidity of the position before this transaction */
+            positionLiquidity: string;
+            sqrtPriceX96: string;
+            currentTick: number;
+            /** @description Liquidity added */
+            liquidity: string;
+            /** @description Most token0 the increase may take (slippage included) */
+            amount0Max: string;
+            amount1Max: string;
+            /** @description token0 taken at the build-time price */
+            expectedAmount0: string;
+            expectedAmount1: string;
+            slippageBps: number;
+        };
+        DecreaseLiquidityDto: {
+            /**
+             * @description Position NFT id (PositionManager tokenId).
+             * @example 42
+             */
+            tokenId: string;
+            /**
+             * @description The wallet that owns the position and signs; must not be bound to another account.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            userAddress: string;
+            /**
+             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.
+             * @example 1900000000
+             */
+            deadline?: number;
+            /**
+             * @description Share of the position to remove, in basis points (1..10000; 10000 = all). Or send liquidity.
+             * @example 5000
+             */
+            liquidityBps?: number;
+            /**
+             * @description Exact liquidity to remove (at most the position liquidity). Or send liquidityBps.
+             * @example 1000000000
+             */
+            liquidity?: string;
+            /**
+             * @description Price move tolerated between build and execution, in basis points (0..5000, default 50). Sets amount0Min/amount1Min from the current price (v4-sdk burnAmountsWithSlippage).
+             * @default 50
+             */
+            slippageBps?: number;
+            /**
+             * @description Also burn the position NFT (BURN_POSITION); only with the whole liquidity.
+             * @default false
+             */
+            burn?: boolean;
+        };
+        DecreaseLiquidityResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 84532 */
+            chainId: number;
+            transaction: components["schemas"]["UnsignedTxDto"];
+            /** @enum {string} */
+            gasSource: "eth_estimateGas" | "calibrated";
+            walletBound: boolean;
+            session: components["schemas"]["SessionViewDto"];
+            warnings: components["schemas"]["WarningDto"][];
+            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            approvals: components["schemas"]["ApprovalDto"][];
+            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
+            permitData?: components["schemas"]["PermitDataDto"];
+            simulation: components["schemas"]["SimulationDto"];
+            poolKey: components["schemas"]["PoolKeyDto"];
+            /** @description Unix seconds (chain clock). */
+            deadline: number;
+            /** @example 42 */
+            tokenId: string;
+            owner: string;
+            tickLower: number;
+            tickUpper: number;
+            /** @description Liquidity of the position before this transaction */
+            positionLiquidity: string;
+            sqrtPriceX96: string;
+            currentTick: number;
+            /** @description Liquidity removed */
+            liquidity: string;
+            remainingLiquidity: string;
+            /** @description Least token0 returned (current price less slippage) */
+            amount0Min: string;
+            amount1Min: string;
+            /** @description token0 returned at the build-time price (fees come on top) */
+            expectedAmount0: string;
+            expectedAmount1: string;
+            slippageBps: number;
+            /** @description The NFT is burned too */
+            burn: boolean;
+            /** @description Receives the tokens: the owner */
+            recipient: string;
+        };
+        CollectFeesDto: {
+            /**
+             * @description Position NFT id (PositionManager tokenId).
+             * @example 42
+             */
+            tokenId: string;
+            /**
+             * @description The wallet that owns the position and signs; must not be bound to another account.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            userAddress: string;
+            /**
+             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.
+             * @example 1900000000
+             */
+            deadline?: number;
+            /**
+             * @description Who receives the fees. Default: userAddress.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            recipient?: string;
+        };
+        CollectFeesResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 84532 */
+            chainId: number;
+            transaction: components["schemas"]["UnsignedTxDto"];
+            /** @enum {string} */
+            gasSource: "eth_estimateGas" | "calibrated";
+            walletBound: boolean;
+            session: components["schemas"]["SessionViewDto"];
+            warnings: components["schemas"]["WarningDto"][];
+            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            approvals: components["schemas"]["ApprovalDto"][];
+            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
+            permitData?: components["schemas"]["PermitDataDto"];
+            simulation: components["schemas"]["SimulationDto"];
+            poolKey: components["schemas"]["PoolKeyDto"];
+            /** @description Unix seconds (chain clock). */
+            deadline: number;
+            /** @example 42 */
+            tokenId: string;
+            owner: string;
+            tickLower: number;
+            tickUpper: number;
+            /** @description Liquidity of the position before this transaction */
+            positionLiquidity: string;
+            sqrtPriceX96: string;
+            currentTick: number;
+            /** @description Receives the fees */
+            recipient: string;
         };
     };
     responses: never;
@@ -1360,7 +2254,12 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Keys per page, newest first (default 50). */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1373,6 +2272,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyListResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
@@ -1425,7 +2333,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1479,6 +2390,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `API_KEY_LIMIT_REACHED` (validation): Revoke keys you no longer use (DELETE /api/v1/api-keys/:id) or upgrade the plan; revoked keys do not count. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
             413: {
                 headers: {
@@ -1490,6 +2410,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1737,7 +2666,10 @@ export interface operations {
     register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1791,6 +2723,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
                 headers: {
@@ -1805,7 +2746,10 @@ export interface operations {
     activateSessionDemo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1850,6 +2794,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
                 headers: {
@@ -1879,27 +2832,27 @@ export interface operations {
             };
         };
     };
-    verify: {
+    challenge: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The wallet the proof will be bound to. */
+                walletAddress: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["VerifyProofDto"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description { authMethod, walletAddress, verified: true, nullifier, activeUntil, activeUntilUnix, txHash, blockNumber } */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["VerifyChallengeResponse"];
+                };
             };
-            /** @description INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify, wrong wallet or issuer) */
+            /** @description INVALID_PARAMS, INVALID_ADDRESS (walletAddress) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1926,11 +2879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /**
-             * @description INSTITUTION_OWNERSHIP_MISMATCH
-             *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `compliance:verify` scope.
-             */
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `compliance:verify` scope. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1939,8 +2888,88 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PROOF_REPLAYED: this credential (nullifier) was already used */
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    verify: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyProofDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyResponse"];
+                };
+            };
+            /** @description INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify; wrong wallet or issuer; unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept: revoked credential or stale tree), CREDENTIAL_EXPIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSTITUTION_OWNERSHIP_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PROOF_REPLAYED: this challenge was already used */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1977,6 +3006,146 @@ export interface operations {
             };
         };
     };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Wallet address. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStatusResponse"];
+                };
+            };
+            /** @description INVALID_ADDRESS */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CHAIN_UNAVAILABLE: the chain RPC did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWallets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletListResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     swap: {
         parameters: {
             query?: {
@@ -1993,12 +3162,72 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Unsigned transaction, warnings, approvals, simulation, quote and minAmountOut. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SwapResponseDto"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponseDto"];
+                };
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
@@ -2054,12 +3283,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Unsigned transaction, liquidity, expected amounts, warnings, approvals, simulation. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MintResponseDto"];
+                };
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
@@ -2166,12 +3396,93 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { authMethod, address, chainId, walletBound, session, balances, allowances, nextActions } */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PreflightResponseDto"];
+                };
+            };
+            /** @description `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPositions: {
+        parameters: {
+            query: {
+                /** @description Wallet whose positions to list. */
+                owner: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PositionsResponseDto"];
+                };
             };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
@@ -2192,6 +3503,244 @@ export interface operations {
                 };
             };
             /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPosition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Position NFT id (PositionManager tokenId). */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PositionResponseDto"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    increaseLiquidity: {
+        parameters: {
+            query?: {
+                /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
+                buildOnly?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncreaseLiquidityDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncreaseLiquidityResponseDto"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    decreaseLiquidity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecreaseLiquidityDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecreaseLiquidityResponseDto"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    collectFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectFeesDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectFeesResponseDto"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -12,6 +12,12 @@ export class PlanDto {
     example: 1_000_000,
   })
   monthlyQuota: number | null;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Active API keys the account may hold (revoked keys do not count)',
+    example: 100,
+  })
+  maxApiKeys: number;
 }
 
 export class PlansResponse {

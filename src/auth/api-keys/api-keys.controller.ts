@@ -1,27 +1,34 @@
-import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../../common/errors/api-error';
+import { NoStore } from '../../common/http/no-store.decorator';
 import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { CurrentPrincipal, Principal } from '../principal';
 import { RequireDashboardLogin } from '../require-scope.decorator';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyListResponse, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
+import { ListApiKeysQueryDto } from './dto/list-api-keys-query.dto';
 
 /** Dashboard key management: JWT only, always scoped to the caller's account. */
 @ApiTags('api-keys')
+@NoStore()
 @RequireDashboardLogin()
 @Controller('api/v1/api-keys')
 export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
+  @Idempotent()
   @Post()
   @ApiOperation({
     operationId: 'createApiKey',
     summary: 'Create an API key; the full key appears in this response only',
+    description:
+      'At most 10 active keys on the free plan, 100 on pro, 1,000 on enterprise (revoked keys do not count): API_KEY_LIMIT_REACHED (409) beyond.',
   })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'SERVICE_UNAVAILABLE')
+  @ApiErrors(...JSON_BODY_ERRORS, 'API_KEY_LIMIT_REACHED', 'SERVICE_UNAVAILABLE')
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
     return this.apiKeys.create(
       { accountId: principal.accountId, userId: principal.userId },
@@ -32,12 +39,14 @@ export class ApiKeysController {
   @Get()
   @ApiOperation({
     operationId: 'listApiKeys',
-    summary: "List your account's API keys (never their secrets)",
+    summary: "List your account's API keys (never their secrets), newest first, one page at a time",
+    description:
+      'Pass limit (1-100, default 50); when nextCursor is not null, pass it as cursor for the next page.',
   })
   @ApiOkResponse({ type: ApiKeyListResponse })
-  @ApiErrors('SERVICE_UNAVAILABLE')
-  async list(@CurrentPrincipal() principal: Principal) {
-    return { items: await this.apiKeys.listForAccount(principal.accountId) };
+  @ApiErrors('INVALID_PARAMS', 'SERVICE_UNAVAILABLE')
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListApiKeysQueryDto) {
+    return this.apiKeys.listForAccount(principal.accountId, query);
   }
 
   @Delete(':id')

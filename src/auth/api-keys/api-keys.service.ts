@@ -1,12 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { IsNull, Repository } from 'typeorm';
+import { IsNull, LessThan, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { authConfig, AuthConfig } from '../../config/auth.config';
 import type { Principal } from '../principal';
 import type { Scope } from '../scopes';
+import { API_KEY_CAP, ApiKeyCap } from './api-key-cap';
 import { ApiKey } from './api-key.entity';
+import { API_KEY_PAGE_DEFAULT, decodeApiKeyCursor, encodeApiKeyCursor } from './api-key-page';
 import {
   apiKeyHashMatches,
   displayPrefix,
@@ -37,6 +39,7 @@ export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    @Inject(API_KEY_CAP) private readonly cap: ApiKeyCap,
   ) {}
 
   /** Creates a key; the returned `key` is the only time the secret exists outside the caller's hands. */
@@ -44,6 +47,7 @@ export class ApiKeysService {
     owner: { accountId: string; userId?: string },
     input: { name: string; scopes: Scope[]; expiresAt?: Date },
   ): Promise<ApiKeyView & { key: string }> {
+    await this.assertBelowCap(owner.accountId);
     const key = generateApiKey(this.config.apiKeyPrefix, this.config.apiKeyMode);
     const parsed = parseApiKey(key, this.config.apiKeyPrefix)!;
     const entity = this.keys.create({
@@ -69,12 +73,48 @@ export class ApiKeysService {
     return { ...this.view(entity), key };
   }
 
-  async listForAccount(accountId: string): Promise<ApiKeyView[]> {
+  /** Newest first, one page; nextCursor is null on the last page. */
+  async listForAccount(
+    accountId: string,
+    page: { limit?: number; cursor?: string } = {},
+  ): Promise<{ items: ApiKeyView[]; nextCursor: string | null }> {
+    const limit = page.limit ?? API_KEY_PAGE_DEFAULT;
+    const after = page.cursor === undefined ? undefined : decodeApiKeyCursor(page.cursor);
+    if (page.cursor !== undefined && !after) {
+      throw new ApiError('INVALID_PARAMS', 'cursor is not a nextCursor of this list', {
+        details: [{ field: 'cursor', constraint: 'cursor', message: 'unknown cursor' }],
+      });
+    }
     const rows = await this.keys.find({
-      where: { accountId },
-      order: { createdAt: 'DESC', id: 'ASC' },
+      where: after
+        ? [
+            { accountId, createdAt: LessThan(after.createdAt) },
+            { accountId, createdAt: after.createdAt, id: LessThan(after.id) },
+          ]
+        : { accountId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit + 1,
     });
-    return rows.map((row) => this.view(row));
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return {
+      items: items.map((row) => this.view(row)),
+      nextCursor: rows.length > limit && last ? encodeApiKeyCursor(last) : null,
+    };
+  }
+
+  /** Revoked keys do not count. Checked before the insert: a concurrent burst may pass by a few. */
+  private async assertBelowCap(accountId: string): Promise<void> {
+    const [max, held] = await Promise.all([
+      this.cap.maxApiKeys(accountId),
+      this.keys.countBy({ accountId, revokedAt: IsNull() }),
+    ]);
+    if (held < max) return;
+    throw new ApiError(
+      'API_KEY_LIMIT_REACHED',
+      `Your plan allows ${max} active API keys and your account holds ${held}`,
+      { details: [{ limit: max, active: held }] },
+    );
   }
 
   /** Revokes a key of the caller's account; another account's key id is indistinguishable from none. */

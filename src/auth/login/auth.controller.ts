@@ -1,12 +1,14 @@
 import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
+import { NoStore } from '../../common/http/no-store.decorator';
 import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { AuthService } from './auth.service';
 import { LoginDto, RefreshTokenDto, TokenPairResponse } from './dto/login.dto';
 
 /** Served at /auth/* (spec §4) and /api/v1/auth/* (design §4: every endpoint under /api/v1). */
 @ApiTags('auth')
+@NoStore()
 @Public()
 @Controller(['auth', 'api/v1/auth'])
 export class AuthController {

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import * as argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../common/errors/api-error';
 import { authConfig, AuthConfig } from '../../config/auth.config';
 import { AuthSessionsService } from '../tokens/auth-sessions.service';
 import { invalid, JwtTokensService } from '../tokens/jwt-tokens.service';
+import { FailedAuthThrottle } from '../throttling/failed-auth.throttle';
+import { Argon2Gate } from '../users/argon2-gate';
 import { ARGON2_OPTIONS, UsersService } from '../users/users.service';
 import { LoginAttemptsLimiter } from './login-attempts.limiter';
 
@@ -28,17 +29,21 @@ export class AuthService {
     private readonly sessions: AuthSessionsService,
     private readonly tokens: JwtTokensService,
     private readonly attempts: LoginAttemptsLimiter,
+    private readonly failures: FailedAuthThrottle,
+    private readonly argon2: Argon2Gate,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
   ) {}
 
   async login(email: string, password: string, ip: string | undefined): Promise<TokenPair> {
+    this.failures.assertAllowed('login', ip);
     await this.attempts.consume(email, ip);
     const user = await this.users.findByEmailWithPasswordHash(email);
     const hash = user?.passwordHash ?? (await this.dummyPasswordHash());
-    const matches = await argon2.verify(hash, password).catch(() => false);
+    const matches = await this.argon2.verify(hash, password);
     if (!user || !matches) {
       this.logger.log({ userId: user?.id }, 'Login refused');
-      throw new ApiError('INVALID_CREDENTIALS', 'Email or password is incorrect');
+      const refused = new ApiError('INVALID_CREDENTIALS', 'Email or password is incorrect');
+      throw await this.failures.recordFailure('login', ip, refused);
     }
     const sessionId = await this.sessions.open(user.id, user.accountId);
     this.logger.log({ userId: user.id, accountId: user.accountId, sessionId }, 'Login');
@@ -47,7 +52,7 @@ export class AuthService {
 
   async refresh(refreshToken: string): Promise<TokenPair> {
     const claims = await this.tokens.verify(refreshToken, 'refresh');
-    const outcome = await this.sessions.consumeRefreshToken(claims.sid, claims.jti, refreshToken);
+    const outcome = await this.sessions.consumeRefreshToken(claims, refreshToken);
     if (outcome === 'reused') {
       throw new ApiError(
         'JWT_INVALID',
@@ -81,7 +86,7 @@ export class AuthService {
   }
 
   private dummyPasswordHash(): Promise<string> {
-    this.dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), ARGON2_OPTIONS);
+    this.dummyHash ??= this.argon2.hash(randomBytes(16).toString('hex'), ARGON2_OPTIONS);
     return this.dummyHash;
   }
 }

@@ -39,8 +39,20 @@ export class AuthSessionsService {
     return id;
   }
 
-  async isActive(sessionId: string): Promise<boolean> {
-    return this.sessions.existsBy({ id: sessionId, revokedAt: IsNull() });
+  /**
+   * The login is open AND belongs to this user and account: a token whose sub/acc do not match its
+   * sid's session (forged with a leaked secret, or minted by a buggy issuer) is refused.
+   */
+  async isActiveFor(
+    sessionId: string,
+    owner: { userId: string; accountId: string },
+  ): Promise<boolean> {
+    return this.sessions.existsBy({
+      id: sessionId,
+      userId: owner.userId,
+      accountId: owner.accountId,
+      revokedAt: IsNull(),
+    });
   }
 
   async storeRefreshToken(
@@ -64,14 +76,18 @@ export class AuthSessionsService {
    * raced): the whole session is revoked, so neither the thief nor the owner can continue with it.
    */
   async consumeRefreshToken(
-    sessionId: string,
-    jti: string,
+    claims: { sid: string; jti: string; sub: string; acc: string },
     token: string,
   ): Promise<RefreshOutcome> {
-    const row = await this.tokens.findOneBy({ id: jti, sessionId });
+    const sessionId = claims.sid;
+    const row = await this.tokens.findOneBy({ id: claims.jti, sessionId });
     if (!row || row.tokenHash !== hashToken(token)) return 'unknown';
-    if (!(await this.isActive(sessionId))) return 'revoked';
-    const result = await this.tokens.update({ id: jti, usedAt: IsNull() }, { usedAt: new Date() });
+    if (!(await this.isActiveFor(sessionId, { userId: claims.sub, accountId: claims.acc })))
+      return 'revoked';
+    const result = await this.tokens.update(
+      { id: claims.jti, usedAt: IsNull() },
+      { usedAt: new Date() },
+    );
     if (result.affected === 1) return 'ok';
     await this.revoke(sessionId, 'reuse_detected');
     this.logger.warn({ sessionId }, 'Refresh token reuse detected; session revoked');

@@ -44,7 +44,10 @@ export class JwtTokensService {
     return { token, jti, expiresAt: new Date(Date.now() + ttl * 1000) };
   }
 
-  /** Any defect (signature, algorithm, iss, aud, expiry, wrong typ, missing claim) is JWT_INVALID. */
+  /**
+   * Any defect (signature, algorithm, iss, aud, expiry, wrong typ, missing claim) is JWT_INVALID.
+   * jsonwebtoken checks exp only when present: a token without exp or iat would never expire.
+   */
   async verify(token: string, typ: TokenType): Promise<TokenClaims> {
     let payload: Record<string, unknown>;
     try {
@@ -58,7 +61,8 @@ export class JwtTokensService {
     } catch {
       throw invalid(typ);
     }
-    const { sub, acc, sid, jti } = payload;
+    const { sub, acc, sid, jti, exp, iat } = payload;
+    if (!Number.isFinite(exp) || !Number.isFinite(iat)) throw invalid(typ);
     if (payload.typ !== typ || !isId(sub) || !isId(acc) || !isId(sid) || !isId(jti))
       throw invalid(typ);
     return { sub, acc, sid, jti, typ };

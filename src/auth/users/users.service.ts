@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
+import { Argon2Gate } from './argon2-gate';
 import { User } from './user.entity';
 
 /** OWASP's argon2id baseline (19 MiB, 2 passes); tunable here only. */
@@ -19,10 +20,13 @@ export function normalizeEmail(email: string): string {
 
 @Injectable()
 export class UsersService {
-  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly argon2: Argon2Gate,
+  ) {}
 
   async build(accountId: string, email: string, password: string): Promise<User> {
-    const passwordHash = await argon2.hash(password, ARGON2_OPTIONS);
+    const passwordHash = await this.argon2.hash(password, ARGON2_OPTIONS);
     return this.users.create({
       id: randomUUID(),
       accountId,

@@ -21,6 +21,10 @@ export const POSITION_MANAGER = withCachedSelectors(
     'function nextTokenId() view returns (uint256)',
     'function ownerOf(uint256 tokenId) view returns (address)',
     'function getPositionLiquidity(uint256 tokenId) view returns (uint128)',
+    'function multicall(bytes[] data) payable returns (bytes[] results)',
+    `function getPoolAndPositionInfo(uint256 tokenId) view returns (${POOL_KEY_TUPLE} poolKey, uint256 info)`,
+    // ERC721 (solmate): ownerOf of a burned or never minted tokenId reverts NOT_MINTED.
+    'event Transfer(address indexed from, address indexed to, uint256 indexed id)',
   ]),
 );
 
@@ -28,6 +32,7 @@ export const POSITION_MANAGER = withCachedSelectors(
 export const V4_QUOTER = withCachedSelectors(
   new Interface([
     `function quoteExactInputSingle(tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256 amountOut, uint256 gasEstimate)`,
+    `function quoteExactOutputSingle(tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256 amountIn, uint256 gasEstimate)`,
   ]),
 );
 
@@ -36,5 +41,8 @@ export const STATE_VIEW = withCachedSelectors(
   new Interface([
     'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',
     'function getLiquidity(bytes32 poolId) view returns (uint128 liquidity)',
+    // The overload by position parts (the other takes a positionId).
+    'function getPositionInfo(bytes32 poolId, address owner, int24 tickLower, int24 tickUpper, bytes32 salt) view returns (uint128 liquidity, uint256 feeGrowthInside0LastX128, uint256 feeGrowthInside1LastX128)',
+    'function getFeeGrowthInside(bytes32 poolId, int24 tickLower, int24 tickUpper) view returns (uint256 feeGrowthInside0X128, uint256 feeGrowthInside1X128)',
   ]),
 );

@@ -20,6 +20,8 @@ export interface DevnetProcess extends DevnetReadyMessage {
   pid: number;
   startupMs: number;
   stop(): Promise<void>;
+  /** Resolves when the child exits for any reason (a stop() included). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Shared devnets only: state its users keep across test files (e.g. the pristine snapshot id). */
   shared?: { pristineSnapshot: string | null };
 }
@@ -79,12 +81,15 @@ export function spawnDevnet(options: SpawnDevnetOptions = {}): Promise<DevnetPro
     child.once('message', (message: DevnetReadyMessage) => {
       clearTimeout(timer);
       child.removeAllListeners('exit');
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((onExit) =>
+        child.once('exit', (code, signal) => onExit({ code, signal })),
+      );
       if (options.detachFromEventLoop) {
         child.unref();
         (child.channel as unknown as { unref(): void } | undefined)?.unref();
         child.stderr?.destroy();
       }
-      resolve({ ...message, pid: child.pid!, startupMs: Date.now() - started, stop });
+      resolve({ ...message, pid: child.pid!, startupMs: Date.now() - started, stop, exited });
     });
   });
 }

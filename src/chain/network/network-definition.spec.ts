@@ -2,7 +2,7 @@ import { getAddress } from 'ethers';
 import baseSepolia from '../../config/networks/base-sepolia.json';
 import devnetFile from '../../config/networks/devnet.json';
 import { chainConfig } from '../../config/chain.config';
-import { NetworkFile, resolveNetworkFile } from './network-definition';
+import { DEFAULT_POSITION_LOGS, NetworkFile, resolveNetworkFile } from './network-definition';
 
 const ours = {
   complianceRegistryAddress: '0x1111111111111111111111111111111111111111',
@@ -53,6 +53,24 @@ describe('network definitions', () => {
     );
     expect(BigInt(net.tokens.WETH.address) < BigInt(net.tokens.tUSDC.address)).toBe(true);
   });
+
+  it('takes the position-log start block and page size from the file, overridable', () => {
+    expect(resolveNetworkFile(devnetFile as NetworkFile).positionLogs).toEqual({
+      startBlock: 0,
+      pageBlocks: 10_000,
+    });
+    const { positionLogs: _none, ...withoutLogs } = devnetFile as NetworkFile;
+    expect(resolveNetworkFile(withoutLogs as NetworkFile).positionLogs).toEqual(
+      DEFAULT_POSITION_LOGS,
+    );
+    expect(
+      resolveNetworkFile(baseSepolia as NetworkFile, {
+        ...ours,
+        positionLogsStartBlock: 12_345_678,
+        positionLogsPageBlocks: 2_000,
+      }).positionLogs,
+    ).toEqual({ startBlock: 12_345_678, pageBlocks: 2_000 });
+  });
 });
 
 describe('chain config', () => {
@@ -63,6 +81,8 @@ describe('chain config', () => {
     COMPLIANCE_REGISTRY_ADDRESS: undefined,
     COMPLIANCE_HOOK_ADDRESS: undefined,
     TUSDC_ADDRESS: undefined,
+    CHAIN_LOGS_START_BLOCK: undefined,
+    CHAIN_LOGS_PAGE_BLOCKS: undefined,
   };
 
   it('defaults to the embedded devnet in demo mode', () => {
@@ -88,6 +108,18 @@ describe('chain config', () => {
     ).toThrow(/COMPLIANCE_HOOK_ADDRESS/);
     expect(() => withEnv({ ...clean, CHAIN_RPC_URL: 'ftp://x' }, () => chainConfig())).toThrow(
       /CHAIN_RPC_URL/,
+    );
+  });
+
+  it('reads the position-log overrides, and refuses a page size of 0', () => {
+    expect(
+      withEnv({ ...clean, CHAIN_LOGS_START_BLOCK: '19000000', CHAIN_LOGS_PAGE_BLOCKS: '500' }, () =>
+        chainConfig(),
+      ).overrides,
+    ).toMatchObject({ positionLogsStartBlock: 19_000_000, positionLogsPageBlocks: 500 });
+    expect(withEnv(clean, () => chainConfig()).overrides.positionLogsPageBlocks).toBeUndefined();
+    expect(() => withEnv({ ...clean, CHAIN_LOGS_PAGE_BLOCKS: '0' }, () => chainConfig())).toThrow(
+      /CHAIN_LOGS_PAGE_BLOCKS/,
     );
   });
 });

@@ -7,6 +7,7 @@ import type {
   DeprecatedItem,
   DevnetDeployment,
   NetworkDefinition,
+  PositionLogsConfig,
   TokenInfo,
 } from './network.types';
 
@@ -21,6 +22,8 @@ export interface NetworkFile {
     tUSDC: Omit<TokenInfo, 'address'> & { address: string | null };
   };
   pool: { fee: number; tickSpacing: number };
+  /** Where position discovery starts reading PositionManager Transfer logs; absent: block 0, 10,000-block pages. */
+  positionLogs?: PositionLogsConfig;
   deprecated: DeprecatedEntry[];
 }
 
@@ -37,7 +40,12 @@ export interface NetworkOverrides {
   complianceRegistryAddress?: string;
   complianceHookAddress?: string;
   tusdcAddress?: string;
+  positionLogsStartBlock?: number;
+  positionLogsPageBlocks?: number;
 }
+
+/** Public RPCs commonly cap eth_getLogs at 10,000 blocks per request. */
+export const DEFAULT_POSITION_LOGS: PositionLogsConfig = { startBlock: 0, pageBlocks: 10_000 };
 
 /**
  * Deprecated items of spec §1. Their real test-network addresses are not published, so these are
@@ -139,6 +147,16 @@ export function resolveNetworkFile(
       tickSpacing: file.pool.tickSpacing,
       hooks: contracts.complianceHook,
     },
+    positionLogs: {
+      startBlock:
+        overrides.positionLogsStartBlock ??
+        file.positionLogs?.startBlock ??
+        DEFAULT_POSITION_LOGS.startBlock,
+      pageBlocks:
+        overrides.positionLogsPageBlocks ??
+        file.positionLogs?.pageBlocks ??
+        DEFAULT_POSITION_LOGS.pageBlocks,
+    },
     deprecated: resolveDeprecated(file.deprecated, tusdc.address, contracts.complianceHook),
   };
 }
@@ -168,10 +186,15 @@ export function devnetNetworkFile(deployment: DevnetDeployment): NetworkFile {
       },
     },
     pool: { fee: deployment.pool.fee, tickSpacing: deployment.pool.tickSpacing },
+    // The devnet deploys the PositionManager in its first blocks: every position is after block 0.
+    positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
   };
 }
 
-export function devnetNetworkDefinition(deployment: DevnetDeployment): NetworkDefinition {
-  return resolveNetworkFile(devnetNetworkFile(deployment));
+export function devnetNetworkDefinition(
+  deployment: DevnetDeployment,
+  positionLogs: Pick<NetworkOverrides, 'positionLogsStartBlock' | 'positionLogsPageBlocks'> = {},
+): NetworkDefinition {
+  return resolveNetworkFile(devnetNetworkFile(deployment), positionLogs);
 }

@@ -40,12 +40,19 @@ export interface DeprecatedItem {
   reason: string;
 }
 
+/** Position discovery: PositionManager Transfer logs from `startBlock`, read `pageBlocks` blocks per eth_getLogs. */
+export interface PositionLogsConfig {
+  startBlock: number;
+  pageBlocks: number;
+}
+
 export interface NetworkDefinition {
   name: string;
   chainId: number;
   contracts: ChainContracts;
   tokens: { WETH: TokenInfo; tUSDC: TokenInfo };
   pool: PoolKeyInfo;
+  positionLogs: PositionLogsConfig;
   deprecated: DeprecatedItem[];
 }
 

@@ -23,9 +23,34 @@ describe('ERROR_CATALOGUE', () => {
     ['RATE_LIMIT_EXCEEDED', 429, 'auth'],
     ['BUILD_FAILED', 400, 'build'],
     ['INTERNAL_ERROR', 500, 'build'],
+    // Issue 11 (design §7 new codes).
+    ['BALANCE_INSUFFICIENT', 400, 'preflight'],
   ];
 
-  it.each(spec)('%s is %i in phase %s', (code, status, phase) => {
+  // Codes of our own (design §5, §7): code -> [status, phase].
+  const ours: Array<[ErrorCode, number, string]> = [
+    ['PAYLOAD_TOO_LARGE', 413, 'validation'],
+    ['UNSUPPORTED_MEDIA_TYPE', 415, 'validation'],
+    ['NOT_FOUND', 404, 'validation'],
+    ['IDEMPOTENCY_KEY_REUSED', 422, 'validation'],
+    ['API_KEY_LIMIT_REACHED', 409, 'validation'],
+    ['QUOTA_EXCEEDED', 402, 'auth'],
+    ['PROOF_INVALID', 400, 'validation'],
+    ['PROOF_REPLAYED', 409, 'preflight'],
+    ['CREDENTIAL_EXPIRED', 400, 'preflight'],
+  ];
+
+  it.each([...spec, ...ours])('%s is %i in phase %s', (code, status, phase) => {
+    expect(ERROR_CATALOGUE[code]).toMatchObject({ status, phase });
+  });
+
+  // Design §7 growth codes: code -> [status, phase].
+  const growth: Array<[ErrorCode, number, string]> = [
+    ['POSITION_NOT_FOUND', 404, 'preflight'],
+    ['POSITION_NOT_OWNED', 403, 'preflight'],
+  ];
+
+  it.each(growth)('%s is %i in phase %s (design §7)', (code, status, phase) => {
     expect(ERROR_CATALOGUE[code]).toMatchObject({ status, phase });
   });
 
@@ -45,18 +70,6 @@ describe('ERROR_CATALOGUE', () => {
     expect(ERROR_CATALOGUE.SESSION_NOT_ACTIVE.hint).toContain('POST /verify');
     expect(ERROR_CATALOGUE.JWT_INVALID.hint).toContain('POST /auth/login');
     expect(ERROR_CATALOGUE.JWT_INVALID.hint).toContain('POST /auth/refresh');
-  });
-
-  // Codes of our own (design §5, §7): code -> [status, phase].
-  const ours: Array<[ErrorCode, number, string]> = [
-    ['PAYLOAD_TOO_LARGE', 413, 'validation'],
-    ['UNSUPPORTED_MEDIA_TYPE', 415, 'validation'],
-    ['NOT_FOUND', 404, 'validation'],
-    ['QUOTA_EXCEEDED', 402, 'auth'],
-  ];
-
-  it.each(ours)('%s is %i in phase %s', (code, status, phase) => {
-    expect(ERROR_CATALOGUE[code]).toMatchObject({ status, phase });
   });
 });
 

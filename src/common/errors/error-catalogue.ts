@@ -41,7 +41,17 @@ const entries = {
   PROOF_INVALID: {
     status: 400,
     phase: 'validation',
-    hint: 'Generate a fresh Groth16 proof for this wallet with the current circuit and verification key, then POST /verify again.',
+    hint: 'Fetch a challenge with GET /verify/challenge, generate a Groth16 proof of your credential for this wallet and that challenge, then POST /verify again.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    phase: 'validation',
+    hint: 'An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again.',
+  },
+  API_KEY_LIMIT_REACHED: {
+    status: 409,
+    phase: 'validation',
+    hint: 'Revoke keys you no longer use (DELETE /api/v1/api-keys/:id) or upgrade the plan; revoked keys do not count.',
   },
   SIWE_INVALID: {
     status: 400,
@@ -142,10 +152,30 @@ const entries = {
     phase: 'preflight',
     hint: 'The compliance session ends before the transaction deadline: broadcast before the session ends, or renew it first.',
   },
+  BALANCE_INSUFFICIENT: {
+    status: 400,
+    phase: 'preflight',
+    hint: 'Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.',
+  },
   PROOF_REPLAYED: {
     status: 409,
     phase: 'preflight',
-    hint: 'This proof (nullifier) was already used; generate a new credential proof.',
+    hint: 'This challenge was already used: fetch a new one with GET /verify/challenge, prove again with the same credential and POST /verify.',
+  },
+  CREDENTIAL_EXPIRED: {
+    status: 400,
+    phase: 'preflight',
+    hint: 'The compliance credential is past its expiry; ask the issuer for a new credential, then prove again.',
+  },
+  POSITION_NOT_FOUND: {
+    status: 404,
+    phase: 'preflight',
+    hint: "No live position of this pool has that tokenId (never minted, burned, or another pool); GET /api/v1/defi/positions?owner=<wallet> lists a wallet's positions.",
+  },
+  POSITION_NOT_OWNED: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).',
   },
   CHAIN_UNAVAILABLE: {
     status: 503,

@@ -29,7 +29,27 @@ export function checksumSuggestion(value: unknown): string | undefined {
   return isEvmAddress(value) ? undefined : checksummed;
 }
 
-export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/**
+ * A wallet: an address that can sign. The zero address has no key; bound to an account it would
+ * block every other account from it, and a session for it can never be used. Tokens may later
+ * name it (native ETH), so the rule is for wallet fields only.
+ */
+export function isWalletAddress(value: unknown): value is string {
+  return isEvmAddress(value) && value !== ZERO_ADDRESS;
+}
+
+/** A wallet field (userAddress, walletAddress, a wallet path parameter): never the zero address. */
+export function IsWalletAddress(options?: ValidationOptions): PropertyDecorator {
+  return IsEvmAddress(options, { wallet: true });
+}
+
+export function IsEvmAddress(
+  options?: ValidationOptions,
+  rule: { wallet?: boolean } = {},
+): PropertyDecorator {
+  const valid = rule.wallet ? isWalletAddress : isEvmAddress;
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
       name: EVM_ADDRESS_CONSTRAINT,
@@ -38,12 +58,14 @@ export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
       options: {
         message: ({ property, value }: ValidationArguments) => {
           const suggestion = checksumSuggestion(value);
+          if (rule.wallet && value === ZERO_ADDRESS)
+            return `${property} must be a wallet address; the zero address cannot sign or hold a session`;
           return suggestion
             ? `${property} has a wrong EIP-55 checksum (mixed case); its checksummed form is ${suggestion}`
             : `${property} must be a 0x-prefixed 40-hex-character address (mixed case must be a valid EIP-55 checksum)`;
         },
         ...options,
       },
-      validator: { validate: (value: unknown) => isEvmAddress(value) },
+      validator: { validate: (value: unknown) => valid(value) },
     });
 }

@@ -1,5 +1,5 @@
-import { Body, Controller, Headers, Param, Post, Query, Req } from '@nestjs/common';
-import { routeParams } from './route-params';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { routeParams, routeSuccessStatus } from './route-params';
 
 class BodyDto {
   label!: string;
@@ -40,5 +40,18 @@ describe(routeParams.name, () => {
 
   it('returns nothing for a handler without such parameters', () => {
     expect(routeParams(ProbeController, 'none')).toEqual([]);
+  });
+});
+
+describe(routeSuccessStatus.name, () => {
+  class Probe {
+    @Post('a') created() {}
+    @Post('b') @HttpCode(200) ok() {}
+    @Get('c') read() {}
+  }
+  it("reads @HttpCode, else Nest's defaults (201 for POST, 200 otherwise)", () => {
+    expect(routeSuccessStatus(Probe.prototype.created, 'POST')).toBe(201);
+    expect(routeSuccessStatus(Probe.prototype.ok, 'POST')).toBe(200);
+    expect(routeSuccessStatus(Probe.prototype.read, 'GET')).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import type { Paramtype } from '@nestjs/common';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { HTTP_CODE_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 
 /**
@@ -39,4 +39,11 @@ export function routeParams(controller: object, handlerName: string): RouteParam
     const data = typeof arg.data === 'string' ? arg.data : undefined;
     return [{ type, index: arg.index, data, metatype: paramTypes[arg.index] }];
   });
+}
+
+/** The success status Nest answers a handler with: its @HttpCode, else 201 for POST, 200 otherwise. */
+export function routeSuccessStatus(handler: object, method: string): number {
+  const declared: unknown = Reflect.getMetadata(HTTP_CODE_METADATA, handler);
+  if (typeof declared === 'number') return declared;
+  return method === 'POST' ? 201 : 200;
 }

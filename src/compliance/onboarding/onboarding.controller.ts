@@ -8,6 +8,7 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { NonceQueryDto } from './dto/nonce-query.dto';
@@ -38,12 +39,13 @@ export class OnboardingController {
     return this.onboarding.issueNonce(principal, query.walletAddress);
   }
 
+  @Idempotent()
   @Post('register')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Bind a wallet to your account',
     description:
-      'Demo mode (test network): binds; a wallet bound to another account is rebound to yours and reboundFrom names that account. ' +
+      'Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). ' +
       'Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. ' +
       'Idempotent when the wallet is already yours.',
   })
@@ -59,13 +61,15 @@ export class OnboardingController {
     return this.onboarding.register(principal, body);
   }
 
+  @Idempotent()
   @Post('activate-session-demo')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Test network only: open a compliance session for a wallet of yours',
     description:
       'The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. ' +
-      'An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH).',
+      'An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). ' +
+      'A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent.',
   })
   @ApiOkResponse({ type: ActivatedSessionResponse })
   @ApiForbiddenResponse({

@@ -10,6 +10,14 @@ import { WalletsService } from '../wallets/wallets.service';
 import { RegisterWalletDto } from './dto/register-wallet.dto';
 import { SiweNoncesService } from './siwe-nonces.service';
 
+/** A demo activation: a new session (its mined transaction), or the still-fresh one (no tx). */
+export type DemoActivation = Omit<ActivatedSession, 'txHash' | 'blockNumber'> & {
+  txHash: string | null;
+  blockNumber: number | null;
+  walletBound: true;
+  alreadyActive: boolean;
+};
+
 const SIWE_STATEMENT =
   'Bind this wallet to my account on the compliance-gated DeFi transaction builder.';
 
@@ -73,7 +81,8 @@ export class OnboardingService {
       walletAddress,
       accountId: principal.accountId,
       bound: true,
-      reboundFrom: result.reboundFrom,
+      // Only that it moved: naming the account it left would disclose another institution's id.
+      rebound: result.reboundFrom !== null,
     };
   }
 
@@ -81,15 +90,32 @@ export class OnboardingService {
    * Test network only. The wallet must be the caller's: an unbound wallet is bound to the caller
    * first (so nobody else can take over a session you opened), one bound elsewhere is refused.
    */
-  async activateDemoSession(
-    principal: Principal,
-    wallet: string,
-  ): Promise<ActivatedSession & { walletBound: true }> {
+  async activateDemoSession(principal: Principal, wallet: string): Promise<DemoActivation> {
     if (!this.demo) {
       throw new ApiError('DEMO_DISABLED', 'Demo session activation is disabled in production mode');
     }
     await this.wallets.bind(wallet, principal.accountId, 'keep');
-    return { ...(await this.sessions.activate(wallet)), walletBound: true };
+    const current = await this.freshSession(wallet);
+    if (current) return current;
+    return { ...(await this.sessions.activate(wallet)), walletBound: true, alreadyActive: false };
+  }
+
+  /**
+   * A session with more than half its TTL left is answered as is: every repeated call would
+   * otherwise cost the attester an activation transaction (its gas drains at the caller's rate).
+   */
+  private async freshSession(wallet: string): Promise<DemoActivation | undefined> {
+    const { activeUntil, chainTime } = await this.sessions.sessionStatus(wallet);
+    if (activeUntil - chainTime <= this.config.sessionTtlSeconds / 2) return undefined;
+    return {
+      walletAddress: getAddress(wallet.toLowerCase()),
+      activeUntil: new Date(activeUntil * 1000).toISOString(),
+      activeUntilUnix: activeUntil,
+      txHash: null,
+      blockNumber: null,
+      walletBound: true,
+      alreadyActive: true,
+    };
   }
 
   private async checkSiwe(

@@ -3,6 +3,7 @@ import { TransactionReceipt, TransactionRequest, Wallet } from 'ethers';
 import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
 import { isTransportFailure } from '../../chain/chain-errors';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceKeys } from '../compliance-keys';
 import { beforeSendFailure, broadcastFailed, chainUnavailable } from './chain-errors';
 import { RegistryConnection } from './registry-connection';
 
@@ -40,8 +41,9 @@ export class AttesterService {
   constructor(
     private readonly connection: RegistryConnection,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    keys: ComplianceKeys,
   ) {
-    this.signer = new Wallet(config.attesterPrivateKey, connection.provider);
+    this.signer = new Wallet(keys.attesterPrivateKey, connection.provider);
   }
 
   get address(): string {
@@ -60,9 +62,35 @@ export class AttesterService {
   }
 
   async activate(wallet: string, until: number): Promise<MinedActivation> {
+    return this.transact(COMPLIANCE_REGISTRY.encodeFunctionData('activate', [wallet, until]));
+  }
+
+  /** Ends the wallet's session now (ComplianceRegistry.revoke), mined before it returns. */
+  async revoke(wallet: string): Promise<MinedActivation> {
+    return this.transact(COMPLIANCE_REGISTRY.encodeFunctionData('revoke', [wallet]));
+  }
+
+  /** The wallet's session end (unix s) and the chain time, read at the same block. */
+  async sessionOf(wallet: string): Promise<{ activeUntil: number; chainTime: number }> {
+    try {
+      const block = await this.connection.provider.getBlock('latest');
+      if (!block) throw new Error('no latest block');
+      const data = await this.connection.provider.call({
+        to: this.connection.registryAddress,
+        data: COMPLIANCE_REGISTRY.encodeFunctionData('activeUntil', [wallet]),
+        blockTag: block.number,
+      });
+      const [until] = COMPLIANCE_REGISTRY.decodeFunctionResult('activeUntil', data);
+      return { activeUntil: Number(until), chainTime: block.timestamp };
+    } catch (error) {
+      throw chainUnavailable(error);
+    }
+  }
+
+  private async transact(data: string): Promise<MinedActivation> {
     const tx: TransactionRequest = {
       to: this.connection.registryAddress,
-      data: COMPLIANCE_REGISTRY.encodeFunctionData('activate', [wallet, until]),
+      data,
       from: this.signer.address,
       chainId: this.connection.chainId,
     };

@@ -1,5 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
+import { ApiError } from '../../common/errors/api-error';
+import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
+import { chainUnavailable } from './chain-errors';
+import { RegistryConnection } from './registry-connection';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import { AttesterService } from './attester.service';
 
@@ -18,13 +22,36 @@ export interface ActivatedSession {
 export class SessionsService {
   constructor(
     private readonly attester: AttesterService,
+    private readonly registry: RegistryConnection,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
   ) {}
 
-  /** Opens (or renews) the session of `wallet` for SESSION_TTL_SECONDS from the chain's current time. */
-  async activate(wallet: string): Promise<ActivatedSession> {
+  /** The wallet's session end and the chain's clock (unix s), read together. */
+  async sessionStatus(wallet: string): Promise<{ activeUntil: number; chainTime: number }> {
+    const data = COMPLIANCE_REGISTRY.encodeFunctionData('activeUntil', [getAddress(wallet)]);
+    const [chainTime, raw] = await Promise.all([
+      this.attester.chainTime(),
+      this.registry.provider
+        .call({ to: this.registry.registryAddress, data })
+        .catch((error: unknown) => {
+          throw chainUnavailable(error);
+        }),
+    ]);
+    const [activeUntil] = COMPLIANCE_REGISTRY.decodeFunctionResult('activeUntil', raw);
+    return { activeUntil: Number(activeUntil), chainTime };
+  }
+
+  /**
+   * Opens (or renews) the session of `wallet` for SESSION_TTL_SECONDS from the chain's current
+   * time, never past `notAfter` (unix s: a credential's expiry) when given.
+   */
+  async activate(wallet: string, notAfter?: number): Promise<ActivatedSession> {
     const walletAddress = getAddress(wallet);
-    const until = (await this.attester.chainTime()) + this.config.sessionTtlSeconds;
+    const chainNow = await this.attester.chainTime();
+    const until = Math.min(chainNow + this.config.sessionTtlSeconds, notAfter ?? Infinity);
+    if (until <= chainNow) {
+      throw new ApiError('CREDENTIAL_EXPIRED', 'The credential expires before the chain time now');
+    }
     const mined = await this.attester.activate(walletAddress, until);
     return {
       walletAddress,

@@ -1,21 +1,34 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { getAddress } from 'ethers';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceKeys } from '../compliance-keys';
+import { CredentialRootsService } from '../credentials/credential-roots.service';
 import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
 import { WalletsService } from '../wallets/wallets.service';
-import { verifyComplianceProof } from '../zk';
+import { readComplianceStatement, type ComplianceStatement } from '../zk';
 import { VerifyProofDto } from './dto/verify-proof.dto';
-import { ProofNullifiersService } from './proof-nullifiers.service';
+import { ProofVerifierService } from './proof-verifier.service';
+import { VerifyChallengesService } from './verify-challenges.service';
 
-export type VerificationResult = ActivatedSession & { verified: true; nullifier: string };
+export type VerificationResult = ActivatedSession & {
+  verified: true;
+  nullifier: string;
+  credentialExpiresAt: number;
+};
+
+const NEW_CHALLENGE =
+  'Fetch a new challenge with GET /verify/challenge, prove again and POST /verify.';
 
 /**
- * POST /verify: a Groth16 proof that the wallet holds a credential of the configured issuer
- * opens its compliance session. Order (spec §7 phases): proof (validation, 400) -> ownership
- * (preflight, 403) -> nullifier spent first (409 for every later or concurrent replay) -> the
- * activation transaction (broadcast, 502/503; the nullifier is released so the user can retry).
+ * POST /verify: a Groth16 proof that the wallet holds an unexpired, unrevoked credential of the
+ * configured issuer, made for a challenge we issued, opens (or renews) its compliance session.
+ * Order: statement (400) -> challenge (400 unknown/expired/foreign, 409 used), clock and root
+ * (400) -> pairing (400) -> expiry (400 CREDENTIAL_EXPIRED) -> ownership (403) -> the challenge
+ * spent atomically (409 for every concurrent replay) -> activation (502/503; the challenge is
+ * given back so the same proof can be retried).
  */
 @Injectable()
 export class VerificationService {
@@ -23,37 +36,102 @@ export class VerificationService {
 
   constructor(
     private readonly wallets: WalletsService,
-    private readonly nullifiers: ProofNullifiersService,
+    private readonly challenges: VerifyChallengesService,
+    private readonly roots: CredentialRootsService,
+    private readonly verifier: ProofVerifierService,
     private readonly sessions: SessionsService,
+    private readonly keys: ComplianceKeys,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
   ) {}
 
-  async verify(principal: Principal, body: VerifyProofDto): Promise<VerificationResult> {
-    const verification = await verifyComplianceProof(body, {
-      verificationKey: this.config.verificationKey,
-      issuerPublicKey: this.config.issuerPublicKey,
-    });
-    if (!verification.ok) throw new ApiError('PROOF_INVALID', verification.message);
-    const { wallet, nullifier } = verification;
+  async issueChallenge(principal: Principal, address: string) {
+    const walletAddress = getAddress(address.toLowerCase());
+    const row = await this.challenges.issue(principal.accountId, walletAddress);
+    return {
+      walletAddress,
+      challenge: row.challenge,
+      expiresAt: new Date(row.expiresAt * 1000).toISOString(),
+      expiresAtUnix: row.expiresAt,
+    };
+  }
 
+  async verify(principal: Principal, body: VerifyProofDto): Promise<VerificationResult> {
+    const statement = this.readStatement(body);
+    await this.checkFreshness(principal, statement);
+    if (!(await this.verifier.verify(body.publicSignals, body.proof))) {
+      throw new ApiError('PROOF_INVALID', 'the proof does not verify against the verification key');
+    }
+    if (statement.expiresAt <= Math.floor(Date.now() / 1000)) {
+      throw new ApiError(
+        'CREDENTIAL_EXPIRED',
+        `The credential expired at ${new Date(statement.expiresAt * 1000).toISOString()}`,
+      );
+    }
     // Production: the wallet must already be the caller's (bound with SIWE). Demo: bind-or-own.
     if (this.app.mode === 'production')
-      await this.wallets.assertBoundTo(wallet, principal.accountId);
-    else await this.wallets.bind(wallet, principal.accountId, 'keep');
+      await this.wallets.assertBoundTo(statement.wallet, principal.accountId);
+    else await this.wallets.bind(statement.wallet, principal.accountId, 'keep');
+    return this.openSession(principal, statement);
+  }
 
-    if (!(await this.nullifiers.claim(nullifier, wallet, principal.accountId))) {
-      throw new ApiError('PROOF_REPLAYED', 'This credential proof (nullifier) was already used');
+  private readStatement(body: VerifyProofDto): ComplianceStatement {
+    const statement = readComplianceStatement(
+      body.walletAddress,
+      body.publicSignals,
+      this.keys.issuerPublicKey,
+    );
+    if (!statement.ok) throw new ApiError('PROOF_INVALID', statement.message);
+    return statement;
+  }
+
+  /** The challenge is ours, live and unused; `now` is our clock's; the root is one we accept. */
+  private async checkFreshness(principal: Principal, s: ComplianceStatement): Promise<void> {
+    const lookup = await this.challenges.lookup(s.challenge, principal.accountId, s.wallet);
+    if (lookup === 'used') {
+      throw new ApiError('PROOF_REPLAYED', 'This challenge was already used');
     }
+    if (lookup === 'unknown') {
+      throw new ApiError(
+        'PROOF_INVALID',
+        'The proof is for an unknown or expired challenge, or one issued to another account or wallet',
+        { hint: NEW_CHALLENGE },
+      );
+    }
+    const skew = Math.abs(s.now - Math.floor(Date.now() / 1000));
+    if (skew > this.config.proofClockSkewSeconds) {
+      throw new ApiError(
+        'PROOF_INVALID',
+        `The proof's now is ${skew} s away from the server clock (at most ${this.config.proofClockSkewSeconds} s)`,
+        { hint: `Check the prover's clock. ${NEW_CHALLENGE}` },
+      );
+    }
+    if (!(await this.roots.accepted()).includes(s.root)) {
+      throw new ApiError('PROOF_INVALID', 'The proof is for a credential root we do not accept', {
+        hint: "The credential may be revoked, or the holder's tree is stale: refresh the credential's Merkle path from the issuer and prove again.",
+      });
+    }
+  }
+
+  private async openSession(
+    principal: Principal,
+    s: ComplianceStatement,
+  ): Promise<VerificationResult> {
+    if (!(await this.challenges.consume(s.challenge, principal.accountId, s.nullifier))) {
+      throw new ApiError('PROOF_REPLAYED', 'This challenge was already used');
+    }
+    let session: ActivatedSession;
     try {
-      return { ...(await this.sessions.activate(wallet)), verified: true, nullifier };
+      session = await this.sessions.activate(s.wallet, s.expiresAt);
     } catch (error) {
-      await this.nullifiers.release(nullifier).catch((releaseError: unknown) => {
+      await this.challenges.release(s.challenge).catch((releaseError: unknown) => {
         this.logger.error(
-          `could not release nullifier after a failed activation: ${String(releaseError)}`,
+          `could not release a challenge after a failed activation: ${String(releaseError)}`,
         );
       });
       throw error;
     }
+    await this.challenges.recordSession(s.challenge, session.activeUntilUnix);
+    return { ...session, verified: true, nullifier: s.nullifier, credentialExpiresAt: s.expiresAt };
   }
 }

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
 import { Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
-import { isUniqueViolation } from './unique-violation';
+import { isUniqueViolation } from '../../common/database/unique-violation';
 import { Wallet } from './wallet.entity';
 
 /** What binding did: the wallet is now the caller's; `reboundFrom` names the account it left. */
@@ -29,6 +29,11 @@ export class WalletsService {
   /** The binding of a wallet, or null when unbound. */
   findByAddress(address: string): Promise<Wallet | null> {
     return this.wallets.findOneBy({ address: getAddress(address) });
+  }
+
+  /** The wallets bound to `accountId`, most recently bound first. */
+  listForAccount(accountId: string): Promise<Wallet[]> {
+    return this.wallets.find({ where: { accountId }, order: { boundAt: 'DESC', address: 'ASC' } });
   }
 
   /**

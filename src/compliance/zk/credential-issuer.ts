@@ -1,37 +1,29 @@
 /**
  * Off-circuit half of the compliance credential (see circuits/compliance_credential.circom):
- * the holder's secret, the issuer's EdDSA-Poseidon signature, and the circuit input that proves
- * it. Test-network tooling: uses circomlibjs, a devDependency.
+ * the holder's secret, the credential leaf with its expiry, the issuer's EdDSA-Poseidon signature
+ * and the circuit input that proves it. Hashes are poseidon-lite (circomlib-compatible, sync);
+ * signing uses circomlibjs (a devDependency): issuing is test-network tooling.
  */
 import { randomBytes } from 'node:crypto';
+import { poseidon1, poseidon3, poseidon4 } from 'poseidon-lite';
 
 import { CREDENTIAL_TAG, NULLIFIER_TAG } from './compliance-circuit';
 import { BN254_SCALAR_FIELD, walletToFieldElement } from './field';
 import type { IssuerPublicKey } from './issuer-key';
 
 type FieldEl = Uint8Array;
-type BabyJubField = { toObject(a: FieldEl): bigint; e(a: bigint): FieldEl };
 type Eddsa = {
-  F: BabyJubField;
+  F: { toObject(a: FieldEl): bigint; e(a: bigint): FieldEl };
   prv2pub(prv: Buffer): [FieldEl, FieldEl];
   signPoseidon(prv: Buffer, msg: FieldEl): { R8: [FieldEl, FieldEl]; S: bigint };
 };
-type Poseidon = ((inputs: bigint[]) => FieldEl) & { F: BabyJubField };
-type CircomlibJs = { buildEddsa(): Promise<Eddsa>; buildPoseidon(): Promise<Poseidon> };
 
-let primitives: Promise<{ eddsa: Eddsa; poseidon: Poseidon }> | undefined;
+let eddsaPromise: Promise<Eddsa> | undefined;
 
-function loadPrimitives(): Promise<{ eddsa: Eddsa; poseidon: Poseidon }> {
-  primitives ??= (async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const circomlibjs: CircomlibJs = require('circomlibjs');
-    const [eddsa, poseidon] = await Promise.all([
-      circomlibjs.buildEddsa(),
-      circomlibjs.buildPoseidon(),
-    ]);
-    return { eddsa, poseidon };
-  })();
-  return primitives;
+function loadEddsa(): Promise<Eddsa> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  eddsaPromise ??= (require('circomlibjs') as { buildEddsa(): Promise<Eddsa> }).buildEddsa();
+  return eddsaPromise;
 }
 
 function issuerKeyBuffer(privateKeyHex: string): Buffer {
@@ -47,6 +39,12 @@ function toFieldSecret(secret: bigint | string): bigint {
   return n;
 }
 
+function walletField(wallet: string): bigint {
+  const field = walletToFieldElement(wallet);
+  if (field === null) throw new Error('wallet must be a 0x-prefixed 40-hex-character address');
+  return BigInt(field);
+}
+
 /** A fresh holder secret: 248 random bits (below the field), as a decimal string. */
 export function newCredentialSecret(): string {
   for (;;) {
@@ -56,38 +54,55 @@ export function newCredentialSecret(): string {
 }
 
 export async function issuerPublicKeyOf(issuerPrivateKey: string): Promise<IssuerPublicKey> {
-  const { eddsa } = await loadPrimitives();
+  const eddsa = await loadEddsa();
   const [x, y] = eddsa.prv2pub(issuerKeyBuffer(issuerPrivateKey));
   return { x: eddsa.F.toObject(x).toString(), y: eddsa.F.toObject(y).toString() };
 }
 
 /** Poseidon(credentialSecret): all the issuer needs to see of the holder's secret. */
-export async function holderCommitment(credentialSecret: bigint | string): Promise<string> {
-  const { poseidon } = await loadPrimitives();
-  return poseidon.F.toObject(poseidon([toFieldSecret(credentialSecret)])).toString();
+export function holderCommitment(credentialSecret: bigint | string): string {
+  return poseidon1([toFieldSecret(credentialSecret)]).toString();
 }
 
-export type ComplianceCredential = {
+/** The credential as a leaf of the issuer's tree: Poseidon(TAG, wallet, holderCommitment, expiresAt). */
+export function credentialLeaf(params: {
   wallet: string;
+  holderCommitment: string;
+  expiresAt: number;
+}): string {
+  return poseidon4([
+    CREDENTIAL_TAG,
+    walletField(params.wallet),
+    BigInt(params.holderCommitment),
+    BigInt(params.expiresAt),
+  ]).toString();
+}
+
+export type SignedCredential = {
+  wallet: string;
+  /** Unix seconds; the circuit proves `now < expiresAt`. */
+  expiresAt: number;
+  leaf: string;
   issuer: IssuerPublicKey;
   signature: { R8x: string; R8y: string; S: string };
 };
 
-/** The issuer's side: signs Poseidon(CREDENTIAL_TAG, wallet, holderCommitment). */
-export async function issueComplianceCredential(params: {
+/** The issuer's side: signs the credential leaf (wallet, holder commitment, expiry). */
+export async function signCredential(params: {
   wallet: string;
   holderCommitment: string;
+  expiresAt: number;
   issuerPrivateKey: string;
-}): Promise<ComplianceCredential> {
-  const wallet = walletToFieldElement(params.wallet);
-  if (wallet === null) throw new Error('wallet must be a 0x-prefixed 40-hex-character address');
-  const { eddsa, poseidon } = await loadPrimitives();
+}): Promise<SignedCredential> {
+  const eddsa = await loadEddsa();
   const prv = issuerKeyBuffer(params.issuerPrivateKey);
-  const message = poseidon([CREDENTIAL_TAG, BigInt(wallet), BigInt(params.holderCommitment)]);
-  const sig = eddsa.signPoseidon(prv, message);
+  const leaf = credentialLeaf(params);
+  const sig = eddsa.signPoseidon(prv, eddsa.F.e(BigInt(leaf)));
   const [ax, ay] = eddsa.prv2pub(prv);
   return {
     wallet: params.wallet,
+    expiresAt: params.expiresAt,
+    leaf,
     issuer: { x: eddsa.F.toObject(ax).toString(), y: eddsa.F.toObject(ay).toString() },
     signature: {
       R8x: eddsa.F.toObject(sig.R8[0]).toString(),
@@ -98,31 +113,10 @@ export async function issueComplianceCredential(params: {
 }
 
 /** Poseidon(NULLIFIER_TAG, credentialSecret, wallet): what the circuit outputs as publicSignals[0]. */
-export async function expectedNullifier(
-  credentialSecret: bigint | string,
-  wallet: string,
-): Promise<string> {
-  const walletField = walletToFieldElement(wallet);
-  if (walletField === null)
-    throw new Error('wallet must be a 0x-prefixed 40-hex-character address');
-  const { poseidon } = await loadPrimitives();
-  return poseidon.F.toObject(
-    poseidon([NULLIFIER_TAG, toFieldSecret(credentialSecret), BigInt(walletField)]),
-  ).toString();
-}
-
-/** Input of circuits/compliance_credential.circom (signal name -> decimal string). */
-export function complianceCircuitInput(
-  credential: ComplianceCredential,
-  credentialSecret: bigint | string,
-) {
-  return {
-    issuerAx: credential.issuer.x,
-    issuerAy: credential.issuer.y,
-    wallet: walletToFieldElement(credential.wallet) as string,
-    credentialSecret: toFieldSecret(credentialSecret).toString(),
-    sigR8x: credential.signature.R8x,
-    sigR8y: credential.signature.R8y,
-    sigS: credential.signature.S,
-  };
+export function expectedNullifier(credentialSecret: bigint | string, wallet: string): string {
+  return poseidon3([
+    NULLIFIER_TAG,
+    toFieldSecret(credentialSecret),
+    walletField(wallet),
+  ]).toString();
 }

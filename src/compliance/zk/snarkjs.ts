@@ -76,7 +76,12 @@ export type SnarkJs = {
     exportVerificationKey(zkey: string, l?: Logger): Promise<Groth16VerificationKey>;
     verifyFromR1cs(r1cs: string, ptau: string, zkey: string, l?: Logger): Promise<boolean>;
   };
-  r1cs: { info(file: string, l?: Logger): Promise<{ nConstraints: number; nVars: number }> };
+  r1cs: {
+    info(
+      file: string,
+      l?: Logger,
+    ): Promise<{ nConstraints: number; nVars: number; nPubInputs: number; nOutputs: number }>;
+  };
   curves: { getCurveFromName(name: string, options?: { singleThread?: boolean }): Promise<Curve> };
 };
 

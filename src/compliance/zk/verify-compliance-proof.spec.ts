@@ -4,16 +4,25 @@ import { PUBLIC_SIGNAL } from './compliance-circuit';
 import { expectedNullifier } from './credential-issuer';
 import { DEVNET_ISSUER_PUBLIC_KEY } from './devnet-issuer';
 import { BN254_BASE_FIELD, BN254_SCALAR_FIELD } from './field';
-import { generateComplianceProof, type GeneratedComplianceProof } from './proof-generator';
+import type { CredentialFile } from './credential-file';
+import {
+  complianceCircuitInput,
+  mintStandaloneCredential,
+  proveCredential,
+  type GeneratedComplianceProof,
+} from './proof-generator';
 import { verifyComplianceProof, type ComplianceVerifierConfig } from './verify-compliance-proof';
-import { loadComplianceVerificationKey } from './zk-artifacts';
+import { snarkjs, withBn128Curve } from './snarkjs';
+import { loadComplianceVerificationKey, resolveZkArtifact, ZK_ARTIFACTS } from './zk-artifacts';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const OTHER_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const OTHER_ISSUER_PRIVATE_KEY = '0x' + '11'.repeat(32);
 
 describe('verifyComplianceProof', () => {
+  const CHALLENGE = '123456789';
   let config: ComplianceVerifierConfig;
+  let credential: CredentialFile;
   let real: GeneratedComplianceProof;
   let fromOtherIssuer: GeneratedComplianceProof;
 
@@ -23,15 +32,19 @@ describe('verifyComplianceProof', () => {
       issuerPublicKey: DEVNET_ISSUER_PUBLIC_KEY,
     };
     const started = Date.now();
-    real = await generateComplianceProof({ wallet: WALLET });
+    credential = await mintStandaloneCredential({ wallet: WALLET });
+    real = await proveCredential(credential, { challenge: CHALLENGE });
     console.info(
       `compliance proof generated in ${Date.now() - started} ms (incl. circomlibjs init)`,
     );
-    fromOtherIssuer = await generateComplianceProof({
-      wallet: WALLET,
-      issuerPrivateKey: OTHER_ISSUER_PRIVATE_KEY,
-    });
-  }, 60_000);
+    fromOtherIssuer = await proveCredential(
+      await mintStandaloneCredential({
+        wallet: WALLET,
+        issuerPrivateKey: OTHER_ISSUER_PRIVATE_KEY,
+      }),
+      { challenge: CHALLENGE },
+    );
+  }, 120_000);
 
   const submit = (
     overrides: Partial<{ walletAddress: unknown; proof: unknown; publicSignals: unknown }> = {},
@@ -42,17 +55,59 @@ describe('verifyComplianceProof', () => {
     ...overrides,
   });
 
-  it('accepts a real proof and returns its nullifier and the checksummed wallet', async () => {
+  it('accepts a real proof and returns what it proves: nullifier, wallet, challenge, now, expiry, root', async () => {
     const started = Date.now();
     const result = await verifyComplianceProof(submit(), config);
     console.info(`compliance proof verified in ${Date.now() - started} ms`);
     expect(result).toEqual({
       ok: true,
-      nullifier: await expectedNullifier(real.credentialSecret, WALLET),
+      nullifier: expectedNullifier(credential.credentialSecret, WALLET),
       wallet: WALLET,
+      challenge: CHALLENGE,
+      now: Number(real.publicSignals[PUBLIC_SIGNAL.now]),
+      expiresAt: credential.expiresAt,
+      root: credential.merkle.root,
     });
+    expect(
+      Math.abs(Number(real.publicSignals[PUBLIC_SIGNAL.now]) - Date.now() / 1000),
+    ).toBeLessThan(120);
     expect(real.nullifier).toBe(real.publicSignals[PUBLIC_SIGNAL.nullifier]);
   });
+
+  it.each(['challenge', 'now', 'expiresAt', 'root'] as const)(
+    'refuses an altered %s (a public input the proof binds)',
+    async (signal) => {
+      const publicSignals = [...real.publicSignals];
+      publicSignals[PUBLIC_SIGNAL[signal]] = (
+        BigInt(publicSignals[PUBLIC_SIGNAL[signal]]) + 1n
+      ).toString();
+      expect(await verifyComplianceProof(submit({ publicSignals }), config)).toMatchObject({
+        ok: false,
+        message: 'the proof does not verify against the verification key',
+      });
+    },
+  );
+
+  it('cannot prove an expired credential (the circuit enforces now < expiresAt)', async () => {
+    const expired = { ...credential, expiresAt: Math.floor(Date.now() / 1000) - 1 };
+    await expect(proveCredential(expired, { challenge: CHALLENGE })).rejects.toThrow(
+      /credential expired at/,
+    );
+    // Past the script's friendly check, the witness itself fails: now < expiresAt is a constraint.
+    const input = complianceCircuitInput(credential, {
+      challenge: CHALLENGE,
+      now: credential.expiresAt,
+    });
+    await expect(
+      withBn128Curve(() =>
+        snarkjs.groth16.fullProve(
+          input,
+          resolveZkArtifact(ZK_ARTIFACTS.wasm),
+          resolveZkArtifact(ZK_ARTIFACTS.zkey),
+        ),
+      ),
+    ).rejects.toThrow();
+  }, 60_000);
 
   it('binds the wallet case-insensitively', async () => {
     const result = await verifyComplianceProof(
@@ -68,11 +123,9 @@ describe('verifyComplianceProof', () => {
   });
 
   it('gives the same credential the same nullifier, and a new credential a new one', async () => {
-    const again = await generateComplianceProof({
-      wallet: WALLET,
-      credentialSecret: real.credentialSecret,
-    });
+    const again = await proveCredential(credential, { challenge: '42' });
     expect(again.nullifier).toBe(real.nullifier);
+    expect(again.proof.pi_a).not.toEqual(real.proof.pi_a);
     expect(fromOtherIssuer.nullifier).not.toBe(real.nullifier);
   }, 30_000);
 

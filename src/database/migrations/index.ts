@@ -1,12 +1,16 @@
 import { AccountsUsersWallets1763700000000 } from './1763700000000-accounts-users-wallets';
 import { AuthKeysUsage1763800000000 } from './1763800000000-auth-keys-usage';
 import { ComplianceOnboarding1763960000000 } from './1763960000000-compliance-onboarding';
-import { UsageRollupsQuotas1764100000000 } from './1764100000000-usage-rollups-quotas';
+import { ComplianceCredentials1764100000000 } from './1764100000000-compliance-credentials';
+import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys';
+import { UsageRollupsQuotas1764300000000 } from './1764300000000-usage-rollups-quotas';
 
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
   AccountsUsersWallets1763700000000,
   AuthKeysUsage1763800000000,
   ComplianceOnboarding1763960000000,
-  UsageRollupsQuotas1764100000000,
+  ComplianceCredentials1764100000000,
+  IdempotencyKeys1764200000000,
+  UsageRollupsQuotas1764300000000,
 ];

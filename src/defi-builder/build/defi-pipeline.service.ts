@@ -78,6 +78,7 @@ export class DefiPipelineService {
       {
         sessionActive: pre.session.active || needs.session === 'none',
         approvalsPending: pre.spend.approvals.length > 0,
+        balanceShort: pre.spend.balanceShort === true,
       },
     );
     return {
@@ -97,6 +98,7 @@ export class DefiPipelineService {
         ...gas.warnings,
       ],
       approvals: pre.spend.approvals,
+      ...(pre.spend.permitData && { permitData: pre.spend.permitData }),
       simulation: gas.simulation,
       poolKey: pre.network.pool,
       ...built.details,

@@ -7,9 +7,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ERROR_CATALOGUE } from '../../common/errors/error-catalogue';
 import { DEFI_CHAIN, DefiChain, TxRequest } from '../chain/defi-chain.port';
 import type { SimulationView, Warning } from '../defi-builder.types';
-import { CALIBRATED_GAS, ESTIMATE_BUFFER_PERCENT, withBuffer } from './gas';
+import { CALIBRATED_GAS, ESTIMATE_BUFFER_PERCENT, GasOperation, withBuffer } from './gas';
 
-export type GasOperation = 'swap' | 'mint';
+export type { GasOperation };
 
 export interface GasPlan {
   gas: bigint;
@@ -25,7 +25,7 @@ export class GasEstimatorService {
   async plan(
     operation: GasOperation,
     tx: TxRequest,
-    state: { sessionActive: boolean; approvalsPending: boolean },
+    state: { sessionActive: boolean; approvalsPending: boolean; balanceShort?: boolean },
   ): Promise<GasPlan> {
     const calibrated = CALIBRATED_GAS[operation];
     if (!state.sessionActive)
@@ -35,11 +35,17 @@ export class GasEstimatorService {
         simulation: { ok: null, skipped: 'SESSION_NOT_ACTIVE' },
         warnings: [],
       };
-    if (state.approvalsPending)
+    // The estimate could only revert: the calibrated figure, and say why it did not run.
+    const skipped = state.balanceShort
+      ? 'BALANCE_INSUFFICIENT'
+      : state.approvalsPending
+        ? 'ALLOWANCE_INSUFFICIENT'
+        : null;
+    if (skipped)
       return {
         gas: calibrated,
         gasSource: 'calibrated',
-        simulation: { ok: null, skipped: 'ALLOWANCE_INSUFFICIENT' },
+        simulation: { ok: null, skipped },
         warnings: [],
       };
 

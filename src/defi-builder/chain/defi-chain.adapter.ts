@@ -5,10 +5,18 @@
  */
 import { Injectable } from '@nestjs/common';
 import { ChainReaderService } from '../../chain/chain-reader.service';
+import { tokenIdsOf, transfersToFilter } from '../../chain/encoding/position-logs';
 import { ChainRpcService } from '../../chain/chain-rpc.service';
 import { NetworkService } from '../../chain/network/network.service';
 import type { NetworkDefinition } from '../../chain/network/network.types';
-import { ChainReads, DecodedReads, DefiChain, GasEstimate, TxRequest } from './defi-chain.port';
+import {
+  CallOutcome,
+  ChainReads,
+  DecodedReads,
+  DefiChain,
+  GasEstimate,
+  TxRequest,
+} from './defi-chain.port';
 
 @Injectable()
 export class ChainLayerDefiChain implements DefiChain {
@@ -23,17 +31,42 @@ export class ChainLayerDefiChain implements DefiChain {
   }
 
   async readWallet<R extends ChainReads>(wallet: string, reads: R) {
-    const keys = Object.keys(reads) as Array<keyof R & string>;
-    const { state, extra } = await this.reader.readWallet(
-      wallet,
-      keys.map((key) => reads[key].call),
+    const { state, extra } = await this.reader.readWallet(wallet, callsOf(reads));
+    return { state, reads: decodeAll(reads, extra) };
+  }
+
+  async read<R extends ChainReads>(reads: R) {
+    const { blockNumber, outcomes } = await this.reader.read(callsOf(reads));
+    return { blockNumber, reads: decodeAll(reads, outcomes) };
+  }
+
+  gasPrice(): Promise<bigint> {
+    return this.rpc.gasPrice();
+  }
+
+  async positionTokenIdsReceivedBy(owner: string): Promise<bigint[]> {
+    const network = this.network();
+    const { startBlock, pageBlocks } = network.positionLogs;
+    const logs = await this.reader.findLogs(
+      transfersToFilter(network, owner),
+      startBlock,
+      pageBlocks,
     );
-    const decoded = {} as Record<string, unknown>;
-    keys.forEach((key, i) => (decoded[key] = reads[key].decode(extra[i])));
-    return { state, reads: decoded as DecodedReads<R> };
+    return tokenIdsOf(logs);
   }
 
   estimateGas(tx: TxRequest): Promise<GasEstimate> {
     return this.rpc.estimateGas(tx);
   }
+}
+
+function callsOf(reads: ChainReads) {
+  return Object.values(reads).map((read) => read.call);
+}
+
+/** Object key order is the call order (callsOf and this walk the same keys). */
+function decodeAll<R extends ChainReads>(reads: R, outcomes: CallOutcome[]): DecodedReads<R> {
+  const decoded = {} as Record<string, unknown>;
+  Object.keys(reads).forEach((key, i) => (decoded[key] = reads[key].decode(outcomes[i])));
+  return decoded as DecodedReads<R>;
 }

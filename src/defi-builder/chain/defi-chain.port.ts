@@ -41,6 +41,12 @@ export interface DefiChain {
     wallet: string,
     reads: R,
   ): Promise<{ state: WalletState; reads: DecodedReads<R> }>;
+  /** Reads without a wallet (a quote): exactly one eth_call, with the block number it ran at. */
+  read<R extends ChainReads>(reads: R): Promise<{ blockNumber: number; reads: DecodedReads<R> }>;
+  /** eth_gasPrice (wei per gas); throws CHAIN_UNAVAILABLE on RPC failure. */
+  gasPrice(): Promise<bigint>;
+  /** Position NFTs ever transferred to `owner` (PositionManager Transfer logs, paged eth_getLogs). */
+  positionTokenIdsReceivedBy(owner: string): Promise<bigint[]>;
   /** eth_estimateGas; a revert is a result (decoded), an RPC failure throws CHAIN_UNAVAILABLE. */
   estimateGas(tx: TxRequest): Promise<GasEstimate>;
 }

@@ -17,10 +17,15 @@ class ChainInfo {
 }
 
 class TokenEntry {
-  @ApiProperty({ enum: ['WETH', 'tUSDC'] }) symbol: string;
+  @ApiProperty({ enum: ['WETH', 'tUSDC', 'ETH'] }) symbol: string;
   @ApiProperty({ example: 'Wrapped Ether' }) name: string;
   @ApiProperty(ADDRESS) address: string;
   @ApiProperty({ type: 'integer', example: 18 }) decimals: number;
+  @ApiPropertyOptional({
+    description:
+      'true for native ETH (the zero address): swaps and quotes only, traded through the WETH pool',
+  })
+  native?: boolean;
 }
 
 class PoolKey {

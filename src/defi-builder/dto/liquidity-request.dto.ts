@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional } from 'class-validator';
-import { IsEvmAddress } from '../../common/validation/is-evm-address';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, ValidateNested } from 'class-validator';
+import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
+import { IsPermitSignature, PermitBatchDto, SentWith } from './permit.dto';
 import { IsAddressAbove, IsFutureUnixSeconds, IsUint128String } from './validators';
 
 /** Body of POST /api/v1/defi/liquidity (spec §2.2; design §4: every field but deadline is required). */
@@ -54,7 +56,7 @@ export class LiquidityRequestDto {
       'Wallet that signs, pays and receives the position NFT; must not be bound to another account.',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   userAddress: string;
 
   @ApiPropertyOptional({
@@ -65,4 +67,22 @@ export class LiquidityRequestDto {
   @IsOptional()
   @IsFutureUnixSeconds()
   deadline?: number;
+
+  @ApiPropertyOptional({
+    type: PermitBatchDto,
+    description:
+      "The `values` of a previous response's permitData, as signed: replaces the Permit2 approval transactions to the PositionManager (send with permitSignature).",
+  })
+  @SentWith('permitBatch', 'permitSignature')
+  @ValidateNested()
+  @Type(() => PermitBatchDto)
+  permitBatch?: PermitBatchDto;
+
+  @ApiPropertyOptional({
+    description:
+      'EIP-712 signature of permitBatch by userAddress (eth_signTypedData_v4 of permitData).',
+  })
+  @SentWith('permitSignature', 'permitBatch')
+  @IsPermitSignature()
+  permitSignature?: string;
 }

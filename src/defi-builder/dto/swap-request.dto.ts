@@ -1,26 +1,34 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { IsEvmAddress } from '../../common/validation/is-evm-address';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
+import type { TradeType } from '../encoding/swap-calldata';
+import { IsPermitSignature, PermitSingleDto, SentWith } from './permit.dto';
 import {
   IsDifferentAddressFrom,
   IsFutureUnixSeconds,
   IsUint128String,
   MatchesTokenOrder,
+  OnlyWithTradeType,
 } from './validators';
+
+export const TRADE_TYPES: readonly TradeType[] = ['EXACT_INPUT', 'EXACT_OUTPUT'];
+const ETH_NOTE =
+  ' 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).';
 
 const ADDRESS_EXAMPLE = '0x77139Fa81c4434893f9D7e033C3e3903C46B820D';
 
 /** Body of POST /api/v1/defi/swap (spec §2.1 plus design §4 optional fields). */
 export class SwapRequestDto {
   @ApiProperty({
-    description: 'Token sold: a supported token address (GET /api/v1/defi/config).',
+    description: `Token sold: a supported token address (GET /api/v1/defi/config).${ETH_NOTE}`,
     example: ADDRESS_EXAMPLE,
   })
   @IsEvmAddress()
   tokenIn: string;
 
   @ApiProperty({
-    description: 'Token bought: the other token of the pool.',
+    description: `Token bought: the other token of the pool.${ETH_NOTE}`,
     example: '0x993706027b3eC9d8b03A962CAaa15C133A52707c',
   })
   @IsEvmAddress()
@@ -29,17 +37,27 @@ export class SwapRequestDto {
 
   @ApiProperty({
     description:
-      'Exact input amount, decimal integer in the smallest unit of tokenIn (wei for WETH), > 0 and < 2^128.',
+      'EXACT_INPUT: the exact amount of tokenIn to sell; EXACT_OUTPUT: the exact amount of tokenOut to receive. Decimal integer in smallest units, > 0 and < 2^128.',
     example: '100000000000000000',
   })
   @IsUint128String()
   amount: string;
 
+  @ApiPropertyOptional({
+    description:
+      'Whether amount is what you sell (EXACT_INPUT) or what you receive (EXACT_OUTPUT).',
+    enum: TRADE_TYPES,
+    default: 'EXACT_INPUT',
+  })
+  @IsOptional()
+  @IsIn(TRADE_TYPES)
+  tradeType?: TradeType;
+
   @ApiProperty({
     description: 'The wallet that will sign and broadcast; must not be bound to another account.',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   userAddress: string;
 
   @ApiPropertyOptional({
@@ -57,12 +75,23 @@ export class SwapRequestDto {
     example: '295000000',
   })
   @IsOptional()
+  @OnlyWithTradeType('EXACT_INPUT')
   @IsUint128String({ allowZero: true })
   amountOutMinimum?: string;
 
   @ApiPropertyOptional({
     description:
-      'Slippage tolerance in basis points applied to the V4Quoter quote: minOut = quote * (10000 - bps) / 10000.',
+      'EXACT_OUTPUT only: the most tokenIn you will pay. Default: the V4Quoter quote plus slippageBps.',
+    example: '101000000000000000',
+  })
+  @IsOptional()
+  @OnlyWithTradeType('EXACT_OUTPUT')
+  @IsUint128String()
+  amountInMaximum?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Slippage tolerance in basis points applied to the V4Quoter quote: minOut = quote * (10000 - bps) / 10000 (EXACT_INPUT), maxIn = quote * (10000 + bps) / 10000 rounded up (EXACT_OUTPUT).',
     default: 50,
     minimum: 0,
     maximum: 5000,
@@ -81,4 +110,22 @@ export class SwapRequestDto {
   @IsOptional()
   @IsFutureUnixSeconds()
   deadline?: number;
+
+  @ApiPropertyOptional({
+    type: PermitSingleDto,
+    description:
+      "The `values` of a previous response's permitData, as signed: replaces the Permit2.approve transaction (send with permitSignature).",
+  })
+  @SentWith('permit', 'permitSignature')
+  @ValidateNested()
+  @Type(() => PermitSingleDto)
+  permit?: PermitSingleDto;
+
+  @ApiPropertyOptional({
+    description: 'EIP-712 signature of permit by userAddress (eth_signTypedData_v4 of permitData).',
+    example: `0x${'ab'.repeat(65)}`,
+  })
+  @SentWith('permitSignature', 'permit')
+  @IsPermitSignature()
+  permitSignature?: string;
 }

@@ -10,7 +10,7 @@ export const UINT128_LIMIT = 1n << 128n;
 const POSITIVE = /^[1-9][0-9]*$/;
 const NON_NEGATIVE = /^(0|[1-9][0-9]*)$/;
 
-function register(
+export function register(
   name: string,
   message: string,
   validate: (value: unknown, args: ValidationArguments) => boolean,
@@ -31,16 +31,40 @@ export function IsUint128String(
   opts: { allowZero?: boolean } = {},
   options?: ValidationOptions,
 ): PropertyDecorator {
+  return IsUintString(128, opts, options);
+}
+
+/** A decimal integer string below 2^bits (uintN on-chain); positive unless `allowZero`. */
+export function IsUintString(
+  bits: number,
+  opts: { allowZero?: boolean } = {},
+  options?: ValidationOptions,
+): PropertyDecorator {
+  const limit = 1n << BigInt(bits);
   const pattern = opts.allowZero ? NON_NEGATIVE : POSITIVE;
   const kind = opts.allowZero ? 'a non-negative' : 'a positive';
   return register(
-    'isUint128String',
-    `$property must be ${kind} decimal integer string (smallest token units) below 2^128`,
+    `isUint${bits}String`,
+    `$property must be ${kind} decimal integer string${bits === 128 ? ' (smallest token units)' : ''} below 2^${bits}`,
     (value) =>
       typeof value === 'string' &&
       pattern.test(value) &&
-      value.length <= 39 &&
-      BigInt(value) < UINT128_LIMIT,
+      value.length <= 78 &&
+      BigInt(value) < limit,
+    options,
+  );
+}
+
+/** The field may only be sent with the given tradeType (EXACT_INPUT when tradeType is omitted). */
+export function OnlyWithTradeType(
+  tradeType: 'EXACT_INPUT' | 'EXACT_OUTPUT',
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return register(
+    'onlyWithTradeType',
+    `$property applies to tradeType ${tradeType} only`,
+    (_value, args) =>
+      ((args.object as { tradeType?: string }).tradeType ?? 'EXACT_INPUT') === tradeType,
     options,
   );
 }

@@ -3,7 +3,7 @@
  * pool's price (StateView.getSlot0) and a V4Quoter quote. Pure: each is a call and its decoding.
  * Static words are encoded and decoded by hand (abi-words.ts): these run on every build.
  */
-import { STATE_VIEW, V4_QUOTER } from '../../chain/abi/uniswap-v4';
+import { POSITION_MANAGER, STATE_VIEW, V4_QUOTER } from '../../chain/abi/uniswap-v4';
 import {
   encodeStaticCall,
   encodeTupleWithEmptyBytes,
@@ -14,6 +14,7 @@ import type { DecodedRevert } from '../../chain/encoding/revert-decoder';
 import type { NetworkDefinition } from '../../chain/network/network.types';
 import type { ChainRead } from '../chain/defi-chain.port';
 import { poolIdOf, poolKeyTuple } from './pool-key';
+import type { TradeType } from './swap-calldata';
 
 export interface Slot0 {
   sqrtPriceX96: bigint;
@@ -21,9 +22,16 @@ export interface Slot0 {
 }
 
 export type QuoteOutcome = { ok: true; amountOut: bigint } | { ok: false; revert: DecodedRevert };
+/** A V4Quoter answer: `amount` is the other side (out for exact input, in for exact output). */
+export type Quote =
+  { ok: true; amount: bigint; gasEstimate: bigint } | { ok: false; revert: DecodedRevert };
 
 const SLOT0 = STATE_VIEW.getFunction('getSlot0')!.selector;
-const QUOTE_EXACT_INPUT_SINGLE = V4_QUOTER.getFunction('quoteExactInputSingle')!.selector;
+const QUOTE_SELECTORS: Record<TradeType, string> = {
+  EXACT_INPUT: V4_QUOTER.getFunction('quoteExactInputSingle')!.selector,
+  EXACT_OUTPUT: V4_QUOTER.getFunction('quoteExactOutputSingle')!.selector,
+};
+const NEXT_TOKEN_ID = POSITION_MANAGER.getFunction('nextTokenId')!.selector;
 
 /** The pool's current price; a pool that is not initialized reads sqrtPriceX96 = 0. */
 export function slot0Read(network: NetworkDefinition): ChainRead<Slot0> {
@@ -44,25 +52,66 @@ export function slot0Read(network: NetworkDefinition): ChainRead<Slot0> {
 }
 
 /**
- * V4Quoter exact-input quote. allowFailure: a quote that reverts (amount too large for the pool...)
- * must not sink the session/allowance reads; the operation turns it into BUILD_FAILED.
+ * PositionManager.nextTokenId: the id the next mint gets, unless another mint lands first (a
+ * prediction, read in the same batch as the price).
  */
-export function quoteExactInputRead(
+export function nextTokenIdRead(network: NetworkDefinition): ChainRead<bigint> {
+  return {
+    call: {
+      target: network.contracts.positionManager,
+      allowFailure: false,
+      callData: encodeStaticCall(NEXT_TOKEN_ID, []),
+    },
+    decode: (outcome) => {
+      if (!outcome.ok) throw new Error('PositionManager.nextTokenId reverted');
+      return readWord(outcome.returnData, 0);
+    },
+  };
+}
+
+/**
+ * V4Quoter quote of either trade type. allowFailure: a quote that reverts (amount too large for
+ * the pool...) must not sink the session/allowance reads; the operation turns it into BUILD_FAILED.
+ */
+export function quoteRead(
   network: NetworkDefinition,
   zeroForOne: boolean,
+  tradeType: TradeType,
   exactAmount: bigint,
-): ChainRead<QuoteOutcome> {
+): ChainRead<Quote> {
   return {
     call: {
       target: network.contracts.v4Quoter,
       allowFailure: true,
-      callData: encodeTupleWithEmptyBytes(QUOTE_EXACT_INPUT_SINGLE, [
+      callData: encodeTupleWithEmptyBytes(QUOTE_SELECTORS[tradeType], [
         ...poolKeyTuple(network.pool),
         zeroForOne,
         exactAmount,
       ]),
     },
     decode: (outcome) =>
-      outcome.ok ? { ok: true, amountOut: readWord(outcome.returnData, 0) } : outcome,
+      outcome.ok
+        ? {
+            ok: true,
+            amount: readWord(outcome.returnData, 0),
+            gasEstimate: readWord(outcome.returnData, 1),
+          }
+        : outcome,
+  };
+}
+
+/** V4Quoter exact-input quote (amountOut only). */
+export function quoteExactInputRead(
+  network: NetworkDefinition,
+  zeroForOne: boolean,
+  exactAmount: bigint,
+): ChainRead<QuoteOutcome> {
+  const read = quoteRead(network, zeroForOne, 'EXACT_INPUT', exactAmount);
+  return {
+    call: read.call,
+    decode: (outcome) => {
+      const quote = read.decode(outcome);
+      return quote.ok ? { ok: true, amountOut: quote.amount } : quote;
+    },
   };
 }

@@ -9,31 +9,63 @@ import {
   liquidityForAmounts,
   mintAmountsFor,
 } from '../encoding/liquidity-calldata';
-import { slot0Read } from '../encoding/market-reads';
+import { nextTokenIdRead, Slot0, slot0Read } from '../encoding/market-reads';
+import { withPermitBatch } from '../encoding/permit-batch-calldata';
+import { signedPermit } from '../preflight/spend-plan';
 
-/** A mint reads the pool's price in the batch; it needs a session, as the hook gates adds. */
+/**
+ * A mint reads the pool's price and the PositionManager's next tokenId in the batch; it needs a
+ * session, as the hook gates adds.
+ */
 type MintOperation = DefiOperation<
   LiquidityRequestDto,
   'token0' | 'token1',
-  { slot0: ReturnType<typeof slot0Read> },
+  { slot0: ReturnType<typeof slot0Read>; nextTokenId: ReturnType<typeof nextTokenIdRead> },
   Omit<LiquidityResponse, keyof BuildResponseBase>
 >;
+
+/** Amounts that give no liquidity at the current price: 400 BUILD_FAILED saying which amount to raise. */
+export function assertLiquidity(
+  liquidity: bigint,
+  price: Slot0,
+  tickLower: number,
+  tickUpper: number,
+): void {
+  if (liquidity > 0n) return;
+  throw new ApiError(
+    'BUILD_FAILED',
+    'These amounts give zero liquidity in this range at the current price',
+    {
+      hint:
+        price.tick < tickLower
+          ? 'The range is above the current price: it takes token0 only; raise amount0.'
+          : price.tick >= tickUpper
+            ? 'The range is below the current price: it takes token1 only; raise amount1.'
+            : 'Raise amount0 and amount1 (the range needs both tokens at the current price).',
+    },
+  );
+}
 
 export const mintOperation: MintOperation = {
   preflight: (dto) => ({
     tokens: { token0: dto.token0, token1: dto.token1 },
     session: 'required',
-    reads: (_tokens, network) => ({ slot0: slot0Read(network) }),
+    reads: (_tokens, network) => ({
+      slot0: slot0Read(network),
+      nextTokenId: nextTokenIdRead(network),
+    }),
     spend: ({ token0, token1 }) => ({
       use: 'liquidity',
       needs: [
         { symbol: token0.symbol, amount: BigInt(dto.amount0) },
         { symbol: token1.symbol, amount: BigInt(dto.amount1) },
       ],
+      offerPermit: 'batch',
+      signed: signedPermit('permitBatch', dto.userAddress, dto.permitBatch, dto.permitSignature),
     }),
   }),
 
-  build: (dto, { network, user, reads: { slot0: price } }, deadline) => {
+  build: (dto, { network, user, reads: { slot0: price, nextTokenId } }, deadline) => {
     const { tickLower, tickUpper } = dto;
     const amount0 = BigInt(dto.amount0);
     const amount1 = BigInt(dto.amount1);
@@ -50,34 +82,23 @@ export const mintOperation: MintOperation = {
       });
     }
     const liquidity = liquidityForAmounts(price, tickLower, tickUpper, amount0, amount1);
-    if (liquidity === 0n) {
-      throw new ApiError(
-        'BUILD_FAILED',
-        'These amounts give zero liquidity in this range at the current price',
-        {
-          hint:
-            price.tick < tickLower
-              ? 'The range is above the current price: it takes token0 only; raise amount0.'
-              : price.tick >= tickUpper
-                ? 'The range is below the current price: it takes token1 only; raise amount1.'
-                : 'Raise amount0 and amount1 (the range needs both tokens at the current price).',
-        },
-      );
-    }
+    assertLiquidity(liquidity, price, tickLower, tickUpper);
     const expected = mintAmountsFor(liquidity, price, tickLower, tickUpper);
+    const mint = encodeMintCalldata({
+      poolKey: network.pool,
+      tickLower,
+      tickUpper,
+      liquidity,
+      amount0Max: amount0,
+      amount1Max: amount1,
+      owner: user,
+      deadline: BigInt(deadline),
+    });
+    const permit = dto.permitBatch;
     return {
       to: network.contracts.positionManager,
-      data: encodeMintCalldata({
-        poolKey: network.pool,
-        tickLower,
-        tickUpper,
-        liquidity,
-        amount0Max: amount0,
-        amount1Max: amount1,
-        owner: user,
-        deadline: BigInt(deadline),
-      }),
-      gas: 'mint',
+      data: permit ? withPermitBatch(mint, user, permit, dto.permitSignature!) : mint,
+      gas: permit ? 'mintPermit' : 'mint',
       details: {
         tickLower,
         tickUpper,
@@ -89,6 +110,7 @@ export const mintOperation: MintOperation = {
         sqrtPriceX96: price.sqrtPriceX96.toString(),
         currentTick: price.tick,
         owner: user,
+        expectedTokenId: nextTokenId.toString(),
       },
     };
   },

@@ -2,7 +2,9 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { PreflightParamsDto } from '../dto/preflight-params.dto';
+import { PreflightResponseDto } from '../dto/preflight.response';
 import { WalletStatusService } from './wallet-status.service';
 
 /** Spec §4 lists the unversioned path; design §4 serves every endpoint under /api/v1 as well. */
@@ -17,12 +19,10 @@ export class PreflightController {
     summary:
       'Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take',
     description:
-      'nextActions[] holds ready unsigned approval transactions and how to activate a session. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
+      'nextActions[] holds ready unsigned approval transactions and how to activate a session.',
   })
-  @ApiOkResponse({
-    description:
-      '{ authMethod, address, chainId, walletBound, session, balances, allowances, nextActions }',
-  })
+  @ApiOkResponse({ type: PreflightResponseDto })
+  @ApiErrors('INVALID_ADDRESS', 'INSTITUTION_OWNERSHIP_MISMATCH', 'CHAIN_UNAVAILABLE')
   preflight(@Param() params: PreflightParamsDto, @CurrentPrincipal() principal?: Principal) {
     return this.walletStatus.status(params.address, principal);
   }

@@ -2,7 +2,8 @@
  * THE preflight phase (spec §7 order: validation, auth, preflight, build), shared by every
  * operation and by GET preflight, in one method: wallet ownership (403), the token whitelist
  * (400), ONE Multicall3 eth_call (wallet state + the operation's reads), the session gate (412
- * unless buildOnly; operations that need no session skip it) and the Permit2 spend plan.
+ * unless buildOnly; operations that need no session skip it), the balance rule (400 unless
+ * buildOnly) and the Permit2 spend plan.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
@@ -12,7 +13,8 @@ import type { NetworkDefinition } from '../../chain/network/network.types';
 import { WalletsService } from '../../compliance/wallets/wallets.service';
 import { ChainReads, DEFI_CHAIN, DecodedReads, DefiChain } from '../chain/defi-chain.port';
 import type { SessionView } from '../defi-builder.types';
-import { ResolvedToken, resolveToken } from '../token-registry';
+import { ResolvedToken, resolveTokens } from '../token-registry';
+import { checkBalances, needsEth } from './balance-check';
 import { sessionNotActive, sessionView } from './session-view';
 import { NOTHING_TO_SPEND, planSpend, SpendPlan, SpendRequest } from './spend-plan';
 
@@ -24,10 +26,21 @@ export interface PreflightRequest<K extends string, R extends ChainReads> {
   session: 'required' | 'none';
   /** The request's token fields (field name -> address), checked against the whitelist. */
   tokens: Record<K, string>;
+  /** Native ETH (the zero address) accepted as a token field (swap). */
+  nativeEth?: boolean;
   /** The operation's own reads, riding in the same eth_call as the wallet state. */
   reads?: (tokens: Record<K, ResolvedToken>, network: NetworkDefinition) => R;
-  /** What the transaction will pull through Permit2, and for which spender. */
-  spend?: (tokens: Record<K, ResolvedToken>) => SpendRequest;
+  /**
+   * Checks on the operation's reads, before the session gate (e.g. the position exists and the
+   * wallet owns it: 404/403); throws ApiError.
+   */
+  verify?: (reads: DecodedReads<R>, user: string, network: NetworkDefinition) => void;
+  /** What the transaction will spend (through Permit2, or as ETH value), and for which spender. */
+  spend?: (
+    tokens: Record<K, ResolvedToken>,
+    reads: DecodedReads<R>,
+    network: NetworkDefinition,
+  ) => SpendRequest;
 }
 
 export interface Preflight<K extends string = string, R extends ChainReads = ChainReads> {
@@ -39,7 +52,7 @@ export interface Preflight<K extends string = string, R extends ChainReads = Cha
   state: WalletState;
   reads: DecodedReads<R>;
   session: SessionView;
-  spend: SpendPlan;
+  spend: SpendPlan & { balanceShort?: boolean };
 }
 
 @Injectable()
@@ -58,19 +71,30 @@ export class PreflightService {
       user,
       request.principal?.accountId,
     );
-    const tokens = {} as Record<K, ResolvedToken>;
-    for (const field of Object.keys(request.tokens) as K[])
-      tokens[field] = resolveToken(network, request.tokens[field], field);
+    const tokens = resolveTokens(network, request.tokens, { native: request.nativeEth === true });
     const { state, reads } = await this.chain.readWallet(
       user,
       request.reads ? request.reads(tokens, network) : ({} as R),
     );
+    request.verify?.(reads, user, network);
     const session = sessionView(state);
     if (request.session === 'required' && !session.active && !request.buildOnly)
       throw sessionNotActive(user, session);
-    const spend = request.spend
-      ? planSpend(network, state, request.spend(tokens))
-      : NOTHING_TO_SPEND;
+    const spendRequest = request.spend?.(tokens, reads, network);
+    if (!spendRequest)
+      return { network, user, walletBound, tokens, state, reads, session, spend: NOTHING_TO_SPEND };
+    // Paying ETH: its gas counts too. eth_call runs at base fee 0, so the price is asked apart.
+    const gasPrice = needsEth(spendRequest) ? await this.chain.gasPrice() : 0n;
+    const balanceWarnings = checkBalances(network, state, spendRequest, {
+      buildOnly: request.buildOnly,
+      gasPrice,
+    });
+    const planned = planSpend(network, state, spendRequest);
+    const spend = {
+      ...planned,
+      warnings: [...balanceWarnings, ...planned.warnings],
+      balanceShort: balanceWarnings.length > 0,
+    };
     return { network, user, walletBound, tokens, state, reads, session, spend };
   }
 }

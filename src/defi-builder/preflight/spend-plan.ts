@@ -1,32 +1,112 @@
 /**
  * The spend plan of the preflight phase (design §4): for what a transaction will pull through
- * Permit2, the approval transactions that fix a shortfall (in broadcast order) and the matching
- * ALLOWANCE_INSUFFICIENT warning. Pure.
+ * Permit2, the approval transactions that fix a shortfall (in broadcast order), the matching
+ * ALLOWANCE_INSUFFICIENT warning, and the Permit2 signature alternative (issue 11 §4): typed data
+ * to sign instead of the Permit2.approve step, or the check of a permit the caller signed. Pure.
  */
 import { SpendUse, spenderOf, TokenSymbol, WalletState } from '../../chain/encoding/wallet-reads';
 import type { NetworkDefinition } from '../../chain/network/network.types';
 import { ERROR_CATALOGUE } from '../../common/errors/error-catalogue';
+import { toValidationError } from '../../common/validation/validation-exception.factory';
 import type { Warning } from '../defi-builder.types';
 import { ApprovalStep, planApprovals } from '../encoding/approvals';
+import {
+  checkSignedPermit,
+  PermitBatch,
+  permitDetails,
+  PermitSingle,
+  permitTypedData,
+  PermitTypedData,
+} from '../encoding/permit2-typed-data';
 import { CALIBRATED_GAS } from '../build/gas';
+
+/** How long the permit we offer stays valid (a little longer than the default 20-minute deadline). */
+export const PERMIT_VALIDITY_SECONDS = 30 * 60;
+
+export interface SpendNeed {
+  symbol: TokenSymbol;
+  amount: bigint;
+  /** Native ETH: sent as the transaction's value, no approval (checked against the ETH balance). */
+  native?: boolean;
+}
+
+export interface SignedPermit {
+  field: 'permit' | 'permitBatch';
+  /** Who must have signed it: userAddress. */
+  owner: string;
+  permit: PermitSingle | PermitBatch;
+  signature: string;
+}
 
 export interface SpendRequest {
   use: SpendUse;
-  needs: Array<{ symbol: TokenSymbol; amount: bigint }>;
+  needs: SpendNeed[];
+  /** Gas limit the transaction is planned with: a wallet paying ETH pays this gas too. */
+  gas?: bigint;
+  /** Offer Permit2 typed data when the spender's Permit2 allowance is short. */
+  offerPermit?: 'single' | 'batch';
+  /** A permit the caller signed: replaces the Permit2.approve steps (checked first). */
+  signed?: SignedPermit;
 }
 
+/** An approval transaction as integrators see it: the same fields as preflight's nextActions. */
+export type ApprovalView = ApprovalStep & {
+  symbol: TokenSymbol;
+  spenderName: string;
+  description: string;
+};
+
 export interface SpendPlan {
-  approvals: ApprovalStep[];
+  approvals: ApprovalView[];
   warnings: Warning[];
+  permitData?: PermitTypedData<PermitSingle | PermitBatch>;
 }
 
 export const NOTHING_TO_SPEND: SpendPlan = { approvals: [], warnings: [] };
 
+const SPENDER_NAMES: Record<SpendUse, string> = {
+  swap: 'UniversalRouter',
+  liquidity: 'PositionManager',
+};
+
+export function describeApproval(
+  step: ApprovalStep,
+  symbol: TokenSymbol,
+  use: SpendUse,
+): ApprovalView {
+  const spenderName = step.kind === 'erc20' ? 'Permit2' : SPENDER_NAMES[use];
+  const description =
+    step.kind === 'erc20'
+      ? `Approve Permit2 to move your ${symbol}`
+      : `Allow the ${SPENDER_NAMES[use]} to spend ${symbol} through Permit2`;
+  return { ...step, symbol, spenderName, description };
+}
+
 export function planSpend(
   network: NetworkDefinition,
   state: WalletState,
-  { use, needs }: SpendRequest,
+  request: SpendRequest,
 ): SpendPlan {
+  const { use } = request;
+  const needs = request.needs.filter((n) => !n.native && n.amount > 0n);
+  const expectation = {
+    permit2: network.contracts.permit2,
+    chainId: network.chainId,
+    spender: spenderOf(network, use),
+    now: state.blockTimestamp,
+    tokens: needs.map(({ symbol, amount }) => ({
+      token: network.tokens[symbol].address,
+      amount,
+      nonce: state.permit2[use][symbol].nonce,
+    })),
+  };
+  if (request.signed) {
+    const { field, permit, signature, owner } = request.signed;
+    const errors = checkSignedPermit(field, permit, signature, { ...expectation, owner });
+    if (errors.length > 0) throw toValidationError(errors);
+  }
+  const symbolOf = (token: string) =>
+    needs.find((n) => network.tokens[n.symbol].address === token)!;
   const approvals = planApprovals(
     needs.map(({ symbol, amount }) => ({
       token: network.tokens[symbol].address,
@@ -36,11 +116,14 @@ export function planSpend(
     })),
     {
       permit2: network.contracts.permit2,
-      spender: spenderOf(network, use),
+      spender: expectation.spender,
       now: state.blockTimestamp,
       gas: CALIBRATED_GAS,
     },
-  );
+  )
+    // A checked signed permit grants what Permit2.approve would have.
+    .filter((step) => !(request.signed && step.kind === 'permit2'))
+    .map((step) => describeApproval(step, symbolOf(step.token).symbol, use));
   if (approvals.length === 0) return { approvals, warnings: [] };
   const short = needs
     .filter(({ symbol }) => approvals.some((a) => a.token === network.tokens[symbol].address))
@@ -55,5 +138,35 @@ export function planSpend(
     hint: ERROR_CATALOGUE.ALLOWANCE_INSUFFICIENT.hint,
     tokens: short,
   };
-  return { approvals, warnings: [warning] };
+  const permitData = approvals.some((a) => a.kind === 'permit2')
+    ? offerPermit(network, state, request, expectation)
+    : undefined;
+  return { approvals, warnings: [warning], ...(permitData && { permitData }) };
+}
+
+/** Typed data covering every needed token, offered when some Permit2.approve step is planned. */
+function offerPermit(
+  network: NetworkDefinition,
+  state: WalletState,
+  request: SpendRequest,
+  expectation: { spender: string; tokens: Array<{ token: string; amount: bigint; nonce: number }> },
+): SpendPlan['permitData'] {
+  if (!request.offerPermit || request.signed) return undefined;
+  const until = state.blockTimestamp + PERMIT_VALIDITY_SECONDS;
+  const details = expectation.tokens.map((t) => permitDetails(t.token, t.amount, t.nonce, until));
+  const common = { spender: expectation.spender, sigDeadline: until.toString() };
+  const values: PermitSingle | PermitBatch =
+    request.offerPermit === 'single' ? { details: details[0], ...common } : { details, ...common };
+  return permitTypedData(values, network.contracts.permit2, network.chainId);
+}
+
+/** The signed permit of a request body, if it carries one (the DTO requires both fields together). */
+export function signedPermit(
+  field: SignedPermit['field'],
+  owner: string,
+  permit: PermitSingle | PermitBatch | undefined,
+  signature: string | undefined,
+): SignedPermit | undefined {
+  if (permit === undefined || signature === undefined) return undefined;
+  return { field, owner, permit, signature };
 }

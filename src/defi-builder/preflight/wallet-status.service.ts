@@ -55,18 +55,15 @@ export class WalletStatusService {
         // token -> Permit2 serves both uses: list it once.
         if (step.kind === 'erc20' && erc20Listed.has(step.token)) continue;
         if (step.kind === 'erc20') erc20Listed.add(step.token);
-        const symbol = TOKEN_SYMBOLS.find((s) => network.tokens[s].address === step.token)!;
         nextActions.push({
           action: 'approve',
           use,
           token: step.token,
-          symbol,
+          symbol: step.symbol,
           spender: step.spender,
+          spenderName: step.spenderName,
           transaction: step.transaction,
-          description:
-            step.kind === 'erc20'
-              ? `Approve Permit2 to move your ${symbol}`
-              : `Allow the ${use === 'swap' ? 'UniversalRouter' : 'PositionManager'} to spend ${symbol} through Permit2`,
+          description: step.description,
         });
       }
     }

@@ -30,7 +30,13 @@ export class ApiKeyListResponse {
   @ApiProperty({ enum: ['jwt'] }) authMethod: string;
   @ApiProperty({
     type: [ApiKeyResponse],
-    description: 'Keys of your account; secrets are never listed',
+    description: 'One page of your keys, newest first; secrets are never listed',
   })
   items: ApiKeyResponse[];
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Pass as cursor to get the next page; null on the last page.',
+  })
+  nextCursor: string | null;
 }

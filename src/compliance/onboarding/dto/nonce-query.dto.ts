@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { IsEvmAddress } from '../../../common/validation/is-evm-address';
+import { IsWalletAddress } from '../../../common/validation/is-evm-address';
 
 export class NonceQueryDto {
   @ApiPropertyOptional({
@@ -8,6 +8,6 @@ export class NonceQueryDto {
       'When given, the response also carries the ready-to-sign SIWE message for this wallet.',
   })
   @IsOptional()
-  @IsEvmAddress()
+  @IsWalletAddress()
   walletAddress?: string;
 }

@@ -25,12 +25,10 @@ export class RegisterWalletResponse {
   @ApiProperty({ description: 'Your account.' }) accountId: string;
   @ApiProperty({ example: true }) bound: boolean;
   @ApiProperty({
-    nullable: true,
-    type: String,
     description:
-      'Demo mode: the account the wallet was taken from; null when it was unbound or already yours.',
+      'Demo mode: true when the wallet was taken over from another account (which one is not disclosed); false when it was unbound or already yours.',
   })
-  reboundFrom: string | null;
+  rebound: boolean;
 }
 
 export class ActivatedSessionResponse {
@@ -46,9 +44,20 @@ export class ActivatedSessionResponse {
     example: 1795357800,
   })
   activeUntilUnix: number;
-  @ApiProperty({ description: 'The mined ComplianceRegistry.activate transaction.' })
-  txHash: string;
-  @ApiProperty() blockNumber: number;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'The mined ComplianceRegistry.activate transaction; null when alreadyActive (nothing was sent).',
+  })
+  txHash: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'null when alreadyActive.' })
+  blockNumber: number | null;
+  @ApiProperty({
+    description:
+      'true: the wallet already had a session with more than half of SESSION_TTL_SECONDS left; it is returned as is and no transaction was sent.',
+  })
+  alreadyActive: boolean;
   @ApiProperty({
     description: 'The wallet is bound to your account (demo activation binds an unbound wallet).',
   })

@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsEvmAddress } from '../../../common/validation/is-evm-address';
+import { IsWalletAddress } from '../../../common/validation/is-evm-address';
 
 export class RegisterWalletDto {
   @ApiProperty({
     description: 'Wallet to bind to your account.',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   walletAddress: string;
 
   @ApiPropertyOptional({

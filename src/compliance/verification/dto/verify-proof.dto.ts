@@ -1,20 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, Matches } from 'class-validator';
-import { IsEvmAddress } from '../../../common/validation/is-evm-address';
-import { PUBLIC_SIGNAL_COUNT } from '../../zk';
-import { IsGroth16ProofShape } from './groth16-proof-shape';
+import { IsWalletAddress } from '../../../common/validation/is-evm-address';
+import { PUBLIC_SIGNAL_COUNT, type Groth16Proof } from '../../zk';
+import { IsGroth16Proof, IsPublicSignals } from './groth16-proof-shape';
 
 export class VerifyProofDto {
   @ApiProperty({
     description: 'The wallet the proof is bound to (public signal 3).',
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   })
-  @IsEvmAddress()
+  @IsWalletAddress()
   walletAddress: string;
 
   @ApiProperty({
     description:
-      'snarkjs Groth16 proof (bn128) of circuits/compliance_credential.circom; `npm run zk:prove -- --wallet 0x...` prints one for the devnet issuer.',
+      'snarkjs Groth16 proof (bn128) of circuits/compliance_credential.circom; `npm run zk:prove -- --credential FILE --challenge C` prints the whole body.',
     example: {
       pi_a: ['1', '2', '1'],
       pi_b: [
@@ -27,19 +26,13 @@ export class VerifyProofDto {
       curve: 'bn128',
     },
   })
-  @IsGroth16ProofShape()
-  proof: Record<string, unknown>;
+  @IsGroth16Proof()
+  proof: Groth16Proof;
 
   @ApiProperty({
-    description: `[nullifier, issuerX, issuerY, wallet] as decimal strings (exactly ${PUBLIC_SIGNAL_COUNT}).`,
+    description: `[nullifier, issuerX, issuerY, wallet, challenge, now, expiresAt, root]: exactly ${PUBLIC_SIGNAL_COUNT} decimal strings below the BN254 scalar field.`,
     type: [String],
   })
-  @IsArray()
-  @ArrayMinSize(PUBLIC_SIGNAL_COUNT)
-  @ArrayMaxSize(PUBLIC_SIGNAL_COUNT)
-  @Matches(/^[0-9]{1,78}$/, {
-    each: true,
-    message: 'each of publicSignals must be a decimal string of at most 78 digits',
-  })
+  @IsPublicSignals()
   publicSignals: string[];
 }

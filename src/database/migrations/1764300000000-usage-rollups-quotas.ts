@@ -5,8 +5,8 @@ import { columnTypes } from './column-types';
  * Issue 15: per-minute and per-hour usage roll-ups (stats read only these), the accounts' monthly
  * quota override, and the indexes the retention sweep deletes by.
  */
-export class UsageRollupsQuotas1764100000000 implements MigrationInterface {
-  name = 'UsageRollupsQuotas1764100000000';
+export class UsageRollupsQuotas1764300000000 implements MigrationInterface {
+  name = 'UsageRollupsQuotas1764300000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const t = columnTypes(queryRunner);

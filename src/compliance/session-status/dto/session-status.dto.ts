@@ -1,0 +1,43 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsWalletAddress } from '../../../common/validation/is-evm-address';
+
+export class SessionStatusParamsDto {
+  @ApiProperty({
+    description: 'Wallet address.',
+    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  })
+  @IsWalletAddress()
+  address: string;
+}
+
+export const SESSION_SOURCES = ['credential', 'attester'] as const;
+export type SessionSource = (typeof SESSION_SOURCES)[number];
+
+export class SessionStatusResponse {
+  @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
+  @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }) address: string;
+  @ApiProperty({
+    description: 'ComplianceRegistry.isActive at the latest block: chain time < activeUntil.',
+  })
+  active: boolean;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'Session end (ISO 8601, UTC) read on chain; null when none was ever opened or it was revoked.',
+    example: '2026-11-22T14:30:00.000Z',
+  })
+  activeUntil: string | null;
+  @ApiProperty({
+    nullable: true,
+    enum: SESSION_SOURCES,
+    description:
+      'Who opened the session on chain: `credential` (POST /verify with a credential proof), `attester` (opened otherwise: demo activation, another instance); null when not active.',
+  })
+  source: SessionSource | null;
+  @ApiProperty({
+    description: 'Timestamp (unix s) of the block the session was read at.',
+    example: 1795300000,
+  })
+  chainTime: number;
+}

@@ -1,0 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsWalletAddress } from '../../../common/validation/is-evm-address';
+
+export class ChallengeQueryDto {
+  @ApiProperty({
+    description: 'The wallet the proof will be bound to.',
+    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  })
+  @IsWalletAddress()
+  walletAddress: string;
+}

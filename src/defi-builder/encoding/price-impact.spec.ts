@@ -1,0 +1,51 @@
+import { Token } from '@uniswap/sdk-core';
+import { TickMath } from '@uniswap/v3-sdk';
+import { Pool } from '@uniswap/v4-sdk';
+import JSBI from 'jsbi';
+import { quotePrices } from './price-impact';
+
+const WETH = { address: '0x77139Fa81c4434893f9D7e033C3e3903C46B820D', decimals: 18 };
+const TUSDC = { address: '0x993706027b3eC9d8b03A962CAaa15C133A52707c', decimals: 6 };
+// 3000 tUSDC per WETH: sqrt(3000e6 / 1e18) * 2^96
+const SQRT_PRICE = 4339505179874779489431521n;
+
+describe('quotePrices', () => {
+  it("gives the pool's mid price as v4-sdk Pool does, both directions", () => {
+    const t0 = new Token(84532, WETH.address, 18);
+    const t1 = new Token(84532, TUSDC.address, 6);
+    const tick = TickMath.getTickAtSqrtRatio(JSBI.BigInt(SQRT_PRICE.toString()));
+    const pool = new Pool(
+      t0,
+      t1,
+      3000,
+      60,
+      '0x0000000000000000000000000000000000000000',
+      SQRT_PRICE.toString(),
+      0,
+      tick,
+    );
+    const common = { chainId: 84532, sqrtPriceX96: SQRT_PRICE };
+    const sell = quotePrices({
+      ...common,
+      tokenIn: WETH,
+      tokenOut: TUSDC,
+      zeroForOne: true,
+      amountIn: 10n ** 18n,
+      amountOut: 2991n * 10n ** 6n,
+    });
+    expect(sell.midPrice).toBe(pool.token0Price.toSignificant(10));
+    expect(Number(sell.midPrice)).toBeCloseTo(3000, 6);
+    expect(sell.executionPrice).toBe('2991');
+    expect(sell.priceImpactBps).toBe(30); // 0.3 %
+    const buy = quotePrices({
+      ...common,
+      tokenIn: TUSDC,
+      tokenOut: WETH,
+      zeroForOne: false,
+      amountIn: 3000n * 10n ** 6n,
+      amountOut: 10n ** 18n,
+    });
+    expect(buy.midPrice).toBe(pool.token1Price.toSignificant(10));
+    expect(buy.priceImpactBps).toBe(0);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * POST /api/v1/defi/liquidity/collect: the position's uncollected fees to the owner or a
+ * recipient (DECREASE_LIQUIDITY of 0 + TAKE_PAIR). An exit: never needs a session.
+ */
+import { getAddress } from 'ethers';
+import type { DefiOperation } from '../build/defi-pipeline.service';
+import { encodeCollectCalldata } from '../encoding/position-calldata';
+import type { CollectFeesDto } from '../positions/dto/position-requests.dto';
+import { sdkPool, sdkPosition, withSdk } from '../positions/position-math';
+import {
+  PositionOperationReads,
+  positionChangeBase,
+  positionFromPreflight,
+  positionPreflight,
+} from '../positions/position-preflight';
+import type { CollectFeesDetails } from '../positions/position-responses';
+
+type CollectOperation = DefiOperation<
+  CollectFeesDto,
+  never,
+  PositionOperationReads,
+  CollectFeesDetails
+>;
+
+export const collectFeesOperation: CollectOperation = {
+  preflight: (dto) => ({ session: 'none', ...positionPreflight(dto.tokenId) }),
+
+  build: (dto, pre, deadline) => {
+    const position = positionFromPreflight(dto.tokenId, pre);
+    const recipient = getAddress(dto.recipient ?? position.owner);
+    const price = pre.reads.slot0;
+    return {
+      to: pre.network.contracts.positionManager,
+      data: withSdk('collect', () =>
+        encodeCollectCalldata(sdkPosition(sdkPool(pre.network, price), position), {
+          tokenId: position.tokenId,
+          deadline,
+          recipient,
+        }),
+      ),
+      gas: 'collect',
+      details: { ...positionChangeBase(position, price), recipient },
+    };
+  },
+};

@@ -1,0 +1,105 @@
+/** POST /api/v1/defi/liquidity/increase: add to a position the wallet owns. Needs a session (the hook gates adds). */
+import type { TokenSymbol } from '../../chain/encoding/wallet-reads';
+import type { NetworkDefinition } from '../../chain/network/network.types';
+import type { DefiOperation } from '../build/defi-pipeline.service';
+import { liquidityForAmounts, mintAmountsFor } from '../encoding/liquidity-calldata';
+import type { Slot0 } from '../encoding/market-reads';
+import { encodeIncreaseCalldata } from '../encoding/position-calldata';
+import type { IncreaseLiquidityDto } from '../positions/dto/position-requests.dto';
+import { maxAmountsIn, sdkPool, sdkPosition, withSdk } from '../positions/position-math';
+import { UINT128_LIMIT } from '../dto/validators';
+import {
+  PositionOperationReads,
+  positionChangeBase,
+  positionFromPreflight,
+  positionPreflight,
+} from '../positions/position-preflight';
+import { PositionRecord, positionOf } from '../positions/position-reads';
+import type { IncreaseLiquidityDetails } from '../positions/position-responses';
+import { assertLiquidity } from './mint.operation';
+import { DEFAULT_SLIPPAGE_BPS } from './swap.operation';
+
+type IncreaseOperation = DefiOperation<
+  IncreaseLiquidityDto,
+  never,
+  PositionOperationReads,
+  IncreaseLiquidityDetails
+>;
+
+/** The liquidity the amounts buy in the position's range at the current price, and its bounds. */
+function planIncrease(
+  dto: IncreaseLiquidityDto,
+  network: NetworkDefinition,
+  price: Slot0,
+  position: PositionRecord,
+) {
+  const { tickLower, tickUpper } = position;
+  const liquidity = liquidityForAmounts(
+    price,
+    tickLower,
+    tickUpper,
+    BigInt(dto.amount0),
+    BigInt(dto.amount1),
+  );
+  assertLiquidity(liquidity, price, tickLower, tickUpper);
+  const slippageBps = dto.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
+  return withSdk('increase', () => {
+    const addition = sdkPosition(sdkPool(network, price), { tickLower, tickUpper, liquidity });
+    const max = maxAmountsIn(addition, slippageBps);
+    if (max.amount0 >= UINT128_LIMIT || max.amount1 >= UINT128_LIMIT)
+      throw new Error('with the slippage, the maximum amounts exceed uint128');
+    const expected = mintAmountsFor(liquidity, price, tickLower, tickUpper);
+    return { liquidity, slippageBps, addition, max, expected };
+  });
+}
+
+const symbolOf = (network: NetworkDefinition, address: string): TokenSymbol =>
+  Object.values(network.tokens).find((t) => t.address === address)!.symbol;
+
+export const increaseLiquidityOperation: IncreaseOperation = {
+  preflight: (dto) => ({
+    session: 'required',
+    ...positionPreflight(dto.tokenId),
+    spend: (_tokens, reads, network) => {
+      const { max } = planIncrease(
+        dto,
+        network,
+        reads.slot0,
+        positionOf(BigInt(dto.tokenId), reads),
+      );
+      return {
+        use: 'liquidity',
+        needs: [
+          { symbol: symbolOf(network, network.pool.currency0), amount: max.amount0 },
+          { symbol: symbolOf(network, network.pool.currency1), amount: max.amount1 },
+        ],
+      };
+    },
+  }),
+
+  build: (dto, pre, deadline) => {
+    const position = positionFromPreflight(dto.tokenId, pre);
+    const price = pre.reads.slot0;
+    const plan = planIncrease(dto, pre.network, price, position);
+    return {
+      to: pre.network.contracts.positionManager,
+      data: withSdk('increase', () =>
+        encodeIncreaseCalldata(plan.addition, {
+          tokenId: position.tokenId,
+          deadline,
+          slippageBps: plan.slippageBps,
+        }),
+      ),
+      gas: 'increase',
+      details: {
+        ...positionChangeBase(position, price),
+        liquidity: plan.liquidity.toString(),
+        amount0Max: plan.max.amount0.toString(),
+        amount1Max: plan.max.amount1.toString(),
+        expectedAmount0: plan.expected.amount0.toString(),
+        expectedAmount1: plan.expected.amount1.toString(),
+        slippageBps: plan.slippageBps,
+      },
+    };
+  },
+};

@@ -1,0 +1,169 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsWalletAddress } from '../../../common/validation/is-evm-address';
+import { IsFutureUnixSeconds, IsUint128String, register } from '../../dto/validators';
+
+const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** A position NFT id: a positive decimal integer string (a JSON integer is accepted too). */
+function IsTokenId(): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }) =>
+      typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value,
+    ),
+    Matches(/^[1-9][0-9]{0,76}$/, {
+      message: '$property must be a positive decimal integer (the position NFT id)',
+    }),
+  );
+}
+
+const TOKEN_ID = { description: 'Position NFT id (PositionManager tokenId).', example: '42' };
+const SLIPPAGE =
+  'Price move tolerated between build and execution, in basis points (0..5000, default 50).';
+
+/** Optional slippage tolerance in bps, documented with what it bounds. */
+function SlippageBps(bounds: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      description: `${SLIPPAGE} ${bounds}`,
+      default: 50,
+      minimum: 0,
+      maximum: 5000,
+    }),
+    IsOptional(),
+    IsInt(),
+    Min(0),
+    Max(5000),
+  );
+}
+const DEADLINE = {
+  description:
+    'Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.',
+  example: 1900000000,
+};
+
+abstract class PositionRequest {
+  @ApiProperty(TOKEN_ID)
+  @IsTokenId()
+  tokenId: string;
+
+  @ApiProperty({
+    description:
+      'The wallet that owns the position and signs; must not be bound to another account.',
+    example: WALLET,
+  })
+  @IsWalletAddress()
+  userAddress: string;
+
+  @ApiPropertyOptional(DEADLINE)
+  @IsOptional()
+  @IsFutureUnixSeconds()
+  deadline?: number;
+}
+
+/** Body of POST /api/v1/defi/liquidity/increase. */
+export class IncreaseLiquidityDto extends PositionRequest {
+  @ApiProperty({
+    description: 'token0 (WETH) to add at the current price, smallest units, > 0 and < 2^128.',
+    example: '100000000000000000',
+  })
+  @IsUint128String()
+  amount0: string;
+
+  @ApiProperty({
+    description: 'token1 (tUSDC) to add at the current price, smallest units, > 0 and < 2^128.',
+    example: '300000000',
+  })
+  @IsUint128String()
+  amount1: string;
+
+  @SlippageBps(
+    'Sets amount0Max/amount1Max (v4-sdk mintAmountsWithSlippage): the most the increase may take.',
+  )
+  slippageBps?: number;
+}
+
+/** burn: true needs the whole liquidity (liquidityBps 10000); `liquidity` is checked against the position later. */
+function BurnTakesAll(): PropertyDecorator {
+  return register(
+    'burnTakesAll',
+    'burn: true removes the whole position: send liquidityBps 10000 (or the whole liquidity), or burn: false',
+    (value, args) => {
+      const { liquidityBps } = args.object as { liquidityBps?: unknown };
+      return value !== true || liquidityBps === undefined || liquidityBps === 10_000;
+    },
+  );
+}
+
+function NotWith(other: string): PropertyDecorator {
+  return register('notWith', `send either $property or ${other}, not both`, (_value, args) => {
+    return (args.object as Record<string, unknown>)[other] === undefined;
+  });
+}
+
+/** Body of POST /api/v1/defi/liquidity/decrease: liquidityBps or liquidity (exactly one). */
+export class DecreaseLiquidityDto extends PositionRequest {
+  @ApiPropertyOptional({
+    description:
+      'Share of the position to remove, in basis points (1..10000; 10000 = all). Or send liquidity.',
+    minimum: 1,
+    maximum: 10_000,
+    example: 5000,
+  })
+  @ValidateIf((o: DecreaseLiquidityDto) => o.liquidity === undefined)
+  @IsInt({ message: 'liquidityBps must be an integer from 1 to 10000 (or send liquidity instead)' })
+  @Min(1)
+  @Max(10_000)
+  liquidityBps?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'Exact liquidity to remove (at most the position liquidity). Or send liquidityBps.',
+    example: '1000000000',
+  })
+  @ValidateIf((o: DecreaseLiquidityDto) => o.liquidity !== undefined)
+  @IsUint128String()
+  @NotWith('liquidityBps')
+  liquidity?: string;
+
+  @SlippageBps(
+    'Sets amount0Min/amount1Min from the current price (v4-sdk burnAmountsWithSlippage).',
+  )
+  slippageBps?: number;
+
+  @ApiPropertyOptional({
+    description: 'Also burn the position NFT (BURN_POSITION); only with the whole liquidity.',
+    default: false,
+  })
+  @IsOptional()
+  @IsBoolean()
+  @BurnTakesAll()
+  burn?: boolean;
+}
+
+/** Body of POST /api/v1/defi/liquidity/collect. */
+export class CollectFeesDto extends PositionRequest {
+  @ApiPropertyOptional({
+    description: 'Who receives the fees. Default: userAddress.',
+    example: WALLET,
+  })
+  @IsOptional()
+  @IsWalletAddress()
+  recipient?: string;
+}
+
+/** Query of GET /api/v1/defi/positions. */
+export class PositionsQueryDto {
+  @ApiProperty({ description: 'Wallet whose positions to list.', example: WALLET })
+  @IsWalletAddress()
+  owner: string;
+}
+
+/** Path of GET /api/v1/defi/positions/:tokenId. */
+export class TokenIdParamDto {
+  @ApiProperty(TOKEN_ID)
+  @IsTokenId()
+  tokenId: string;
+}

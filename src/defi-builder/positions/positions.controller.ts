@@ -1,0 +1,111 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '../../auth/principal';
+import { RequireScope } from '../../auth/require-scope.decorator';
+import { DefiPipelineService } from '../build/defi-pipeline.service';
+import { BuildQueryDto } from '../dto/build-query.dto';
+import { collectFeesOperation } from '../operations/collect-fees.operation';
+import { decreaseLiquidityOperation } from '../operations/decrease-liquidity.operation';
+import { increaseLiquidityOperation } from '../operations/increase-liquidity.operation';
+import {
+  CollectFeesDto,
+  DecreaseLiquidityDto,
+  IncreaseLiquidityDto,
+  PositionsQueryDto,
+  TokenIdParamDto,
+} from './dto/position-requests.dto';
+import {
+  CollectFeesResponseDto,
+  DecreaseLiquidityResponseDto,
+  IncreaseLiquidityResponseDto,
+  PositionResponseDto,
+  PositionsResponseDto,
+} from './dto/position-responses.dto';
+import { PositionsService } from './positions.service';
+
+const ERRORS =
+  'Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), ' +
+  '403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), ' +
+  '403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`).';
+
+@ApiTags('positions')
+@Controller('api/v1/defi')
+export class PositionsController {
+  constructor(
+    private readonly positions: PositionsService,
+    private readonly pipeline: DefiPipelineService,
+  ) {}
+
+  @Get('positions')
+  @RequireScope('defi:preflight')
+  @ApiOperation({
+    operationId: 'listPositions',
+    summary: "A wallet's positions in the compliance pool",
+    description:
+      'Found from PositionManager Transfer logs (paged eth_getLogs), confirmed in one batched read. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
+  })
+  @ApiOkResponse({ type: PositionsResponseDto })
+  list(@Query() query: PositionsQueryDto, @CurrentPrincipal() principal?: Principal) {
+    return this.positions.list(query.owner, principal);
+  }
+
+  @Get('positions/:tokenId')
+  @RequireScope('defi:preflight')
+  @ApiOperation({
+    operationId: 'getPosition',
+    summary:
+      'One position: owner, range, liquidity, amounts at the current price, uncollected fees',
+    description:
+      'Errors: 400 INVALID_PARAMS, 404 POSITION_NOT_FOUND (phase preflight: never minted, burned, or another pool), 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
+  })
+  @ApiOkResponse({ type: PositionResponseDto })
+  one(@Param() params: TokenIdParamDto, @CurrentPrincipal() principal?: Principal) {
+    return this.positions.one(params.tokenId, principal);
+  }
+
+  @Post('liquidity/increase')
+  @HttpCode(200)
+  @RequireScope('defi:liquidity')
+  @ApiOperation({
+    operationId: 'increaseLiquidity',
+    summary: 'Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)',
+    description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). ${ERRORS}`,
+  })
+  @ApiOkResponse({ type: IncreaseLiquidityResponseDto })
+  increase(
+    @Body() body: IncreaseLiquidityDto,
+    @Query() query: BuildQueryDto,
+    @CurrentPrincipal() principal?: Principal,
+  ) {
+    return this.pipeline.run(increaseLiquidityOperation, body, {
+      buildOnly: query.buildOnly === true,
+      principal,
+    });
+  }
+
+  @Post('liquidity/decrease')
+  @HttpCode(200)
+  @RequireScope('defi:liquidity')
+  @ApiOperation({
+    operationId: 'decreaseLiquidity',
+    summary: 'Build an unsigned decrease (DECREASE_LIQUIDITY or BURN_POSITION + TAKE_PAIR)',
+    description: `An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. ${ERRORS}`,
+  })
+  @ApiOkResponse({ type: DecreaseLiquidityResponseDto })
+  decrease(@Body() body: DecreaseLiquidityDto, @CurrentPrincipal() principal?: Principal) {
+    return this.pipeline.run(decreaseLiquidityOperation, body, { buildOnly: false, principal });
+  }
+
+  @Post('liquidity/collect')
+  @HttpCode(200)
+  @RequireScope('defi:liquidity')
+  @ApiOperation({
+    operationId: 'collectFees',
+    summary: 'Build an unsigned fee collection (DECREASE_LIQUIDITY of 0 + TAKE_PAIR)',
+    description: `An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). ${ERRORS}`,
+  })
+  @ApiOkResponse({ type: CollectFeesResponseDto })
+  collect(@Body() body: CollectFeesDto, @CurrentPrincipal() principal?: Principal) {
+    return this.pipeline.run(collectFeesOperation, body, { buildOnly: false, principal });
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * GET /api/v1/defi/positions (a wallet's positions in our pool) and GET .../positions/:tokenId.
+ * Discovery: PositionManager Transfer logs to the wallet (paged eth_getLogs from the network's
+ * start block). Confirmation: ONE Multicall3 eth_call (ownerOf, getPoolAndPositionInfo,
+ * getPositionLiquidity of every candidate, the pool price, and the fee growth of positions whose
+ * range is already known). StateView's fee reads need the ticks: a position seen for the first
+ * time takes one more eth_call, and its range is remembered (a tokenId's range never changes; the
+ * batch re-reads it, so a mismatch is caught and read again).
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { getAddress } from 'ethers';
+import type { Principal } from '../../auth/principal';
+import type { NetworkDefinition } from '../../chain/network/network.types';
+import { WalletsService } from '../../compliance/wallets/wallets.service';
+import { ChainReads, DEFI_CHAIN, DecodedReads, DefiChain } from '../chain/defi-chain.port';
+import { Slot0, slot0Read } from '../encoding/market-reads';
+import { amountsOf, isInRange, sdkPool, sdkPosition } from './position-math';
+import { livePosition } from './position-preflight';
+import {
+  FeeGrowth,
+  FeeReads,
+  feeGrowthOf,
+  feeReads,
+  grouped,
+  inPool,
+  PositionReads,
+  PositionRecord,
+  positionOf,
+  positionReads,
+  uncollectedFees,
+  ungrouped,
+} from './position-reads';
+import type { PositionView } from './position-responses';
+
+type LivePosition = PositionRecord & { owner: string };
+type Range = { tickLower: number; tickUpper: number };
+
+/** Ranges remembered per tokenId (bounded: the oldest are forgotten first). */
+const REMEMBERED_RANGES = 10_000;
+const NO_FEES: FeeGrowth = { last0: 0n, last1: 0n, inside0: 0n, inside1: 0n };
+
+@Injectable()
+export class PositionsService {
+  private readonly ranges = new Map<string, Range>();
+
+  constructor(
+    @Inject(DEFI_CHAIN) private readonly chain: DefiChain,
+    private readonly wallets: WalletsService,
+  ) {}
+
+  async list(owner: string, principal: Principal | undefined) {
+    const network = this.chain.network();
+    const wallet = getAddress(owner);
+    const walletBound = await this.wallets.assertNotBoundElsewhere(wallet, principal?.accountId);
+    const candidates = await this.chain.positionTokenIdsReceivedBy(wallet);
+    const read = await this.readPositions(network, candidates);
+    const views = read.positions
+      .filter(({ position: p }) => p.owner === wallet && inPool(network, p))
+      .map(({ position, growth }) =>
+        viewOf(network, read.price!, position as LivePosition, growth),
+      );
+    return { owner: wallet, chainId: network.chainId, walletBound, positions: views };
+  }
+
+  async one(tokenId: string, principal: Principal | undefined) {
+    const network = this.chain.network();
+    const { price, positions } = await this.readPositions(network, [BigInt(tokenId)]);
+    const [{ position, growth }] = positions;
+    const live = livePosition(network, position);
+    await this.wallets.assertNotBoundElsewhere(live.owner, principal?.accountId);
+    return { chainId: network.chainId, ...viewOf(network, price!, live, growth) };
+  }
+
+  private async readPositions(network: NetworkDefinition, ids: bigint[]) {
+    if (ids.length === 0) return { price: null, positions: [] };
+    const batch: ChainReads = { slot0: slot0Read(network) };
+    for (const id of ids) {
+      Object.assign(batch, grouped(`${id}`, positionReads(network, id)));
+      const range = this.ranges.get(`${id}`);
+      if (range)
+        Object.assign(batch, grouped(`${id}`, feeReads(network, { tokenId: id, ...range })));
+    }
+    const { reads: decoded } = await this.chain.read(batch);
+    const positions = ids.map((id) => {
+      const position = positionOf(id, ungrouped<PositionReads>(`${id}`, decoded));
+      const known = this.ranges.get(`${id}`);
+      const growth =
+        known?.tickLower === position.tickLower && known.tickUpper === position.tickUpper
+          ? feeGrowthOf(ungrouped<FeeReads>(`${id}`, decoded))
+          : undefined;
+      if (position.poolKey !== null) this.remember(id, position);
+      return { position, growth };
+    });
+    // Positions seen for the first time (or whose range changed: a reorg) that hold liquidity.
+    const unpriced = positions.filter(
+      ({ position: p, growth }) => growth === undefined && p.liquidity > 0n && inPool(network, p),
+    );
+    if (unpriced.length > 0) {
+      const feeBatch: ChainReads = {};
+      for (const { position: p } of unpriced)
+        Object.assign(feeBatch, grouped(`${p.tokenId}`, feeReads(network, p)));
+      const fees: DecodedReads<ChainReads> = (await this.chain.read(feeBatch)).reads;
+      for (const entry of unpriced)
+        entry.growth = feeGrowthOf(ungrouped<FeeReads>(`${entry.position.tokenId}`, fees));
+    }
+    return { price: decoded.slot0 as Slot0, positions };
+  }
+
+  private remember(id: bigint, range: Range): void {
+    const key = `${id}`;
+    this.ranges.delete(key);
+    this.ranges.set(key, { tickLower: range.tickLower, tickUpper: range.tickUpper });
+    if (this.ranges.size > REMEMBERED_RANGES) this.ranges.delete(this.ranges.keys().next().value!);
+  }
+}
+
+function viewOf(
+  network: NetworkDefinition,
+  price: Slot0,
+  p: LivePosition,
+  growth: FeeGrowth | undefined,
+): PositionView {
+  // An empty position has no fees left: v4 pays them out on every liquidity change.
+  const owed = p.liquidity > 0n ? uncollectedFees(p.liquidity, growth ?? NO_FEES) : null;
+  const amounts = amountsOf(sdkPosition(sdkPool(network, price), p));
+  return {
+    tokenId: p.tokenId.toString(),
+    owner: p.owner,
+    poolKey: network.pool,
+    tickLower: p.tickLower,
+    tickUpper: p.tickUpper,
+    liquidity: p.liquidity.toString(),
+    inRange: isInRange(p, price.tick),
+    amount0: amounts.amount0.toString(),
+    amount1: amounts.amount1.toString(),
+    uncollectedFees: {
+      amount0: (owed?.amount0 ?? 0n).toString(),
+      amount1: (owed?.amount1 ?? 0n).toString(),
+    },
+  };
+}

@@ -1,0 +1,296 @@
+// The page functions passed to page.evaluate run in the browser.
+/// <reference lib="dom" />
+import { formatEther } from 'ethers';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import request from 'supertest';
+import { SCOPES } from '../../src/auth/scopes';
+import { createTestApp, TestAccount, TestApp } from '../helpers/app';
+import { login } from '../helpers/auth';
+import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
+import { pollUntil } from '../helpers/wait';
+import { BrowserSession, openBrowser } from './browser';
+
+const API_KEY = /^cgk_test_[0-9a-f]{48}$/;
+
+/**
+ * The dashboard in a real browser (Debian's Chromium), against the whole app listening on a port
+ * and the jest worker's devnet: one signed-in walk through every section, in order.
+ */
+describe('Dashboard (/dashboard) in Chromium', () => {
+  let chain: ComplianceDevnet;
+  let t: TestApp;
+  let origin: string;
+  let account: TestAccount;
+  let token: string;
+  let browser: BrowserSession;
+  let page: Page;
+  let keyId: string;
+  let fullKey: string;
+
+  beforeAll(async () => {
+    chain = await startComplianceDevnet();
+    t = await createTestApp({ env: chain.env, listen: true });
+    origin = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
+    account = await t.createAccount();
+    token = await login(t, account);
+    browser = await openBrowser(origin);
+    page = browser.page;
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await chain?.close();
+  });
+
+  const api = () => request(t.server);
+  const chartBars = (n: number) =>
+    page.waitForFunction(
+      (count) => document.querySelectorAll('#usage svg.chart rect.ok').length === count,
+      n,
+    );
+
+  it('serves the page and its modules from the service, under a CSP that allows only its own origin', async () => {
+    const res = await api().get('/dashboard/').expect(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    const csp = res.headers['content-security-policy'];
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toMatch(/https:|http:|\*|unsafe-inline|unsafe-eval/);
+    const vendor = await api().get('/dashboard/vendor/preact-htm.js').expect(200);
+    expect(vendor.headers['content-type']).toMatch(/javascript/);
+    const settings = await api().get('/dashboard/settings.json').expect(200);
+    expect(settings.body).toEqual({ scopes: [...SCOPES] });
+    await api().get('/dashboard').expect(301).expect('location', '/dashboard/');
+    await api().get('/dashboard/nope.js').expect(404);
+  });
+
+  it('signs in with the keyboard: labelled fields, visible focus on the Sign in button, envelope errors', async () => {
+    // The page's timers run on a clock the test can move (to reach the token refresh).
+    await page.clock.install();
+    await page.goto(`${origin}/dashboard`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await browser.screenshot('signin-1280');
+
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+    await page.keyboard.type(account.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('wrong password');
+    await page.keyboard.press('Tab');
+    const button = page.getByRole('button', { name: 'Sign in' });
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+    const focus = await button.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return {
+        visible: el.matches(':focus-visible'),
+        outline: style.outlineStyle,
+        width: style.outlineWidth,
+      };
+    });
+    expect(focus).toEqual({ visible: true, outline: 'solid', width: '3px' });
+    await browser.screenshot('signin-focus-1280');
+
+    await page.keyboard.press('Enter');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('INVALID_CREDENTIALS');
+
+    await page.getByLabel('Password').fill(account.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    const headings = await page.locator('h2').allTextContents();
+    expect(headings).toEqual(['API keys', 'Usage', 'Wallets and sessions']);
+  });
+
+  it('creates a key: the full key is shown once, with a warning and a copy button', async () => {
+    await page.getByLabel('Name', { exact: true }).fill('dashboard key');
+    await page.getByLabel('usage:read').check();
+    await page.getByLabel('defi:preflight').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+
+    const shown = page.getByLabel('Your new API key');
+    await shown.waitFor();
+    fullKey = await shown.inputValue();
+    expect(fullKey).toMatch(API_KEY);
+    expect(await page.getByRole('note').innerText()).toContain(
+      'This is the only time the full key is shown',
+    );
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(fullKey);
+    await browser.screenshot('key-created-1280', '#keys');
+
+    const listed = await api().get('/api/v1/api-keys').set('Authorization', `Bearer ${token}`);
+    const key = listed.body.items.find((k: { name: string }) => k.name === 'dashboard key');
+    keyId = key.id;
+    expect(fullKey.startsWith(key.prefix)).toBe(true);
+    expect(key.scopes).toEqual(['defi:preflight', 'usage:read']);
+    const row = page.getByRole('row', { name: /dashboard key/ });
+    expect(await row.innerText()).toContain(key.prefix);
+    expect(await row.innerText()).toContain('active');
+
+    await page.getByRole('button', { name: 'I have stored the key' }).click();
+    await shown.waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(fullKey);
+  });
+
+  it('revokes a key after a confirmation; Cancel keeps it', async () => {
+    // Three requests with the key before it goes: two answered, one refused for a missing scope.
+    for (const path of ['/api/v1/usage/stats', '/api/v1/usage/stats', '/api/v1/onboarding/nonce'])
+      await api().get(path).set('X-API-Key', fullKey);
+
+    await page.getByRole('button', { name: 'Revoke dashboard key' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('This cannot be undone');
+    await browser.screenshot('revoke-confirm-1280', '#keys');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await api().get('/api/v1/usage/stats').set('X-API-Key', fullKey).expect(200);
+
+    await page.getByRole('button', { name: 'Revoke dashboard key' }).click();
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('row', { name: /dashboard key.*revoked/ }).waitFor();
+    const refused = await api().get('/api/v1/usage/stats').set('X-API-Key', fullKey).expect(401);
+    expect(refused.body.code).toBe('API_KEY_INACTIVE');
+  });
+
+  it('shows usage: a chart by hour (and by day), by code, by key, the rate-limit window, the numbers of GET /usage/stats', async () => {
+    // The key made 4 requests (one 403); wait until the batched recorder has written them.
+    const keyUsage = await pollUntil(
+      'the key to show 4 requests in GET /usage/stats',
+      async () => {
+        const res = await api().get('/api/v1/usage/stats').set('Authorization', `Bearer ${token}`);
+        return res.body.byKey.find((k: { keyId: string }) => k.keyId === keyId);
+      },
+      (row) => row?.requests === 4,
+      // Each probe is a request of this account: probe gently, not against its rate limit.
+      { intervalMs: 200 },
+    );
+    expect(keyUsage).toMatchObject({ requests: 4, failed: 1 });
+
+    const usage = page.locator('#usage');
+    await usage.getByRole('button', { name: 'Refresh' }).click();
+    const keyRow = usage.getByRole('row', { name: /key “dashboard key”/ });
+    await keyRow.waitFor();
+    expect((await keyRow.locator('td').allTextContents()).slice(1, 3)).toEqual(['4', '1']);
+    expect(await usage.locator('ul.plain').innerText()).toContain('API_KEY_SCOPE_MISSING');
+    expect(await usage.getByTestId('rate-limit').innerText()).toMatch(
+      /\d+ of 120 requests left, resets in \d+ s/,
+    );
+    expect(await usage.locator('svg.chart rect.ok').count()).toBe(24);
+    const latestHour = await usage.locator('svg.chart title').last().textContent();
+    const [ok, failed] = (latestHour ?? '').match(/\d+/g)!.slice(-2).map(Number);
+    expect(ok + failed).toBeGreaterThanOrEqual(4);
+
+    await usage.getByRole('button', { name: 'Last 30 days, by day' }).click();
+    await chartBars(30);
+    await usage.getByRole('button', { name: 'Last 24 hours, by hour' }).click();
+    await chartBars(24);
+  });
+
+  it('binds a wallet, activates a demo session on the devnet and shows its preflight in words', async () => {
+    const wallet = chain.wallets[1].address;
+    const wallets = page.locator('#wallets');
+    await wallets.getByText('No wallet is bound to your account yet.').waitFor();
+
+    // A wrong EIP-55 checksum: the envelope's message and hint, nothing bound.
+    await wallets.getByLabel('Wallet address').fill(wrongChecksum(wallet));
+    await wallets.getByRole('button', { name: 'Bind wallet' }).click();
+    const alert = wallets.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('INVALID_ADDRESS');
+    expect(await alert.innerText()).toContain(`send ${wallet}`);
+
+    await wallets.getByLabel('Wallet address').fill(wallet);
+    await wallets.getByRole('button', { name: 'Bind wallet' }).click();
+    const session = wallets.getByTestId('session');
+    await session.waitFor();
+    expect((await session.innerText())?.trim()).toBe('No session');
+    await alert.waitFor({ state: 'detached' });
+
+    await wallets.getByRole('button', { name: `Activate a demo session for ${wallet}` }).click();
+    await wallets.getByText(/Active until/).waitFor({ timeout: 30_000 });
+    expect(await chain.isActive(wallet)).toBe(true);
+    const until = new Date((await chain.activeUntil(wallet)) * 1000);
+    const shown = await session.innerText();
+    expect(shown).toContain(String(until.getFullYear()));
+
+    await wallets.getByRole('button', { name: `Show the preflight of ${wallet}` }).click();
+    const preflight = wallets.getByRole('region', { name: `Preflight of ${wallet}` });
+    await preflight.waitFor();
+    const balances = await preflight.getByTestId('balances').locator('dd').allTextContents();
+    // Devnet funding wrapped 100 of the wallet's 10,000 ETH (gas included): shown to 6 decimals.
+    const eth = Number(formatEther(await chain.provider.getBalance(wallet)));
+    expect(Math.abs(Number(balances[0].replace(/,/g, '')) - eth)).toBeLessThan(1e-6);
+    expect(balances.slice(1)).toEqual(['100', '1,000,000']);
+    const actions = await preflight.getByTestId('next-actions').locator('li').allTextContents();
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.join(' ')).toMatch(/Permit2/);
+    await browser.screenshot('dashboard-1280');
+  });
+
+  it('refreshes the access token a minute before it expires, and keeps working with the new one', async () => {
+    const refreshed = page.waitForResponse(`${origin}/auth/refresh`);
+    await page.clock.fastForward('14:01'); // access tokens live 15 minutes
+    const rotation = await refreshed;
+    expect(rotation.status()).toBe(200);
+    const { accessToken } = (await rotation.json()) as { accessToken: string };
+    const next = page.waitForResponse((r) => r.url().startsWith(`${origin}/api/v1/usage/stats`));
+    await page.locator('#usage').getByRole('button', { name: 'Refresh' }).click();
+    const response = await next;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers()['authorization']).toBe(`Bearer ${accessToken}`);
+  });
+
+  it('fits a 390 px wide screen without horizontal scrolling', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await browser.screenshot('dashboard-390');
+    for (const id of ['keys', 'usage', 'wallets'])
+      await browser.screenshot(`dashboard-390-${id}`, `#${id}`);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('signs out: the refresh token is retired and the sign-in form is back', async () => {
+    const logout = page.waitForResponse(`${origin}/auth/logout`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const response = await logout;
+    expect(response.status()).toBeLessThan(300);
+    const { refreshToken } = response.request().postDataJSON() as { refreshToken: string };
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const refused = await api().post('/auth/refresh').send({ refreshToken }).expect(401);
+    expect(refused.body.code).toBe('JWT_INVALID');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await browser.screenshot('signin-390');
+  });
+
+  it('made no request outside its own origin, and logged no console error', () => {
+    expect(browser.requests.length).toBeGreaterThan(10);
+    expect(browser.requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+    // The two refusals the walk provoked on purpose (wrong password, bad checksum) are the only
+    // errors: Chromium logs each failed response; the page itself logs nothing.
+    expect(browser.consoleErrors).toEqual([
+      expect.stringMatching(/status of 401/),
+      expect.stringMatching(/status of 400/),
+    ]);
+  });
+});
+
+/** The address with the case of its first letter flipped: a wrong EIP-55 checksum. */
+function wrongChecksum(address: string): string {
+  const i = address.slice(2).search(/[a-fA-F]/) + 2;
+  const c = address[i];
+  return (
+    address.slice(0, i) +
+    (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) +
+    address.slice(i + 1)
+  );
+}

@@ -1,0 +1,41 @@
+import request from 'supertest';
+import { ChainConnection } from '../../src/chain/chain-connection';
+import { createTestApp, TestApp } from '../helpers/app';
+import { pollUntil } from '../helpers/wait';
+
+/** The embedded devnet is restarted when its process dies (issue 16: 8). */
+describe('Embedded devnet supervision', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // Its own devnet child (not the worker's shared one), on an ephemeral port.
+    t = await createTestApp({ env: { DEVNET_SHARED: 'false', DEVNET_PORT: '0' } });
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('readiness says 503 (chain) while the killed devnet is down, then 200 once it is restarted', async () => {
+    await request(t.server).get('/health/ready').expect(200);
+    const chain = t.app.get(ChainConnection);
+    const blockBefore = await chain.provider.getBlockNumber();
+    process.kill(chain.devnet!.pid, 'SIGKILL');
+
+    const down = await pollUntil(
+      'readiness to report the chain down',
+      () => request(t.server).get('/health/ready'),
+      (res) => res.status === 503,
+      { timeoutMs: 5_000, intervalMs: 25 },
+    );
+    expect(down.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(down.body.details).toContainEqual(expect.objectContaining({ component: 'chain' }));
+    expect(down.body.hint).toContain('the chain RPC');
+
+    await pollUntil(
+      'readiness to recover after the restart',
+      async () => (await request(t.server).get('/health/ready')).status,
+      (status) => status === 200,
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    // Same RPC URL and addresses; the state is the fresh deployment's (the log says it was lost).
+    expect(await chain.provider.getBlockNumber()).toBeLessThanOrEqual(blockBefore);
+  }, 90_000);
+});
