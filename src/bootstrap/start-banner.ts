@@ -28,6 +28,7 @@ export function startBanner(facts: StartFacts): string {
     `  API        ${facts.baseUrl}/api/v1   (BASE=${facts.baseUrl})`,
   ];
   if (facts.docsEnabled) lines.push(`  Reference  ${facts.baseUrl}/docs   (OpenAPI: /docs/json)`);
+  lines.push(`  Dashboard  ${facts.baseUrl}/dashboard   (keys, usage, wallets)`);
   const { chain } = facts;
   if (chain.embedded && chain.rpcUrl) {
     lines.push(

@@ -73,7 +73,7 @@ const entries = {
   API_KEY_PREFIX_NOT_FOUND: {
     status: 401,
     phase: 'auth',
-    hint: 'No key with this prefix exists; create one with POST /api/v1/api-keys in the dashboard.',
+    hint: 'No key with this prefix exists; create one in the dashboard (/dashboard, API keys) or with POST /api/v1/api-keys.',
   },
   API_KEY_HASH_MISMATCH: {
     status: 401,
