@@ -160,6 +160,19 @@ describe('Hostile bodies, caching and wallet fields (issue 16: 1, 3, 5)', () => 
       ['swap', asKey(request(t.server).post('/api/v1/defi/swap')).send(swap)],
       ['liquidity', asKey(request(t.server).post('/api/v1/defi/liquidity')).send(liquidity)],
       ['verify', asKey(request(t.server).post('/verify')).send(verify)],
+      [
+        'challenge',
+        asKey(request(t.server).get('/api/v1/verify/challenge').query({ walletAddress: ZERO })),
+      ],
+      ['session', asKey(request(t.server).get(`/api/v1/compliance/sessions/${ZERO}`))],
+      ['positions', asKey(request(t.server).get('/api/v1/defi/positions').query({ owner: ZERO }))],
+      [
+        'collect',
+        asKey(request(t.server).post('/api/v1/defi/liquidity/collect')).send({
+          tokenId: '1',
+          userAddress: ZERO,
+        }),
+      ],
     ];
     for (const [label, pending] of cases) {
       const res = await pending;
