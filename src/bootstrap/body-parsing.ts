@@ -2,7 +2,11 @@ import { INestApplication, Logger } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error';
 import { sendError } from '../common/errors/error-envelope.filter';
-import { checkJsonShape, JsonShapeViolation } from '../common/validation/json-shape';
+import {
+  checkJsonShape,
+  hasLoneSurrogate,
+  JsonShapeViolation,
+} from '../common/validation/json-shape';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -32,7 +36,14 @@ export function useJsonBodies(app: INestApplication): void {
       logger,
     );
   });
-  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, verify: refuseHostileShapes }));
+  app.use(
+    express.json({
+      limit: BODY_LIMIT_BYTES,
+      strict: true,
+      verify: refuseHostileShapes,
+      reviver: refuseLoneSurrogates,
+    }),
+  );
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     sendError(res, bodyParserError(err), logger);
@@ -52,6 +63,23 @@ function refuseHostileShapes(_req: unknown, _res: unknown, raw: Buffer): void {
   if (violation) throw new JsonShapeError(violation);
 }
 
+class LoneSurrogateError extends Error {
+  readonly status = 400;
+  constructor() {
+    super('JSON body has a lone surrogate');
+  }
+}
+
+/**
+ * A string holding half of a UTF-16 surrogate pair is valid JSON but not text: validators that
+ * encode it (validator's isEmail calls encodeURI) throw. Refused while parsing, on every route.
+ */
+function refuseLoneSurrogates(key: string, value: unknown): unknown {
+  if (hasLoneSurrogate(key) || (typeof value === 'string' && hasLoneSurrogate(value)))
+    throw new LoneSurrogateError();
+  return value;
+}
+
 function shapeError(violation: JsonShapeViolation): ApiError {
   const message =
     violation.rule === 'maxDepth'
@@ -65,6 +93,13 @@ function shapeError(violation: JsonShapeViolation): ApiError {
 
 function bodyParserError(err: unknown): unknown {
   if (err instanceof JsonShapeError) return shapeError(err.violation);
+  if (err instanceof LoneSurrogateError) {
+    const message = 'Request body has a string that is not valid Unicode (a lone UTF-16 surrogate)';
+    return new ApiError('INVALID_PARAMS', message, {
+      hint: 'Send text as valid UTF-8 JSON; escape characters outside the BMP as surrogate pairs.',
+      details: [{ field: 'body', constraint: 'unicode', message }],
+    });
+  }
   const e = err as { type?: unknown; status?: unknown };
   if (typeof e.type !== 'string') return err;
   if (e.status === 413)

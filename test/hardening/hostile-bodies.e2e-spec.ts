@@ -192,6 +192,30 @@ describe('Hostile bodies, caching and wallet fields (issue 16: 1, 3, 5)', () => 
     expect(token0.body.code).not.toBe('INVALID_ADDRESS');
   });
 
+  it('refuses a lone UTF-16 surrogate in any string or key with 400, never a 500', async () => {
+    const bodies = [
+      { email: '\ud800', password: 'x' },
+      { email: 'a@example.com', password: '\udc00' },
+      { ['\ud800']: 1, email: 'a@example.com', password: 'x' },
+    ];
+    for (const body of bodies) {
+      const res = await request(t.server)
+        .post('/api/v1/auth/login')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(body));
+      expect({ status: res.status, code: res.body.code, phase: res.body.phase }).toEqual({
+        status: 400,
+        code: 'INVALID_PARAMS',
+        phase: 'validation',
+      });
+    }
+    // A surrogate pair (an astral character) is text: it reaches the validators as usual.
+    const astral = await request(t.server)
+      .post('/api/v1/auth/login')
+      .send({ email: 'nobody@example.com', password: '😀 pair' });
+    expect(astral.status).toBe(401);
+  });
+
   it('answers Unicode in string fields as data: a validation error or a refusal, never a 500', async () => {
     const samples = [
       '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',

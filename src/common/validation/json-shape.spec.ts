@@ -1,4 +1,4 @@
-import { checkJsonShape, MAX_JSON_DEPTH, MAX_JSON_KEYS } from './json-shape';
+import { checkJsonShape, hasLoneSurrogate, MAX_JSON_DEPTH, MAX_JSON_KEYS } from './json-shape';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
@@ -24,5 +24,13 @@ describe(checkJsonShape.name, () => {
     );
     expect(checkJsonShape(bytes(wide))).toEqual({ rule: 'maxKeys', limit: MAX_JSON_KEYS });
     expect(checkJsonShape(bytes(JSON.stringify({ a: [{ b: 1 }, { c: 2 }] })))).toBeUndefined();
+  });
+
+  it('tells a lone UTF-16 surrogate from a pair (what encodeURI throws on)', () => {
+    for (const lone of ['\ud800', 'a\udbffb', '\udc00', 'x\udfff', '😀\ud83d'])
+      expect({ lone, found: hasLoneSurrogate(lone) }).toEqual({ lone, found: true });
+    for (const fine of ['', 'plain', '😀', 'e\u0301', '\u202e0x41', '\u0000'])
+      expect({ fine, found: hasLoneSurrogate(fine) }).toEqual({ fine, found: false });
+    expect(() => encodeURI('\ud800')).toThrow(URIError);
   });
 });

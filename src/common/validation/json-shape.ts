@@ -48,3 +48,10 @@ export function checkJsonShape(
   }
   return undefined;
 }
+
+/** A UTF-16 surrogate without its pair: JSON allows it (`"\ud800"`), Unicode and URI encoders do not. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
