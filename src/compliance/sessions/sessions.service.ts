@@ -1,9 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import { ApiError } from '../../common/errors/api-error';
-import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
-import { chainUnavailable } from './chain-errors';
-import { RegistryConnection } from './registry-connection';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import { AttesterService } from './attester.service';
 
@@ -22,23 +19,12 @@ export interface ActivatedSession {
 export class SessionsService {
   constructor(
     private readonly attester: AttesterService,
-    private readonly registry: RegistryConnection,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
   ) {}
 
-  /** The wallet's session end and the chain's clock (unix s), read together. */
-  async sessionStatus(wallet: string): Promise<{ activeUntil: number; chainTime: number }> {
-    const data = COMPLIANCE_REGISTRY.encodeFunctionData('activeUntil', [getAddress(wallet)]);
-    const [chainTime, raw] = await Promise.all([
-      this.attester.chainTime(),
-      this.registry.provider
-        .call({ to: this.registry.registryAddress, data })
-        .catch((error: unknown) => {
-          throw chainUnavailable(error);
-        }),
-    ]);
-    const [activeUntil] = COMPLIANCE_REGISTRY.decodeFunctionResult('activeUntil', raw);
-    return { activeUntil: Number(activeUntil), chainTime };
+  /** The wallet's session end and the chain's clock (unix s), read at the same block. */
+  sessionStatus(wallet: string): Promise<{ activeUntil: number; chainTime: number }> {
+    return this.attester.sessionOf(getAddress(wallet));
   }
 
   /**
