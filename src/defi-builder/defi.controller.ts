@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { DefiPipelineService } from './build/defi-pipeline.service';
@@ -37,6 +38,16 @@ export class DefiController {
     description: `Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). ${ERRORS}`,
   })
   @ApiOkResponse({ type: SwapResponseDto })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    'INVALID_ADDRESS',
+    'UNSUPPORTED_TOKEN',
+    'INSTITUTION_OWNERSHIP_MISMATCH',
+    'SESSION_NOT_ACTIVE',
+    'BALANCE_INSUFFICIENT',
+    'BUILD_FAILED',
+    'CHAIN_UNAVAILABLE',
+  )
   swap(
     @Body() body: SwapRequestDto,
     @Query() query: BuildQueryDto,
@@ -57,6 +68,13 @@ export class DefiController {
       'amount is the exact input (EXACT_INPUT, default) or the exact output (EXACT_OUTPUT). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 400 UNSUPPORTED_TOKEN, 503 CHAIN_UNAVAILABLE, 400 BUILD_FAILED (the pool cannot fill the amount).',
   })
   @ApiOkResponse({ type: QuoteResponseDto })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    'INVALID_ADDRESS',
+    'UNSUPPORTED_TOKEN',
+    'BUILD_FAILED',
+    'CHAIN_UNAVAILABLE',
+  )
   quote(@Body() body: QuoteRequestDto) {
     return this.quotes.quote(body);
   }
@@ -70,6 +88,16 @@ export class DefiController {
     description: `Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. ${ERRORS}`,
   })
   @ApiOkResponse({ type: MintResponseDto })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    'INVALID_ADDRESS',
+    'UNSUPPORTED_TOKEN',
+    'INSTITUTION_OWNERSHIP_MISMATCH',
+    'SESSION_NOT_ACTIVE',
+    'BALANCE_INSUFFICIENT',
+    'BUILD_FAILED',
+    'CHAIN_UNAVAILABLE',
+  )
   addLiquidity(
     @Body() body: LiquidityRequestDto,
     @Query() query: BuildQueryDto,
@@ -89,6 +117,7 @@ export class DefiController {
       'Chain, supported tokens, pool key, contract addresses, deprecated items and builder defaults',
   })
   @ApiOkResponse({ type: DefiConfigResponse })
+  @ApiErrors('CHAIN_UNAVAILABLE')
   config() {
     return this.configService.config();
   }

@@ -121,6 +121,20 @@ describe('The published OpenAPI document', () => {
     expect(missing.sort()).toEqual([...SUCCESS_SCHEMA_PENDING].sort());
   });
 
+  it('lists the refusals a DeFi build can answer (validation, preflight, chain)', () => {
+    const statuses = (id: string) =>
+      Object.keys(operations.find(({ op }) => op.operationId === id)!.op.responses).sort();
+    for (const id of ['swap', 'addLiquidity', 'increaseLiquidity']) {
+      expect({ id, statuses: statuses(id) }).toEqual({
+        id,
+        statuses: expect.arrayContaining(['400', '403', '412', '413', '415', '503']),
+      });
+    }
+    expect(statuses('decreaseLiquidity')).not.toContain('412');
+    expect(statuses('collectFees')).not.toContain('412');
+    expect(statuses('getPosition')).toEqual(expect.arrayContaining(['404']));
+  });
+
   it('states the auth (and scope) each operation needs in its description', () => {
     for (const { op } of operations) expect(op.description).toMatch(/\*\*Auth:\*\*/);
     const byId = Object.fromEntries(operations.map(({ op }) => [op.operationId, op]));

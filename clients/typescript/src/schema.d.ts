@@ -3170,6 +3170,25 @@ export interface operations {
                     "application/json": components["schemas"]["SwapResponseDto"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
+             *
+             *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
+             *
+             *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -3188,8 +3207,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope.
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SESSION_NOT_ACTIVE` (preflight): Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3199,6 +3249,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3229,6 +3288,23 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteResponseDto"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
+             *
+             *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -3256,8 +3332,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3291,6 +3394,25 @@ export interface operations {
                     "application/json": components["schemas"]["MintResponseDto"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
+             *
+             *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
+             *
+             *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -3309,8 +3431,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope.
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SESSION_NOT_ACTIVE` (preflight): Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3320,6 +3473,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3375,6 +3537,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3484,6 +3655,19 @@ export interface operations {
                     "application/json": components["schemas"]["PositionsResponseDto"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -3502,8 +3686,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope.
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `POSITION_NOT_FOUND` (preflight): No live position of this pool has that tokenId (never minted, burned, or another pool); GET /api/v1/defi/positions?owner=<wallet> lists a wallet's positions. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3513,6 +3710,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3542,6 +3748,19 @@ export interface operations {
                     "application/json": components["schemas"]["PositionResponseDto"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -3560,8 +3779,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope.
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `POSITION_NOT_FOUND` (preflight): No live position of this pool has that tokenId (never minted, burned, or another pool); GET /api/v1/defi/positions?owner=<wallet> lists a wallet's positions. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3571,6 +3803,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3604,6 +3845,23 @@ export interface operations {
                     "application/json": components["schemas"]["IncreaseLiquidityResponseDto"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
+             *
+             *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -3622,8 +3880,50 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope.
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `POSITION_NOT_FOUND` (preflight): No live position of this pool has that tokenId (never minted, burned, or another pool); GET /api/v1/defi/positions?owner=<wallet> lists a wallet's positions. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SESSION_NOT_ACTIVE` (preflight): Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3633,6 +3933,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3663,6 +3972,21 @@ export interface operations {
                     "application/json": components["schemas"]["DecreaseLiquidityResponseDto"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -3681,8 +4005,41 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope.
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `POSITION_NOT_FOUND` (preflight): No live position of this pool has that tokenId (never minted, burned, or another pool); GET /api/v1/defi/positions?owner=<wallet> lists a wallet's positions. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3692,6 +4049,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3722,6 +4088,21 @@ export interface operations {
                     "application/json": components["schemas"]["CollectFeesResponseDto"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -3740,8 +4121,41 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope.
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `POSITION_NOT_FOUND` (preflight): No live position of this pool has that tokenId (never minted, burned, or another pool); GET /api/v1/defi/positions?owner=<wallet> lists a wallet's positions. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3751,6 +4165,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,3 +1,4 @@
+import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
@@ -45,6 +46,13 @@ export class PositionsController {
       'Found from PositionManager Transfer logs (paged eth_getLogs), confirmed in one batched read. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
   })
   @ApiOkResponse({ type: PositionsResponseDto })
+  @ApiErrors(
+    'INVALID_PARAMS',
+    'INVALID_ADDRESS',
+    'INSTITUTION_OWNERSHIP_MISMATCH',
+    'POSITION_NOT_FOUND',
+    'CHAIN_UNAVAILABLE',
+  )
   list(@Query() query: PositionsQueryDto, @CurrentPrincipal() principal?: Principal) {
     return this.positions.list(query.owner, principal);
   }
@@ -59,6 +67,13 @@ export class PositionsController {
       'Errors: 400 INVALID_PARAMS, 404 POSITION_NOT_FOUND (phase preflight: never minted, burned, or another pool), 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
   })
   @ApiOkResponse({ type: PositionResponseDto })
+  @ApiErrors(
+    'INVALID_PARAMS',
+    'INVALID_ADDRESS',
+    'INSTITUTION_OWNERSHIP_MISMATCH',
+    'POSITION_NOT_FOUND',
+    'CHAIN_UNAVAILABLE',
+  )
   one(@Param() params: TokenIdParamDto, @CurrentPrincipal() principal?: Principal) {
     return this.positions.one(params.tokenId, principal);
   }
@@ -72,6 +87,17 @@ export class PositionsController {
     description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). ${ERRORS}`,
   })
   @ApiOkResponse({ type: IncreaseLiquidityResponseDto })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    'INVALID_ADDRESS',
+    'INSTITUTION_OWNERSHIP_MISMATCH',
+    'POSITION_NOT_FOUND',
+    'POSITION_NOT_OWNED',
+    'SESSION_NOT_ACTIVE',
+    'BALANCE_INSUFFICIENT',
+    'BUILD_FAILED',
+    'CHAIN_UNAVAILABLE',
+  )
   increase(
     @Body() body: IncreaseLiquidityDto,
     @Query() query: BuildQueryDto,
@@ -92,6 +118,15 @@ export class PositionsController {
     description: `An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. ${ERRORS}`,
   })
   @ApiOkResponse({ type: DecreaseLiquidityResponseDto })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    'INVALID_ADDRESS',
+    'INSTITUTION_OWNERSHIP_MISMATCH',
+    'POSITION_NOT_FOUND',
+    'POSITION_NOT_OWNED',
+    'BUILD_FAILED',
+    'CHAIN_UNAVAILABLE',
+  )
   decrease(@Body() body: DecreaseLiquidityDto, @CurrentPrincipal() principal?: Principal) {
     return this.pipeline.run(decreaseLiquidityOperation, body, { buildOnly: false, principal });
   }
@@ -105,6 +140,15 @@ export class PositionsController {
     description: `An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). ${ERRORS}`,
   })
   @ApiOkResponse({ type: CollectFeesResponseDto })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    'INVALID_ADDRESS',
+    'INSTITUTION_OWNERSHIP_MISMATCH',
+    'POSITION_NOT_FOUND',
+    'POSITION_NOT_OWNED',
+    'BUILD_FAILED',
+    'CHAIN_UNAVAILABLE',
+  )
   collect(@Body() body: CollectFeesDto, @CurrentPrincipal() principal?: Principal) {
     return this.pipeline.run(collectFeesOperation, body, { buildOnly: false, principal });
   }
