@@ -1,11 +1,17 @@
 /**
- * `npm run bench`: the service (built, its own process) against a devnet in another process, and
- * a bare NestJS "hello" app as the ceiling, measured in the same run. Prints one table with
- * req/s, p50/p99, p99 at half of max throughput, service CPU per request, peak RSS and ratios to
- * the bare app, plus the RPC requests per swap build counted at the devnet.
+ * `npm run bench`: the service (built, its own process) and a bare NestJS "hello" app as the
+ * ceiling, measured in the same run, in two modes:
+ * - service-only: a caching JSON-RPC proxy (bench/rpc-cache-proxy.ts) between the service and the
+ *   devnet answers repeated reads from memory, so the figures are the service's own cost;
+ * - devnet: the service reads the devnet directly (the EVM's cost included).
+ * Each prints one table with req/s, p50/p99, p99 at half of max throughput, service CPU per
+ * request, peak RSS and ratios to the bare app, plus the RPC requests per build.
+ * `BENCH_MODE=service|devnet` runs one mode only.
  */
 import { HDNodeWallet, JsonRpcProvider, Mnemonic } from 'ethers';
+import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { measure, Measurement, Scenario } from './lib/load';
 import { ROOT, startBenchStack } from './lib/bench-stack';
 import { spawnServer } from './lib/spawn-server';
@@ -33,28 +39,53 @@ async function http(
   return json;
 }
 
-async function rpcStats(url: string): Promise<Record<string, number>> {
+type Mode = 'service' | 'devnet';
+type Stack = Awaited<ReturnType<typeof startBenchStack>>;
+type RpcCounter = () => Promise<Record<string, number>>;
+
+async function postJson<T>(url: string, body: unknown): Promise<T> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_rpcStats', params: [] }),
+    body: JSON.stringify(body),
   });
-  return ((await res.json()) as { result: Record<string, number> }).result;
+  return (await res.json()) as T;
 }
+
+/** Calls per method the devnet has served (its own counter). */
+const devnetCounter =
+  (rpcUrl: string): RpcCounter =>
+  async () =>
+    (
+      await postJson<{ result: Record<string, number> }>(rpcUrl, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'devnet_rpcStats',
+        params: [],
+      })
+    ).result;
+
+/** Calls per method the caching proxy has received (hits and misses alike). */
+const proxyCounter =
+  (proxyUrl: string): RpcCounter =>
+  async () =>
+    ((await (await fetch(`${proxyUrl}/__proxy/stats`)).json()) as {
+      perMethod: Record<string, number>;
+    }).perMethod;
 
 const total = (s: Record<string, number>) => Object.values(s).reduce((a, b) => a + b, 0);
 
 /**
- * RPC requests per build, counted at the devnet over sequential requests (a load run's warm-up
- * and the requests still in flight at its end would blur the ratio).
+ * RPC requests per build, counted at the node (or the proxy) over sequential requests (a load
+ * run's warm-up and the requests still in flight at its end would blur the ratio).
  */
-async function rpcPerRequest(port: number, rpcUrl: string, s: Scenario): Promise<number> {
+async function rpcPerRequest(port: number, count: RpcCounter, s: Scenario): Promise<string> {
   const N = 20;
   // Let the devnet finish the backlog the load run left queued (it serves one call at a time).
-  let before = await rpcStats(rpcUrl);
+  let before = await count();
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const now = await rpcStats(rpcUrl);
+    const now = await count();
     if (total(now) === total(before)) break;
     before = now;
   }
@@ -66,26 +97,40 @@ async function rpcPerRequest(port: number, rpcUrl: string, s: Scenario): Promise
     });
     await res.arrayBuffer();
   }
-  const after = await rpcStats(rpcUrl);
+  const after = await count();
   const perMethod = Object.keys(after)
     .filter((k) => after[k] !== (before[k] ?? 0))
     .map((k) => `${k}=${((after[k] - (before[k] ?? 0)) / N).toFixed(2)}`);
   process.stdout.write(`RPC per request, ${s.name}: ${perMethod.join(' ')}\n`);
-  return (total(after) - total(before)) / N;
+  return ((total(after) - total(before)) / N).toFixed(2);
 }
 
-async function main(): Promise<void> {
-  const stack = await startBenchStack();
-  const { devnet, env, email, password } = stack;
+/** Starts the caching proxy in its own process, in front of `upstream`. */
+function startProxy(upstream: string) {
+  return spawnServer(
+    process.execPath,
+    ['-r', 'ts-node/register', 'bench/rpc-cache-proxy.ts', upstream],
+    { ...process.env, TS_NODE_SWC: 'true' },
+    /READY (\d+)/,
+    ROOT,
+  );
+}
 
-  // BENCH_PROFILE=dir writes a V8 CPU profile of the service (open it in Chrome DevTools).
+async function runMode(stack: Stack, mode: Mode): Promise<void> {
+  const { devnet, env, email, password } = stack;
+  const proxy = mode === 'service' ? await startProxy(devnet.rpcUrl) : undefined;
+  const proxyUrl = proxy && `http://127.0.0.1:${proxy.port}`;
+  const count = proxyUrl ? proxyCounter(proxyUrl) : devnetCounter(devnet.rpcUrl);
+
+  // BENCH_PROFILE=dir writes a V8 CPU profile of the service (open it in Chrome DevTools) and
+  // windows-<mode>.json, when each scenario's saturating run ran (profile-summary.ts --window).
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
     : [];
   const service = await spawnServer(
     process.execPath,
     [...profile, 'dist/main.js'],
-    env,
+    { ...env, CHAIN_RPC_URL: proxyUrl ?? devnet.rpcUrl },
     /Ready on http:\/\/127\.0\.0\.1:(\d+)/,
     ROOT,
   );
@@ -110,7 +155,7 @@ async function main(): Promise<void> {
       service.port,
       'POST',
       '/api/v1/api-keys',
-      { name: 'bench', scopes },
+      { name: `bench ${mode}`, scopes },
       { Authorization: `Bearer ${accessToken}` },
     );
     const auth = { 'X-API-Key': key };
@@ -167,6 +212,8 @@ async function main(): Promise<void> {
       approvals.set(a.transaction.to + a.transaction.data, a.transaction);
     for (const tx of approvals.values())
       await (await trader.sendTransaction({ to: tx.to, data: tx.data })).wait();
+    // From here on the chain does not change: the proxy may answer repeated reads from memory.
+    if (proxyUrl) await postJson(`${proxyUrl}/__proxy/cache`, { on: true });
 
     const scenarios: Array<Scenario & { rpcPerRequest?: boolean }> = [
       {
@@ -210,6 +257,15 @@ async function main(): Promise<void> {
         rpcPerRequest: true,
       },
       {
+        name: 'quote',
+        method: 'POST',
+        path: '/api/v1/defi/quote',
+        headers: auth,
+        body: { tokenIn: weth, tokenOut: tusdc, amount: '1000000000000000' },
+        expectStatus: 200,
+        rpcPerRequest: true,
+      },
+      {
         name: 'preflight',
         method: 'GET',
         path: `/api/v1/defi/preflight/${trader.address}`,
@@ -241,12 +297,16 @@ async function main(): Promise<void> {
       CONNECTIONS,
       SECONDS,
     );
-    const rows: Array<Measurement & { rpc?: number }> = [];
-    // The estimateGas scenarios are bound by the devnet's EVM (one thread simulating each swap);
-    // they also run at 4 connections, where the figures describe the service, not the queue.
-    const lowConcurrency = scenarios
-      .filter((sc) => sc.name.includes('estimateGas') || sc.name.includes('liquidity'))
-      .map((sc) => ({ ...sc, name: `${sc.name} @4 conn`, connections: 4 }));
+    const rows: Array<Measurement & { rpc?: string }> = [];
+    // In devnet mode the estimateGas scenarios are bound by the devnet's EVM (one thread
+    // simulating each swap); they also run at 4 connections, where the figures describe the
+    // service, not the queue.
+    const lowConcurrency =
+      mode === 'devnet'
+        ? scenarios
+            .filter((sc) => sc.name.includes('estimateGas') || sc.name.includes('liquidity'))
+            .map((sc) => ({ ...sc, name: `${sc.name} @4 conn`, connections: 4 }))
+        : [];
     const only = process.env.BENCH_ONLY;
     for (const scenario of [...scenarios, ...lowConcurrency].filter(
       (sc) => !only || sc.name.includes(only),
@@ -259,19 +319,42 @@ async function main(): Promise<void> {
         SECONDS,
       );
       const rpc = scenario.rpcPerRequest
-        ? await rpcPerRequest(service.port, devnet.rpcUrl, scenario)
+        ? await rpcPerRequest(service.port, count, scenario)
         : undefined;
       rows.push({ ...m, rpc });
     }
+    if (process.env.BENCH_PROFILE)
+      writeFileSync(
+        join(process.env.BENCH_PROFILE, `windows-${mode}.json`),
+        JSON.stringify(Object.fromEntries(rows.map((r) => [r.name, r.window])), null, 1),
+      );
+    process.stdout.write(
+      mode === 'service'
+        ? '\n## service-only: a caching JSON-RPC proxy answers repeated reads (the EVM excluded)\n\n'
+        : '\n## devnet: the service reads the devnet directly (the EVM included)\n\n',
+    );
     printTable(baseline, rows);
   } finally {
+    if (proxyUrl) await postJson(`${proxyUrl}/__proxy/cache`, { on: false });
     await service.stop();
     await bare.stop();
+    await proxy?.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const modes: Mode[] = process.env.BENCH_MODE
+    ? [process.env.BENCH_MODE as Mode]
+    : ['service', 'devnet'];
+  const stack = await startBenchStack();
+  try {
+    for (const mode of modes) await runMode(stack, mode);
+  } finally {
     await stack.stop();
   }
 }
 
-function printTable(base: Measurement, rows: Array<Measurement & { rpc?: number }>): void {
+function printTable(base: Measurement, rows: Array<Measurement & { rpc?: string }>): void {
   const f = (n: number, d = 1) => n.toFixed(d);
   const lines = [
     `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per run`,
@@ -281,7 +364,7 @@ function printTable(base: Measurement, rows: Array<Measurement & { rpc?: number 
     `| ${base.name} | ${f(base.reqPerSec, 0)} | ${base.p50} | ${base.p99} | ${base.p99AtHalf} | ${f(base.cpuMsPerReq, 3)} | ${f(base.rssMb, 0)} | - | 1.00 | 1.00 | ${base.unexpected} |`,
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${f(r.reqPerSec, 0)} | ${r.p50} | ${r.p99} | ${r.p99AtHalf} | ${f(r.cpuMsPerReq, 3)} | ${f(r.rssMb, 0)} | ${r.rpc === undefined ? '-' : f(r.rpc, 2)} | ${f(r.reqPerSec / base.reqPerSec, 2)} | ${f(r.cpuMsPerReq / base.cpuMsPerReq, 2)} | ${r.unexpected} |`,
+        `| ${r.name} | ${f(r.reqPerSec, 0)} | ${r.p50} | ${r.p99} | ${r.p99AtHalf} | ${f(r.cpuMsPerReq, 3)} | ${f(r.rssMb, 0)} | ${r.rpc ?? '-'} | ${f(r.reqPerSec / base.reqPerSec, 2)} | ${f(r.cpuMsPerReq / base.cpuMsPerReq, 2)} | ${r.unexpected} |`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -24,6 +24,8 @@ export async function startBenchStack(logLevel = 'info') {
     CHAIN_NETWORK: 'devnet',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? logLevel,
     SEED_DEMO_ACCOUNT: 'false',
+    // The auth-failure scenario measures a hash mismatch, not the per-IP throttle's 429.
+    AUTH_FAILED_API_KEYS_PER_IP_PER_MINUTE: '1000000000',
   };
   const cli = (...args: string[]) =>
     JSON.parse(

@@ -21,6 +21,8 @@ export interface Measurement {
   rssMb: number;
   unexpected: number;
   requests: number;
+  /** When the saturating run ran, in µs of the monotonic clock V8's CPU profiles use too. */
+  window: [number, number];
 }
 
 interface Run {
@@ -30,6 +32,7 @@ interface Run {
   p99: number;
   cpuMsPerReq: number;
   unexpected: number;
+  window: [number, number];
 }
 
 async function run(
@@ -39,6 +42,7 @@ async function run(
   opts: { connections: number; seconds: number; rate?: number },
 ): Promise<Run> {
   const cpuBefore = cpuSeconds(pid);
+  const startedUs = monotonicUs();
   let unexpected = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${s.path}`,
@@ -62,8 +66,12 @@ async function run(
     p99: result.latency.p99,
     cpuMsPerReq: ((cpuSeconds(pid) - cpuBefore) * 1000) / Math.max(1, requests),
     unexpected: unexpected + result.errors + result.timeouts,
+    window: [startedUs, monotonicUs()],
   };
 }
+
+/** CLOCK_MONOTONIC in µs: the clock of a .cpuprofile's timestamps (Linux), any process. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
  * One scenario: a warm-up, a saturating run at `connections` (throughput, CPU per request), then a
@@ -93,5 +101,6 @@ export async function measure(
     rssMb: memoryMb(pid).peak,
     unexpected: max.unexpected + half.unexpected,
     requests: max.requests + half.requests,
+    window: max.window,
   };
 }
