@@ -9,6 +9,7 @@ import { Agent } from 'node:http';
 import { FetchRequest, JsonRpcProvider } from 'ethers';
 import { spawnDevnet } from '../src/chain/devnet/devnet-process';
 import { encodeAggregate3 } from '../src/chain/encoding/multicall';
+import { createJsonRpcTransport } from '../src/chain/json-rpc-http';
 import { walletReadCalls } from '../src/chain/encoding/wallet-reads';
 import { devnetNetworkDefinition } from '../src/chain/network/network-definition';
 
@@ -60,7 +61,11 @@ async function main(): Promise<void> {
       cacheTimeout: -1,
     });
     const client = fetchClient(devnet.rpcUrl);
+    const lean = createJsonRpcTransport(devnet.rpcUrl, 10_000);
     for (let round = 0; round < 2; round += 1) {
+      await measure('node:http JSON-RPC client + keep-alive agent', n, () =>
+        lean.send('eth_call', [tx, 'latest']),
+      );
       await measure('ethers JsonRpcProvider + keep-alive agent', n, () =>
         provider.send('eth_call', [tx, 'latest']),
       );
@@ -69,6 +74,7 @@ async function main(): Promise<void> {
       );
     }
     provider.destroy();
+    lean.destroy();
   } finally {
     await devnet.stop();
   }

@@ -309,7 +309,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
         : [];
     const only = process.env.BENCH_ONLY;
     for (const scenario of [...scenarios, ...lowConcurrency].filter(
-      (sc) => !only || sc.name.includes(only),
+      (sc) => !only || only.split('|').some((part) => sc.name.includes(part)),
     )) {
       const m = await measure(
         service.port,

@@ -1,19 +1,20 @@
 /**
- * The one connection to the chain: the ethers v6 provider (the one transport every read and the
- * attester's transactions use), the resolved network, and (when no CHAIN_RPC_URL is configured)
- * the embedded devnet child process it owns and stops on shutdown.
+ * The one connection to the chain: the read transport (json-rpc-http.ts: every read of
+ * ChainRpcService), the ethers v6 provider (the attester's transactions: signing, nonces,
+ * receipts), the resolved network, and (when no CHAIN_RPC_URL is configured) the embedded devnet
+ * child process it owns and stops on shutdown. Both keep their connections alive.
  *
- * Transport chosen by measurement (bench/rpc-transport.ts: 3,000 sequential wallet-read eth_calls
- * against the devnet, 2 rounds x 2 runs on 2 shared cores): ethers' JsonRpcProvider over a
- * keep-alive http.Agent cost 1.5-2.2 ms CPU per call against 2.7-3.5 ms for a lean JSON-RPC client
- * on Node's fetch (the former src/chain/json-rpc-client.ts), and less wall time in 3 of 4 rounds
- * (6.0-7.2 ms vs 7.7-9.4 ms; the machine was loaded). Without the agent, ethers opens a TCP
- * connection per call, which is what made the fetch client look better before.
+ * Transports chosen by measurement (bench/rpc-transport.ts, sequential wallet-read eth_calls
+ * against the devnet; figures in bench/README.md "RPC transport"): a JSON-RPC client on
+ * node:http costs less CPU per call than ethers' JsonRpcProvider over a keep-alive http.Agent,
+ * which costs less than a client on Node's fetch. Without an agent, ethers opens a TCP connection
+ * per call.
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { FetchRequest, JsonRpcProvider } from 'ethers';
+import { createJsonRpcTransport, JsonRpcTransport } from './json-rpc-http';
 import type { ChainConfig } from '../config/chain.config';
 import { DevnetProcess, sharedDevnet } from './devnet/devnet-process';
 import { superviseDevnet, SupervisedDevnet } from './devnet/devnet-supervisor';
@@ -47,15 +48,21 @@ export function createChainProvider(
 export class ChainConnection implements OnApplicationShutdown {
   private static readonly logger = new Logger('Chain');
 
+  /** Every read (ChainRpcService): one JSON-RPC call per keep-alive HTTP request. */
+  readonly reads: JsonRpcTransport;
+
   private constructor(
     readonly rpcUrl: string,
     readonly network: NetworkDefinition,
     readonly provider: JsonRpcProvider,
+    timeoutMs: number,
     /** Set when this process started the embedded devnet. */
     readonly devnet?: DevnetProcess,
     /** Set when this connection owns (and restarts) its devnet; a shared test devnet is not. */
     private readonly supervisor?: SupervisedDevnet,
-  ) {}
+  ) {
+    this.reads = createJsonRpcTransport(rpcUrl, timeoutMs);
+  }
 
   static async open(config: ChainConfig): Promise<ChainConnection> {
     if (config.rpcUrl) {
@@ -67,6 +74,7 @@ export class ChainConnection implements OnApplicationShutdown {
         config.rpcUrl,
         network,
         createChainProvider(config.rpcUrl, network.chainId, config.timeoutMs),
+        config.timeoutMs,
       );
     }
     const options = { port: config.devnetPort, readyTimeoutMs: config.devnetStartTimeoutMs };
@@ -84,6 +92,7 @@ export class ChainConnection implements OnApplicationShutdown {
       devnet.rpcUrl,
       network,
       createChainProvider(devnet.rpcUrl, network.chainId, config.timeoutMs),
+      config.timeoutMs,
       devnet,
       supervisor,
     );
@@ -91,6 +100,7 @@ export class ChainConnection implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.provider.destroy();
+    this.reads.destroy();
     if (this.supervisor) await this.supervisor.stop();
     else if (this.devnet) await this.devnet.stop();
   }

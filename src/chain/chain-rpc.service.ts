@@ -135,7 +135,7 @@ export class ChainRpcService {
   }
 
   private send<T>(method: string, params: unknown[]): Promise<T> {
-    return this.provider.send(method, params) as Promise<T>;
+    return this.connection.reads.send<T>(method, params);
   }
 
   /**

@@ -26,6 +26,12 @@ export const authConfig = registerAs('auth', () => {
     apiKeyPrefix,
     /** A deployment issues keys of its own mode: `test` on the test network, `live` in production. */
     apiKeyMode: mode === 'production' ? ('live' as const) : ('test' as const),
+    /**
+     * How long a key row read for authentication is reused by this instance (0: read every time).
+     * A revocation through this instance applies at once; through another instance (or the
+     * database), within this time. Expiry is checked on every request.
+     */
+    apiKeyCacheMs: envInt(env, 'API_KEY_CACHE_MS', 5_000, { min: 0, max: 60_000 }),
     /** Login attempts allowed per email + client IP per minute. */
     loginAttemptsPerMinute: 10,
     /** Failed logins per client IP and minute (any emails), then 429 for that IP. */

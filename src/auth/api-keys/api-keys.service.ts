@@ -19,6 +19,8 @@ import {
 
 /** How often last_used_at is written per key: not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** Rows held by the authentication cache at most (cleared when full). */
+const CACHED_KEYS_MAX = 10_000;
 
 export interface ApiKeyView {
   id: string;
@@ -35,6 +37,12 @@ export interface ApiKeyView {
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
+  /**
+   * Key rows by lookup prefix, as last read for authentication (API_KEY_CACHE_MS). Only rows that
+   * exist are held (an unknown prefix is read every time, so guessing cannot fill memory); the
+   * hash, the active flag and the expiry are still checked on every request.
+   */
+  private readonly verified = new Map<string, { row: ApiKey; until: number }>();
 
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
@@ -131,6 +139,7 @@ export class ApiKeysService {
         { id, accountId, revokedAt: IsNull() },
         { active: false, revokedAt: row.revokedAt },
       );
+      this.verified.delete(row.lookupPrefix);
       this.logger.log({ apiKeyId: id, accountId }, 'API key revoked');
     }
     return this.view(row);
@@ -144,7 +153,7 @@ export class ApiKeysService {
         'API_KEY_FORMAT_INVALID',
         `The API key does not match ${this.config.apiKeyPrefix}_{test|live}_{48 hex}`,
       );
-    const row = await this.findByLookupPrefixWithHash(parsed.lookupPrefix);
+    const row = await this.rowForAuthentication(parsed.lookupPrefix);
     if (!row) throw new ApiError('API_KEY_PREFIX_NOT_FOUND', 'No API key with this prefix exists');
     if (!apiKeyHashMatches(key, row.keyHash))
       throw new ApiError('API_KEY_HASH_MISMATCH', 'The API key does not match the stored key');
@@ -160,6 +169,22 @@ export class ApiKeysService {
     return { method: 'api_key', accountId: row.accountId, apiKeyId: row.id, scopes: row.scopes };
   }
 
+  /** The key row, from the authentication cache while fresh, else from the database. */
+  private async rowForAuthentication(lookupPrefix: string): Promise<ApiKey | null> {
+    const now = Date.now();
+    const cached = this.verified.get(lookupPrefix);
+    if (cached && cached.until > now) return cached.row;
+    const row = await this.findByLookupPrefixWithHash(lookupPrefix);
+    if (this.config.apiKeyCacheMs > 0) {
+      if (!row) this.verified.delete(lookupPrefix);
+      else {
+        if (this.verified.size >= CACHED_KEYS_MAX) this.verified.clear();
+        this.verified.set(lookupPrefix, { row, until: now + this.config.apiKeyCacheMs });
+      }
+    }
+    return row;
+  }
+
   private findByLookupPrefixWithHash(lookupPrefix: string): Promise<ApiKey | null> {
     return this.keys
       .createQueryBuilder('key')
@@ -172,6 +197,8 @@ export class ApiKeysService {
   private touch(row: ApiKey, now: Date): void {
     if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS)
       return;
+    // The cached row too: the next requests within the minute write nothing.
+    row.lastUsedAt = now;
     this.keys.update({ id: row.id }, { lastUsedAt: now }).catch((err: unknown) => {
       this.logger.warn(
         { apiKeyId: row.id, err: (err as Error).message },
