@@ -8,13 +8,18 @@
  *    most of an hour to insert on 2 cores. 200 sequential GET /api/v1/usage/stats (default range:
  *    30 days) per account, over HTTP through the whole pipeline (auth, quota, rate limit).
  * 2. Recording cost per request, baseline vs now, in one run: the same buffered rows flushed in
- *    200-row batches, as a plain INSERT (the recorder before roll-ups) and as INSERT + roll-up
- *    upsert in one transaction (the recorder now), alternating, on PostgreSQL and SQLite.
+ *    200-row batches, as TypeORM's repository.insert (the recorder before roll-ups, literally) and
+ *    as UsageRecorder.writeBatch in one transaction (the recorder now: a hand-built multi-row
+ *    INSERT + the roll-up upsert), alternating rounds, median of BENCH_ROUNDS (5), on PostgreSQL
+ *    and SQLite. `BENCH_SIZES=` (empty) runs this part alone.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { insertUsageRecords } from '../src/usage/insert-usage-records';
+import { foldIntoBuckets } from '../src/usage/rollups/rollup-buckets';
+import { UsageRollupsService } from '../src/usage/rollups/usage-rollups.service';
 import { UsageRecord } from '../src/usage/usage-record.entity';
 import { UsageRecorder } from '../src/usage/usage-recorder.service';
 import { UsageStatsService } from '../src/usage/usage-stats.service';
@@ -24,7 +29,11 @@ import { createTestDatabase } from '../test/helpers/test-env';
 
 const MINUTES = 30 * 24 * 60;
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
-const SIZES = (process.env.BENCH_SIZES ?? '100000,1000000,10000000').split(',').map(Number);
+/** `BENCH_SIZES=` (empty) skips the stats table: recording cost only. */
+const SIZES = (process.env.BENCH_SIZES ?? '100000,1000000,10000000')
+  .split(',')
+  .filter(Boolean)
+  .map(Number);
 /** method, route, status, code, weight (of 16). */
 const DIMS: Array<[string, string, number, string, number]> = [
   ['GET', '/api/v1/defi/config', 200, '', 8],
@@ -33,6 +42,7 @@ const DIMS: Array<[string, string, number, string, number]> = [
   ['GET', '/api/v1/defi/preflight/:address', 429, 'RATE_LIMIT_EXCEEDED', 1],
 ];
 const KEYS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const COLUMNS =
   'span_minutes, bucket_minute, account_id, auth_method, api_key_id, user_id, method, route, status_code, code, requests, latency_sum_ms, latency_max_ms, last_request_ms';
 
@@ -143,31 +153,53 @@ function syntheticRows(accountId: string, n: number): UsageRecord[] {
   });
 }
 
-/** µs per request to write `n` rows in 200-row batches, baseline vs now, alternating rounds. */
+/**
+ * µs per request to write `n` rows in 200-row batches, alternating rounds, median. `baseline` and
+ * `now` are the target's two figures; the other two isolate the causes: the lean INSERT alone (no
+ * transaction, no roll-ups: what TypeORM's query builder costs in the baseline) and TypeORM's
+ * insert + the roll-up upsert in one transaction (the recorder before the lean INSERT).
+ */
 async function recordingCost(t: TestApp, n: number, rounds: number) {
   const ds = t.app.get(DataSource);
   const recorder = t.app.get(UsageRecorder);
+  const rollups = t.app.get(UsageRollupsService);
   const account = await t.createAccount();
-  const run = async (withRollups: boolean) => {
+  const variants = {
+    baseline: (batch: UsageRecord[]) => ds.getRepository(UsageRecord).insert(batch),
+    now: (batch: UsageRecord[]) => ds.transaction((m) => recorder.writeBatch(m, batch)),
+    leanInsertOnly: (batch: UsageRecord[]) => insertUsageRecords(ds.manager, batch),
+    typeormInsertWithRollups: (batch: UsageRecord[]) =>
+      ds.transaction(async (m) => {
+        await m.insert(UsageRecord, batch);
+        await rollups.add(m, foldIntoBuckets(batch));
+      }),
+  };
+  type Variant = keyof typeof variants;
+  const names = Object.keys(variants) as Variant[];
+  const run = async (name: Variant) => {
     const rows = syntheticRows(account.accountId, n);
     const t0 = performance.now();
-    for (let i = 0; i < rows.length; i += 200) {
-      const batch = rows.slice(i, i + 200);
-      if (withRollups) await ds.transaction((m) => recorder.writeBatch(m, batch));
-      else await ds.getRepository(UsageRecord).insert(batch);
-    }
+    for (let i = 0; i < rows.length; i += 200) await variants[name](rows.slice(i, i + 200));
     return ((performance.now() - t0) * 1000) / n;
   };
-  await run(false);
-  await run(true); // warm-up
-  const base: number[] = [];
-  const now: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    base.push(await run(false));
-    now.push(await run(true));
-  }
+  for (const name of names) await run(name); // warm-up
+  const figures = Object.fromEntries(names.map((name) => [name, [] as number[]]));
+  for (let r = 0; r < rounds; r++) for (const name of names) figures[name].push(await run(name));
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { baseline: median(base), now: median(now) };
+  return Object.fromEntries(names.map((name) => [name, median(figures[name])])) as Record<
+    Variant,
+    number
+  >;
+}
+
+function costRow(c: Awaited<ReturnType<typeof recordingCost>>): string {
+  return [
+    c.baseline.toFixed(1),
+    c.now.toFixed(1),
+    (c.now / c.baseline).toFixed(2),
+    c.leanInsertOnly.toFixed(1),
+    c.typeormInsertWithRollups.toFixed(1),
+  ].join(' | ');
 }
 
 async function main(): Promise<void> {
@@ -181,12 +213,14 @@ async function main(): Promise<void> {
   const pgDb = await createTestDatabase('postgres');
   const pg = await createTestApp({ db: pgDb });
   const n = Number(process.env.BENCH_RECORD_ROWS ?? 10_000);
-  let pgCost: { baseline: number; now: number };
+  let pgCost: Awaited<ReturnType<typeof recordingCost>>;
   try {
-    out(
-      '| requests in 30 days | roll-up rows | generated in | HTTP p50 ms | HTTP p99 ms | HTTP max ms | read p50 ms | read p99 ms |',
-    );
-    out('|---|---|---|---|---|---|---|---|');
+    if (SIZES.length > 0) {
+      out(
+        '| requests in 30 days | roll-up rows | generated in | HTTP p50 ms | HTTP p99 ms | HTTP max ms | read p50 ms | read p99 ms |',
+      );
+      out('|---|---|---|---|---|---|---|---|');
+    }
     for (const total of SIZES) {
       const r = await statsLatency(pg, total);
       if (Math.abs(r.counted - total) > total * 0.001 + 2)
@@ -196,24 +230,20 @@ async function main(): Promise<void> {
       );
     }
     out(
-      `\n| engine | µs/request, INSERT only (before) | µs/request, INSERT + roll-ups (now) | ratio |`,
+      `\n| engine | µs/request, TypeORM insert (before roll-ups) | µs/request, INSERT + roll-up upsert (now) | ratio | lean INSERT alone | TypeORM insert + roll-ups |`,
     );
-    out('|---|---|---|---|');
-    pgCost = await recordingCost(pg, n, 5);
+    out('|---|---|---|---|---|---|');
+    pgCost = await recordingCost(pg, n, ROUNDS);
   } finally {
     await pg.close();
     await pgDb.drop();
   }
-  out(
-    `| PostgreSQL | ${pgCost.baseline.toFixed(1)} | ${pgCost.now.toFixed(1)} | ${(pgCost.now / pgCost.baseline).toFixed(2)} |`,
-  );
+  out(`| PostgreSQL | ${costRow(pgCost)} |`);
   // One app at a time: each boots the embedded devnet on its port.
   const sqlite = await createTestApp({ db: await createTestDatabase('sqlite') });
   try {
-    const cost = await recordingCost(sqlite, n, 5);
-    out(
-      `| SQLite | ${cost.baseline.toFixed(1)} | ${cost.now.toFixed(1)} | ${(cost.now / cost.baseline).toFixed(2)} |`,
-    );
+    const cost = await recordingCost(sqlite, n, ROUNDS);
+    out(`| SQLite | ${costRow(cost)} |`);
   } finally {
     await sqlite.close();
   }

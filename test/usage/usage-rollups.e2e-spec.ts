@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { insertUsageRecords } from '../../src/usage/insert-usage-records';
 import { UsageRecord } from '../../src/usage/usage-record.entity';
 import { UsageRecorder } from '../../src/usage/usage-recorder.service';
 import type { UsageBreakdown } from '../../src/usage/rollups/fold-stats';
@@ -197,5 +198,115 @@ describe('Usage roll-ups (UsageStatsService reads only roll-ups)', () => {
       [60, all],
       [1440, all],
     ]);
+  });
+
+  it('writes raw rows that read back identical to TypeORM repository.insert, > 500 rows and odd values included', async () => {
+    const ds = t.app.get(DataSource);
+    const accountId = randomUUID();
+    const sample = (i: number): Omit<UsageRecord, 'id'> => ({
+      accountId,
+      authMethod: i % 2 ? 'jwt' : 'api_key',
+      apiKeyId: i % 2 ? null : randomUUID(),
+      userId: i % 3 ? null : randomUUID(),
+      method: ['GET', 'POST', 'DELETE'][i % 3],
+      // Quotes, backslashes, non-ASCII and an SQL-looking route must arrive as written.
+      route: [`/api/v1/it's/\\x/${i}`, '/api/v1/ünïcødé/€/😀', "'); DROP TABLE usage_records; --"][
+        i % 3
+      ],
+      statusCode: [200, 201, 429, 500][i % 4],
+      code: i % 4 < 2 ? null : `CODE_${i % 7}`,
+      latencyMs: [0, 1, 2_147_483_647][i % 3],
+      // Millisecond precision, a leap day, the epoch, the far future.
+      createdAt: new Date(
+        [Date.UTC(2028, 1, 29, 23, 59, 59, 999), 0, Date.UTC(2999, 11, 31), Date.now() - i * 7][
+          i % 4
+        ],
+      ),
+    });
+    const count = 1_203; // three chunks of the hand-built INSERT
+    const samples = Array.from({ length: count }, (_, i) => sample(i));
+    const lean = samples.map((row) => ({ id: randomUUID(), ...row }));
+    const library = samples.map((row) => ({ id: randomUUID(), ...row }));
+    await insertUsageRecords(ds.manager, lean);
+    await ds.getRepository(UsageRecord).insert(library);
+    // Stored values (raw columns, no hydration) and entities read back, in the order written.
+    const stored = async (ids: string[]) => {
+      const rows = (await ds
+        .getRepository(UsageRecord)
+        .createQueryBuilder('r')
+        .select([
+          'r.account_id AS account_id',
+          'r.auth_method AS auth_method',
+          'r.api_key_id AS api_key_id',
+          'r.user_id AS user_id',
+          'r.method AS method',
+          'r.route AS route',
+          'r.status_code AS status_code',
+          'r.code AS code',
+          'r.latency_ms AS latency_ms',
+          'r.created_at AS created_at',
+          'r.id AS id',
+        ])
+        .where('r.id IN (:...ids)', { ids })
+        .getRawMany()) as Array<Record<string, unknown>>;
+      const byId = new Map(rows.map(({ id, ...row }) => [id, row]));
+      return ids.map((id) => byId.get(id));
+    };
+    const entities = async (ids: string[]) => {
+      const rows = await ds.getRepository(UsageRecord).findBy({ accountId });
+      const byId = new Map(rows.map(({ id, ...row }) => [id, row]));
+      return ids.map((id) => byId.get(id));
+    };
+    const leanIds = lean.map((r) => r.id);
+    const libraryIds = library.map((r) => r.id);
+    const leanStored = await stored(leanIds);
+    expect(leanStored.every(Boolean)).toBe(true);
+    expect(leanStored).toEqual(await stored(libraryIds));
+    const leanEntities = await entities(leanIds);
+    expect(leanEntities).toEqual(await entities(libraryIds));
+    expect(leanEntities).toEqual(lean.map(({ id: _id, ...row }) => row));
+  });
+
+  it('writes a batch and its roll-ups in one transaction: a failing batch leaves neither', async () => {
+    const ds = t.app.get(DataSource);
+    const recorder = t.app.get(UsageRecorder);
+    const accountId = randomUUID();
+    const row = (id: string): UsageRecord => ({
+      id,
+      accountId,
+      authMethod: 'jwt',
+      apiKeyId: null,
+      userId: accountId,
+      method: 'GET',
+      route: '/api/v1/defi/config',
+      statusCode: 200,
+      code: null,
+      latencyMs: 5,
+      createdAt: new Date(),
+    });
+    const first = row(randomUUID());
+    await ds.transaction((m) => recorder.writeBatch(m, [first]));
+    const rollups = () =>
+      ds.getRepository(UsageRollup).find({ where: { accountId }, order: { spanMinutes: 'ASC' } });
+    const before = await rollups();
+    expect(before.map((r) => [r.spanMinutes, r.requests])).toEqual([
+      [1, 1],
+      [60, 1],
+      [1440, 1],
+    ]);
+    // The second batch repeats the first row's id: its raw INSERT fails, so no delta may stay.
+    await expect(
+      ds.transaction((m) => recorder.writeBatch(m, [row(randomUUID()), row(first.id)])),
+    ).rejects.toThrow();
+    expect(await rollups()).toEqual(before);
+    // Both statements run in the caller's transaction: rolled back after writeBatch, nothing stays.
+    await expect(
+      ds.transaction(async (m) => {
+        await recorder.writeBatch(m, [row(randomUUID()), row(randomUUID())]);
+        throw new Error('rolled back after the batch');
+      }),
+    ).rejects.toThrow('rolled back after the batch');
+    expect(await rollups()).toEqual(before);
+    expect(await ds.getRepository(UsageRecord).countBy({ accountId })).toBe(1);
   });
 });

@@ -34,7 +34,7 @@ const UPDATE = [
 const DIMENSIONS = 'auth_method, api_key_id, user_id, method, route, status_code, code';
 
 /** Bound-parameter markers of the engine: `$1, $2, ...` on PostgreSQL, `?` on SQLite. */
-function placeholders(manager: EntityManager) {
+export function placeholders(manager: EntityManager) {
   const postgres = manager.connection.options.type === 'postgres';
   return (params: unknown[], value: unknown): string => {
     params.push(value);
