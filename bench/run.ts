@@ -69,9 +69,11 @@ const devnetCounter =
 const proxyCounter =
   (proxyUrl: string): RpcCounter =>
   async () =>
-    ((await (await fetch(`${proxyUrl}/__proxy/stats`)).json()) as {
-      perMethod: Record<string, number>;
-    }).perMethod;
+    (
+      (await (await fetch(`${proxyUrl}/__proxy/stats`)).json()) as {
+        perMethod: Record<string, number>;
+      }
+    ).perMethod;
 
 const total = (s: Record<string, number>) => Object.values(s).reduce((a, b) => a + b, 0);
 
@@ -127,9 +129,11 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
     : [];
+  // BENCH_NODE_FLAGS: extra flags for the service's node (e.g. heap experiments).
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const service = await spawnServer(
     process.execPath,
-    [...profile, 'dist/main.js'],
+    [...flags, ...profile, 'dist/main.js'],
     { ...env, CHAIN_RPC_URL: proxyUrl ?? devnet.rpcUrl },
     /Ready on http:\/\/127\.0\.0\.1:(\d+)/,
     ROOT,

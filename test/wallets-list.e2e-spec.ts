@@ -2,6 +2,7 @@ import request from 'supertest';
 import { createTestApp, TestApp } from './helpers/app';
 import { createApiKey, login } from './helpers/auth';
 import { bindWallet } from './helpers/defi';
+import { WalletsService } from '../src/compliance/wallets/wallets.service';
 
 const ALICE_WALLETS = [
   '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
@@ -51,5 +52,16 @@ describe('WalletsController (GET /api/v1/wallets)', () => {
     expect(byKey.body).toMatchObject({ code: 'API_KEY_SCOPE_MISSING', phase: 'auth' });
     const anonymous = await request(t.server).get('/api/v1/wallets').expect(401);
     expect(anonymous.body.code).toBe('API_KEY_MISSING');
+  });
+
+  it('ownerOf (the lean read every build makes) agrees with findByAddress, bound or not', async () => {
+    const wallets = t.app.get(WalletsService);
+    const unbound = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
+    for (const address of [...ALICE_WALLETS, BOB_WALLET, unbound]) {
+      const row = await wallets.findByAddress(address);
+      expect(await wallets.ownerOf(address)).toBe(row?.accountId ?? null);
+    }
+    expect(await wallets.ownerOf(BOB_WALLET)).not.toBeNull();
+    expect(await wallets.ownerOf(unbound)).toBeNull();
   });
 });

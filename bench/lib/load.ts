@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { paced } from './paced';
 import { cpuSeconds, memoryMb } from './process-stats';
 
 export interface Scenario {
@@ -74,8 +75,9 @@ async function run(
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
- * One scenario: a warm-up, a saturating run at `connections` (throughput, CPU per request), then a
- * run paced at half that throughput, whose p99 is the latency target's figure.
+ * One scenario: a warm-up, a saturating run at `connections` (throughput, CPU per request), then
+ * an open-loop run at half that throughput with requests evenly spaced (paced.ts), whose p99 is
+ * the latency target's figure.
  */
 export async function measure(
   port: number,
@@ -86,17 +88,17 @@ export async function measure(
 ): Promise<Measurement> {
   await run(port, pid, s, { connections, seconds: 1 });
   const max = await run(port, pid, s, { connections, seconds });
-  const half = await run(port, pid, s, {
-    connections,
+  const half = await paced(port, s, {
+    rate: Math.max(1, max.reqPerSec / 2),
     seconds,
-    rate: Math.max(1, Math.floor(max.reqPerSec / 2)),
+    maxInFlight: connections,
   });
   return {
     name: s.name,
     reqPerSec: max.reqPerSec,
     p50: max.p50,
     p99: max.p99,
-    p99AtHalf: half.p99,
+    p99AtHalf: Math.round(half.p99 * 10) / 10,
     cpuMsPerReq: max.cpuMsPerReq,
     rssMb: memoryMb(pid).peak,
     unexpected: max.unexpected + half.unexpected,

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 
 export interface RunningServer {
   pid: number;
@@ -29,7 +30,10 @@ export function spawnServer(
       clearTimeout(timer);
       // Keep draining the pipes so a chatty logger can never block the server.
       child.stdout!.removeListener('data', onData);
-      child.stdout!.resume();
+      // BENCH_SERVER_LOG=<file>: keep what the servers print (GC traces, logs) for a look later.
+      if (process.env.BENCH_SERVER_LOG)
+        child.stdout!.pipe(createWriteStream(process.env.BENCH_SERVER_LOG, { flags: 'a' }));
+      else child.stdout!.resume();
       resolve({
         pid: child.pid!,
         port: Number(match[1]),

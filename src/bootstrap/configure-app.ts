@@ -19,6 +19,10 @@ export function configureApp(app: INestApplication): void {
   const http = app.getHttpAdapter().getInstance() as express.Express;
   http.disable('x-powered-by');
   http.set('query parser', 'simple');
+  // No ETag on API answers: they are per-caller and mostly no-store, nobody revalidates them, and
+  // computing one hashed every body and made Express write headers and body in two chunks
+  // (bench/README.md, issue 17). The dashboard's files keep theirs (express.static sets its own).
+  http.set('etag', false);
   const config = app.get<HttpConfig>(httpConfig.KEY);
   // req.ip (throttling of failed authentications, logs) is the client's, not the load balancer's.
   http.set('trust proxy', config.trustProxy);

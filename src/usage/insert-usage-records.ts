@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { placeholders } from './rollups/usage-rollups.service';
+import { placeholders } from '../common/database/placeholders';
 import { UsageRecord } from './usage-record.entity';
 
 /** 11 parameters a row: 500 rows stay far below both engines' bound-parameter limits. */

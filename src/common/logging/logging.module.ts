@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
+import { destination } from 'pino';
 import pretty from 'pino-pretty';
 import { appConfig, AppConfig } from '../../config/app.config';
 
@@ -56,6 +57,15 @@ function pinoHttpOptions(config: AppConfig): Options {
   };
 }
 
+/**
+ * JSON lines go to stdout through a 4 KiB buffer, written when full and at least every 100 ms
+ * (and synchronously on exit, which pino arranges), instead of one write per line: a line per
+ * request cost a write system call each (bench/README.md, issue 17).
+ */
+function bufferedStdout() {
+  return destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
+}
+
 @Module({
   imports: [
     LoggerModule.forRootAsync({
@@ -77,7 +87,7 @@ function pinoHttpOptions(config: AppConfig): Options {
                     '{if context}[{context}] {end}{msg}{if req} {req.method} {req.url} -> {res.statusCode}{end}',
                 }),
               ]
-            : pinoHttpOptions(config),
+            : [pinoHttpOptions(config), bufferedStdout()],
       }),
     }),
   ],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { deleteInBatches } from '../../common/database/delete-in-batches';
+import { placeholders } from '../../common/database/placeholders';
 import { BucketRange, RollupDelta, UsageDimensions } from './rollup-buckets';
 import { UsageRollup } from './usage-rollup.entity';
 
@@ -32,15 +33,6 @@ const UPDATE = [
   larger('last_request_ms'),
 ].join(', ');
 const DIMENSIONS = 'auth_method, api_key_id, user_id, method, route, status_code, code';
-
-/** Bound-parameter markers of the engine: `$1, $2, ...` on PostgreSQL, `?` on SQLite. */
-export function placeholders(manager: EntityManager) {
-  const postgres = manager.connection.options.type === 'postgres';
-  return (params: unknown[], value: unknown): string => {
-    params.push(value);
-    return postgres ? `$${params.length}` : '?';
-  };
-}
 
 /** 14 parameters a row: 500 rows stay far below both engines' bound-parameter limits. */
 const UPSERT_CHUNK = 500;
