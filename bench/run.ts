@@ -69,9 +69,11 @@ const devnetCounter =
 const proxyCounter =
   (proxyUrl: string): RpcCounter =>
   async () =>
-    ((await (await fetch(`${proxyUrl}/__proxy/stats`)).json()) as {
-      perMethod: Record<string, number>;
-    }).perMethod;
+    (
+      (await (await fetch(`${proxyUrl}/__proxy/stats`)).json()) as {
+        perMethod: Record<string, number>;
+      }
+    ).perMethod;
 
 const total = (s: Record<string, number>) => Object.values(s).reduce((a, b) => a + b, 0);
 
