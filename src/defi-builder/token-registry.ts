@@ -3,10 +3,11 @@
  * (old stablecoin, old hooks) turned into UNSUPPORTED_TOKEN errors whose hint names the
  * replacement. Pure: the network definition comes in.
  */
-import { getAddress, ZeroAddress } from 'ethers';
+import { ZeroAddress } from 'ethers';
 import type { NetworkDefinition } from '../chain/network/network.types';
 import { ApiError } from '../common/errors/api-error';
 import type { TokenSymbol } from '../chain/encoding/wallet-reads';
+import { checksumAddress } from '../common/address/checksum-address';
 
 /** Native ETH in swap and quote bodies (issue 11 §3): traded through the pool's WETH side. */
 export const NATIVE_ETH = ZeroAddress;
@@ -63,7 +64,7 @@ export function resolveToken(
   field: string,
   opts: { native: boolean } = { native: false },
 ): ResolvedToken {
-  const checksummed = getAddress(address);
+  const checksummed = checksumAddress(address);
   if (checksummed === NATIVE_ETH) {
     if (opts.native) return { symbol: 'WETH', address: NATIVE_ETH, decimals: 18, native: true };
     throw new ApiError('UNSUPPORTED_TOKEN', `${field}: native ETH is not accepted here`, {

@@ -22,6 +22,8 @@ export const POSITION_MANAGER = withCachedSelectors(
     'function ownerOf(uint256 tokenId) view returns (address)',
     'function getPositionLiquidity(uint256 tokenId) view returns (uint128)',
     'function multicall(bytes[] data) payable returns (bytes[] results)',
+    // Permit2Forwarder (v4-periphery src/base/Permit2Forwarder.sol).
+    'function permitBatch(address owner, tuple(tuple(address token, uint160 amount, uint48 expiration, uint48 nonce)[] details, address spender, uint256 sigDeadline) _permitBatch, bytes signature) payable returns (bytes err)',
     `function getPoolAndPositionInfo(uint256 tokenId) view returns (${POOL_KEY_TUPLE} poolKey, uint256 info)`,
     // ERC721 (solmate): ownerOf of a burned or never minted tokenId reverts NOT_MINTED.
     'event Transfer(address indexed from, address indexed to, uint256 indexed id)',

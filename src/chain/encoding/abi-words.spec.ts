@@ -1,9 +1,19 @@
 import { AbiCoder, Interface, getAddress } from 'ethers';
+import { seededRandom } from '../../../test/helpers/seeded-random';
 import {
+  addressWord,
+  boolWord,
+  bytesArrayBody,
+  bytesBody,
   decodeAggregate3Result,
   encodeAggregate3Calldata,
+  encodedBytesArrayBody,
+  encodeParts,
   encodeStaticCall,
   encodeTupleWithEmptyBytes,
+  intWord,
+  parseUint,
+  uintWord,
 } from './abi-words';
 
 const MULTICALL = new Interface([
@@ -65,6 +75,23 @@ describe('abi-words', () => {
     ).toBe(expected);
   });
 
+  it('encodes aggregate3 exactly as ethers does over random batches', () => {
+    const r = seededRandom(0xa63);
+    const selector = MULTICALL.getFunction('aggregate3')!.selector;
+    for (let i = 0; i < 200; i += 1) {
+      const calls = Array.from({ length: r.int(16) }, () => ({
+        target: r.address(),
+        allowFailure: r.bool(),
+        callData: `0x${r.bytes(r.int(200))}`,
+      }));
+      expect(encodeAggregate3Calldata(selector, calls)).toBe(
+        MULTICALL.encodeFunctionData('aggregate3', [
+          calls.map((c) => [c.target, c.allowFailure, c.callData]),
+        ]),
+      );
+    }
+  });
+
   it('decodes aggregate3 results exactly as ethers does', () => {
     const results = [
       [true, '0x' + '00'.repeat(31) + '2a'],
@@ -81,5 +108,59 @@ describe('abi-words', () => {
     const raw = AbiCoder.defaultAbiCoder().encode(['(bool,bytes)[]'], [[[true, '0x1234']]]);
     expect(() => decodeAggregate3Result(raw.slice(0, raw.length - 70))).toThrow(/truncated/);
     expect(() => decodeAggregate3Result('0x' + 'ff'.repeat(64))).toThrow();
+  });
+});
+
+describe('typed words and dynamic parts', () => {
+  const coder = AbiCoder.defaultAbiCoder();
+
+  it('encode (uint<n>, int24, address, bool, bytes, bytes[], uint256) exactly as ethers does', () => {
+    const r = seededRandom(0xab1);
+    for (let i = 0; i < 300; i += 1) {
+      const u = r.uint(128);
+      const n = BigInt(r.int(1 << 24) - (1 << 23));
+      const address = r.address();
+      const flag = r.bool();
+      const bytes = `0x${r.bytes(r.int(80))}`;
+      const list = Array.from({ length: r.int(4) }, () => `0x${r.bytes(r.int(70))}`);
+      const last = r.uint(256);
+      const ours = encodeParts([
+        uintWord(u, 128),
+        intWord(n, 24),
+        addressWord(address),
+        boolWord(flag),
+        { tail: bytesBody(bytes) },
+        { tail: bytesArrayBody(list) },
+        uintWord(last),
+      ]);
+      const theirs = coder.encode(
+        ['uint128', 'int24', 'address', 'bool', 'bytes', 'bytes[]', 'uint256'],
+        [u, n, address, flag, bytes, list, last],
+      );
+      expect(`0x${ours}`).toBe(theirs);
+      expect(encodedBytesArrayBody(list.map((b) => b.slice(2)))).toBe(bytesArrayBody(list));
+    }
+  });
+
+  it('refuses out-of-range integers and malformed bytes, as ethers does', () => {
+    const refused: Array<[() => unknown, () => unknown]> = [
+      [() => uintWord(1n << 128n, 128), () => coder.encode(['uint128'], [1n << 128n])],
+      [() => uintWord(-1n), () => coder.encode(['uint256'], [-1n])],
+      [() => intWord(1n << 23n, 24), () => coder.encode(['int24'], [1n << 23n])],
+      [() => intWord(-(1n << 23n) - 1n, 24), () => coder.encode(['int24'], [-(1n << 23n) - 1n])],
+      [() => bytesBody('0x123'), () => coder.encode(['bytes'], ['0x123'])],
+      [() => bytesBody('12'), () => coder.encode(['bytes'], ['12'])],
+      [() => bytesBody('0xzz'), () => coder.encode(['bytes'], ['0xzz'])],
+    ];
+    for (const [ours, theirs] of refused) {
+      expect(theirs).toThrow();
+      expect(ours).toThrow();
+    }
+    expect(intWord(-(1n << 23n), 24)).toBe(coder.encode(['int24'], [-(1n << 23n)]).slice(2));
+    expect(() => parseUint('')).toThrow();
+    expect(() => parseUint(' 1')).toThrow();
+    expect(() => parseUint('-1')).toThrow();
+    expect(parseUint('0x10')).toBe(16n);
+    expect(parseUint('10')).toBe(10n);
   });
 });

@@ -18,6 +18,16 @@ function word(value: bigint): string {
     .padStart(WORD * 2, '0');
 }
 
+/** A byte offset or length as a word. */
+export function sizeWord(size: number): string {
+  return size.toString(16).padStart(WORD * 2, '0');
+}
+
+export const FALSE_WORD = '0'.repeat(WORD * 2);
+export const TRUE_WORD = `${'0'.repeat(WORD * 2 - 1)}1`;
+/** (address, bool, bytes): the bytes start after the 3 head words. */
+const TUPLE_BYTES_AT = sizeWord(3 * WORD);
+
 /** One static argument as a 32-byte word: address, bool, or unsigned integer (< 2^256). */
 export function staticWord(value: string | bigint | number | boolean): string {
   if (typeof value === 'boolean') return word(value ? 1n : 0n);
@@ -47,25 +57,25 @@ export function encodeAggregate3Calldata(
   selector: string,
   calls: readonly AggregateCall[],
 ): string {
-  const heads: string[] = [];
-  const tails: string[] = [];
+  let heads = '';
+  let tails = '';
   // Each element is a dynamic tuple: the array holds offsets relative to the start of its body.
   let offset = calls.length * WORD;
   for (const call of calls) {
-    const data = hexBody(call.callData);
+    const data = hexBody(call.callData).toLowerCase();
     const length = data.length / 2;
-    const padded = data.padEnd(Math.ceil(length / WORD) * WORD * 2, '0');
-    const tuple =
+    const padding = (WORD * 2 - (data.length % (WORD * 2))) % (WORD * 2);
+    heads += sizeWord(offset);
+    tails +=
       staticWord(call.target) +
-      staticWord(call.allowFailure) +
-      word(3n * BigInt(WORD)) +
-      word(BigInt(length)) +
-      padded;
-    heads.push(word(BigInt(offset)));
-    tails.push(tuple);
-    offset += tuple.length / 2;
+      (call.allowFailure ? TRUE_WORD : FALSE_WORD) +
+      TUPLE_BYTES_AT +
+      sizeWord(length) +
+      data +
+      '0'.repeat(padding);
+    offset += 4 * WORD + length + padding / 2;
   }
-  return `0x${hexBody(selector)}${word(32n)}${word(BigInt(calls.length))}${heads.join('')}${tails.join('')}`;
+  return `0x${hexBody(selector)}${sizeWord(WORD)}${sizeWord(calls.length)}${heads}${tails}`;
 }
 
 export interface AggregateResult {
@@ -140,5 +150,109 @@ export function encodeTupleWithEmptyBytes(
     staticArgs.map(staticWord).join('') +
     word(BigInt(headWords * WORD)) +
     word(0n)
+  );
+}
+
+/*
+ * Typed words and dynamic parts, for the calldata encoders of the build path (swap, mint,
+ * approvals). Each refuses what ethers' coders refuse for the same type (out-of-range integers,
+ * malformed bytes); addresses must already be checked (checksumAddress in common/address).
+ */
+
+const UINT_LIMITS = new Map<number, bigint>();
+const limitOf = (bits: number): bigint => {
+  let limit = UINT_LIMITS.get(bits);
+  if (limit === undefined) {
+    limit = 1n << BigInt(bits);
+    UINT_LIMITS.set(bits, limit);
+  }
+  return limit;
+};
+
+/** uint<bits> as a word; RangeError outside [0, 2^bits). */
+export function uintWord(value: bigint, bits = 256): string {
+  if (value < 0n || value >= limitOf(bits))
+    throw new RangeError(`value out of range for uint${bits}`);
+  return value.toString(16).padStart(WORD * 2, '0');
+}
+
+/** int<bits> as a two's-complement word; RangeError outside [-2^(bits-1), 2^(bits-1)). */
+export function intWord(value: bigint, bits = 256): string {
+  const half = limitOf(bits - 1);
+  if (value < -half || value >= half) throw new RangeError(`value out of range for int${bits}`);
+  return word(value);
+}
+
+export function boolWord(value: boolean): string {
+  return value ? TRUE_WORD : FALSE_WORD;
+}
+
+/** A checked address (0x + 40 hex, any case) as a word. */
+export function addressWord(address: string): string {
+  return `${'0'.repeat(24)}${address.slice(2).toLowerCase()}`;
+}
+
+const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/;
+
+/** Strict BigInt of a decimal or 0x-hex string (BigInt() alone would take '' or ' 1 '). */
+export function parseUint(value: string | bigint): bigint {
+  if (typeof value === 'bigint') return value;
+  if (!/^(?:[0-9]+|0x[0-9a-fA-F]+)$/.test(value)) throw new RangeError(`not an integer: ${value}`);
+  return BigInt(value);
+}
+
+/** 0x-prefixed hex of whole bytes, as lowercase data without the 0x; TypeError otherwise. */
+export function hexData(hex: string): string {
+  if (!HEX_BYTES.test(hex)) throw new TypeError('bytes must be 0x-prefixed hex of whole bytes');
+  return hex.slice(2).toLowerCase();
+}
+
+/** A dynamic `bytes` value's encoding (length word, data right-padded to whole words), lowercase. */
+export function bytesBody(hex: string): string {
+  return encodedBytesBody(hexData(hex));
+}
+
+/**
+ * bytesBody of data this process encoded itself (lowercase hex, whole bytes, no 0x): skips the
+ * check, which would otherwise rescan every nested level of a calldata.
+ */
+export function encodedBytesBody(data: string): string {
+  const padding = (WORD * 2 - (data.length % (WORD * 2))) % (WORD * 2);
+  return `${sizeWord(data.length / 2)}${data}${'0'.repeat(padding)}`;
+}
+
+/**
+ * A part of an encoded parameter list: a static word (or several, for a static tuple) inline, or
+ * the encoding of a dynamic value, which goes to the tail behind an offset in the head.
+ */
+export type AbiPart = string | { tail: string };
+
+/** The heads-then-tails layout of abi.encode(...parts) (hex body, no 0x). */
+export function encodeParts(parts: readonly AbiPart[]): string {
+  let offset = 0;
+  for (const part of parts) offset += typeof part === 'string' ? part.length / 2 : WORD;
+  let head = '';
+  let tail = '';
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      head += part;
+    } else {
+      head += sizeWord(offset);
+      tail += part.tail;
+      offset += part.tail.length / 2;
+    }
+  }
+  return head + tail;
+}
+
+/** A `bytes[]` value's encoding (count, offsets, each element), from 0x-hex elements. */
+export function bytesArrayBody(items: readonly string[]): string {
+  return sizeWord(items.length) + encodeParts(items.map((item) => ({ tail: bytesBody(item) })));
+}
+
+/** bytesArrayBody of elements this process encoded itself (see encodedBytesBody). */
+export function encodedBytesArrayBody(items: readonly string[]): string {
+  return (
+    sizeWord(items.length) + encodeParts(items.map((item) => ({ tail: encodedBytesBody(item) })))
   );
 }

@@ -11,7 +11,6 @@
  * Every call has static arguments and static results: encoded and decoded word by word
  * (abi-words.ts), which keeps this per-request batch in the microseconds.
  */
-import { getAddress } from 'ethers';
 import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
 import { ERC20 } from '../abi/erc20';
 import { MULTICALL3 } from '../abi/multicall3';
@@ -19,6 +18,7 @@ import { PERMIT2 } from '../abi/permit2';
 import type { NetworkDefinition } from '../network/network.types';
 import { encodeStaticCall, readWord } from './abi-words';
 import type { Call3, Call3Result } from './multicall';
+import { checksumAddress } from '../../common/address/checksum-address';
 
 export type TokenSymbol = 'WETH' | 'tUSDC';
 export const TOKEN_SYMBOLS: readonly TokenSymbol[] = ['WETH', 'tUSDC'];
@@ -84,7 +84,7 @@ export const WALLET_READ_CALL_COUNT = 4 + TOKEN_SYMBOLS.length * (2 + SPEND_USES
 /** Order: clock, block number, ETH balance, session, then per token balance, ERC-20 -> Permit2, Permit2 -> each spender. */
 export function walletReadCalls(network: NetworkDefinition, walletAddress: string): Call3[] {
   const c = network.contracts;
-  const wallet = getAddress(walletAddress);
+  const wallet = checksumAddress(walletAddress);
   const read = (target: string, selector: string, args: string[] = []): Call3 => ({
     target,
     allowFailure: false,

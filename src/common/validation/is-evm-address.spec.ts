@@ -1,4 +1,4 @@
-import { isEvmAddress } from './is-evm-address';
+import { checksumSuggestion, isEvmAddress } from './is-evm-address';
 
 describe('isEvmAddress', () => {
   const checksummed = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -16,5 +16,18 @@ describe('isEvmAddress', () => {
     [null, false],
   ])('%p -> %p', (value, expected) => {
     expect(isEvmAddress(value)).toBe(expected);
+  });
+});
+
+describe('isEvmAddress on repeated inputs (memoised checksums)', () => {
+  it('gives the same answer on every call, valid or not', () => {
+    const good = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const bad = '0x70997970c51812DC3A010C7d01b50e0d17dc79C8';
+    for (let i = 0; i < 3; i += 1) {
+      expect(isEvmAddress(good)).toBe(true);
+      expect(isEvmAddress(bad)).toBe(false);
+      expect(checksumSuggestion(bad)).toBe(good);
+      expect(checksumSuggestion(good)).toBeUndefined();
+    }
   });
 });

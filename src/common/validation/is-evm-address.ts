@@ -1,5 +1,5 @@
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { getAddress } from 'ethers';
+import { checksumAddress } from '../address/checksum-address';
 
 export const EVM_ADDRESS_CONSTRAINT = 'isEvmAddress';
 const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
@@ -13,7 +13,7 @@ export function isEvmAddress(value: unknown): value is string {
   const hex = value.slice(2);
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
   try {
-    return getAddress(value) === value;
+    return checksumAddress(value) === value;
   } catch {
     return false;
   }
@@ -25,7 +25,7 @@ export function isEvmAddress(value: unknown): value is string {
  */
 export function checksumSuggestion(value: unknown): string | undefined {
   if (typeof value !== 'string' || !ADDRESS_PATTERN.test(value)) return undefined;
-  const checksummed = getAddress(value.toLowerCase());
+  const checksummed = checksumAddress(value.toLowerCase());
   return isEvmAddress(value) ? undefined : checksummed;
 }
 

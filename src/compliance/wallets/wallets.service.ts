@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { getAddress } from 'ethers';
 import { Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { placeholders } from '../../common/database/placeholders';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import { Wallet } from './wallet.entity';
+import { checksumAddress } from '../../common/address/checksum-address';
 
 /** What binding did: the wallet is now the caller's; `reboundFrom` names the account it left. */
 export interface BindResult {
@@ -29,7 +29,7 @@ export class WalletsService {
 
   /** The binding of a wallet, or null when unbound. */
   findByAddress(address: string): Promise<Wallet | null> {
-    return this.wallets.findOneBy({ address: getAddress(address) });
+    return this.wallets.findOneBy({ address: checksumAddress(address) });
   }
 
   /** The wallets bound to `accountId`, most recently bound first. */
@@ -72,7 +72,7 @@ export class WalletsService {
    * and `reboundFrom` is always the account the wallet really left.
    */
   async bind(address: string, accountId: string, policy: BindPolicy): Promise<BindResult> {
-    const walletAddress = getAddress(address);
+    const walletAddress = checksumAddress(address);
     for (let attempt = 0; attempt < MAX_BIND_ATTEMPTS; attempt++) {
       const current = await this.wallets.findOneBy({ address: walletAddress });
       if (!current) {
@@ -105,7 +105,7 @@ export class WalletsService {
     if (current) throw ownershipMismatch(current.address);
     throw new ApiError(
       'INSTITUTION_OWNERSHIP_MISMATCH',
-      `Wallet ${getAddress(address)} is not bound to your account`,
+      `Wallet ${checksumAddress(address)} is not bound to your account`,
       {
         hint: 'Bind the wallet first: GET /onboarding/nonce, sign the Sign-In-with-Ethereum message with the wallet, then POST /onboarding/register with message and signature.',
       },

@@ -1,6 +1,15 @@
+import { seededRandom } from '../../../test/helpers/seeded-random';
 import { ERC20 } from '../../chain/abi/erc20';
 import { PERMIT2 } from '../../chain/abi/permit2';
-import { MAX_UINT160, MAX_UINT256, PERMIT2_GRANT_SECONDS, planApprovals } from './approvals';
+import {
+  erc20ApproveData,
+  MAX_UINT160,
+  MAX_UINT256,
+  PERMIT2_GRANT_SECONDS,
+  permit2ApproveData,
+  planApprovals,
+} from './approvals';
+import { planApprovalsByInterface } from './library-encoders';
 
 const TOKEN = '0x77139Fa81c4434893f9D7e033C3e3903C46B820D';
 const PERMIT2_ADDR = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
@@ -87,5 +96,66 @@ describe('planApprovals', () => {
     });
     expect(planApprovals([need(NOW)], ctx)).toEqual([]);
     expect(planApprovals([need(NOW - 1)], ctx).map((s) => s.kind)).toEqual(['permit2']);
+  });
+});
+
+describe('approval calldata is byte-equal to ethers Interface.encodeFunctionData', () => {
+  it('erc20ApproveData and permit2ApproveData over random addresses, amounts and expiries', () => {
+    const r = seededRandom(0xa55);
+    for (let i = 0; i < 500; i += 1) {
+      const [token, spender, amount] = [r.address(), r.address(), r.uint(256)];
+      expect(erc20ApproveData(spender, amount)).toBe(
+        ERC20.encodeFunctionData('approve', [spender, amount]),
+      );
+      const [amount160, expiration] = [r.uint(160), Number(r.uint(48))];
+      expect(permit2ApproveData(token, spender, amount160, expiration)).toBe(
+        PERMIT2.encodeFunctionData('approve', [token, spender, amount160, expiration]),
+      );
+    }
+  });
+
+  it('refuses what ethers refuses (out-of-range amounts, bad checksums)', () => {
+    const badChecksum = ROUTER.replace('FC8', 'fC8');
+    const refused: Array<[() => string, () => string]> = [
+      [
+        () => erc20ApproveData(ROUTER, 1n << 256n),
+        () => ERC20.encodeFunctionData('approve', [ROUTER, 1n << 256n]),
+      ],
+      [
+        () => erc20ApproveData(badChecksum, 1n),
+        () => ERC20.encodeFunctionData('approve', [badChecksum, 1n]),
+      ],
+      [
+        () => permit2ApproveData(TOKEN, ROUTER, 1n << 160n, 1),
+        () => PERMIT2.encodeFunctionData('approve', [TOKEN, ROUTER, 1n << 160n, 1]),
+      ],
+      [
+        () => permit2ApproveData(TOKEN, ROUTER, 1n, 2 ** 48),
+        () => PERMIT2.encodeFunctionData('approve', [TOKEN, ROUTER, 1n, 2 ** 48]),
+      ],
+    ];
+    for (const [ours, theirs] of refused) {
+      expect(theirs).toThrow();
+      expect(ours).toThrow();
+    }
+  });
+
+  it('planApprovals plans the same steps as the ethers version over random wallet states', () => {
+    const r = seededRandom(0xa99);
+    const amount = () => (r.int(3) === 0 ? 0n : r.uint(r.bool() ? 64 : 256));
+    for (let i = 0; i < 300; i += 1) {
+      const needs = Array.from({ length: 1 + r.int(2) }, () => ({
+        token: r.address(),
+        amount: amount(),
+        erc20ToPermit2: amount(),
+        permit2: {
+          amount: r.uint(160),
+          expiration: NOW - 100 + r.int(200),
+          nonce: Number(r.uint(48)),
+        },
+      }));
+      const context = { ...ctx, spender: r.address(), permit2: r.address() };
+      expect(planApprovals(needs, context)).toEqual(planApprovalsByInterface(needs, context));
+    }
   });
 });

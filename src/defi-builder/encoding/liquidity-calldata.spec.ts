@@ -3,16 +3,21 @@ import { Token } from '@uniswap/sdk-core';
 import { TickMath } from '@uniswap/v3-sdk';
 import { Pool, Position } from '@uniswap/v4-sdk';
 import { AbiCoder } from 'ethers';
+import { seededRandom } from '../../../test/helpers/seeded-random';
 import { POSITION_MANAGER } from '../../chain/abi/uniswap-v4';
+import { mintCalldataByPlanner, withPermitBatchByLibrary } from './library-encoders';
 import {
   checkTickRange,
   encodeMintCalldata,
   liquidityForAmounts,
   MAX_TICK,
   MIN_TICK,
+  MintCalldataInput,
   mintAmountsFor,
   usableMaxTick,
 } from './liquidity-calldata';
+import { withPermitBatch } from './permit-batch-calldata';
+import type { PermitBatch } from './permit2-typed-data';
 import { PoolKey } from './pool-key';
 
 const WETH = '0x77139Fa81c4434893f9D7e033C3e3903C46B820D';
@@ -122,5 +127,100 @@ describe('encodeMintCalldata', () => {
     expect([...mint[0]]).toEqual([WETH, TUSDC, 3000n, 60n, HOOK]);
     expect(mint.slice(1)).toEqual([-600n, 600n, 123_456n, 10n ** 18n, 3n * 10n ** 9n, OWNER, '0x']);
     expect([...coder.decode(['address', 'address'], params[1])]).toEqual([WETH, TUSDC]);
+  });
+});
+
+describe('mint calldata is byte-equal to the V4Planner / PositionManager reference', () => {
+  it('encodeMintCalldata over random ranges, amounts, owners, deadlines and pool keys', () => {
+    const r = seededRandom(0x3117);
+    for (let i = 0; i < 300; i += 1) {
+      const poolKey: PoolKey = r.bool()
+        ? KEY
+        : {
+            currency0: r.address(),
+            currency1: r.address(),
+            fee: Number(r.uint(24)),
+            tickSpacing: r.int(1 << 24) - (1 << 23),
+            hooks: r.address(),
+          };
+      const input: MintCalldataInput = {
+        poolKey,
+        tickLower: r.int(1 << 24) - (1 << 23),
+        tickUpper: r.int(1 << 24) - (1 << 23),
+        liquidity: r.uint(256),
+        amount0Max: r.uint(128),
+        amount1Max: r.uint(128),
+        owner: r.address(),
+        deadline: r.uint(r.bool() ? 64 : 256),
+      };
+      expect(encodeMintCalldata(input)).toBe(mintCalldataByPlanner(input));
+    }
+  });
+
+  it('withPermitBatch over random batches (1-3 tokens), signatures and calls', () => {
+    const r = seededRandom(0xba7c);
+    for (let i = 0; i < 200; i += 1) {
+      const batch: PermitBatch = {
+        details: Array.from({ length: 1 + r.int(3) }, () => ({
+          token: r.address(),
+          amount: r.uint(160).toString(),
+          expiration: r.uint(48).toString(),
+          nonce: r.uint(48).toString(),
+        })),
+        spender: r.address(),
+        sigDeadline: r.uint(256).toString(),
+      };
+      const call = `0x${r.bytes(r.int(700))}`;
+      const owner = r.address();
+      const signature = `0x${r.bytes(r.bool() ? 65 : 64)}`;
+      expect(withPermitBatch(call, owner, batch, signature)).toBe(
+        withPermitBatchByLibrary(call, owner, batch, signature),
+      );
+    }
+  });
+
+  it('refuses what the library refuses', () => {
+    const mint: MintCalldataInput = {
+      poolKey: KEY,
+      tickLower: -600,
+      tickUpper: 600,
+      liquidity: 1n,
+      amount0Max: 1n,
+      amount1Max: 1n,
+      owner: OWNER,
+      deadline: 1n,
+    };
+    const refusedMints: MintCalldataInput[] = [
+      { ...mint, tickLower: -(1 << 23) - 1 },
+      { ...mint, tickUpper: 1 << 23 },
+      { ...mint, liquidity: 1n << 256n },
+      { ...mint, amount0Max: 1n << 128n },
+      { ...mint, amount1Max: -1n },
+      { ...mint, owner: OWNER.replace('C8', 'c8') }, // wrong EIP-55 checksum
+      { ...mint, owner: '0x1234' },
+    ];
+    for (const input of refusedMints) {
+      expect(() => mintCalldataByPlanner(input)).toThrow();
+      expect(() => encodeMintCalldata(input)).toThrow();
+    }
+    const batch = (over: Partial<PermitBatch['details'][number]>): PermitBatch => ({
+      details: [{ token: WETH, amount: '1', expiration: '1', nonce: '0', ...over }],
+      spender: OWNER,
+      sigDeadline: '1',
+    });
+    const sig = `0x${'11'.repeat(65)}`;
+    const refusedBatches: Array<[string, string, PermitBatch, string]> = [
+      ['0x12', OWNER, batch({ amount: (1n << 160n).toString() }), sig],
+      ['0x12', OWNER, batch({ nonce: (1n << 48n).toString() }), sig],
+      ['0x12', OWNER, batch({ token: WETH.replace('F', 'f') }), sig],
+      ['0x12', OWNER, batch({ expiration: '' }), sig],
+      ['0x12', OWNER.replace('C8', 'c8'), batch({}), sig],
+      ['0x12', OWNER, batch({}), '0x1'],
+      ['0x123', OWNER, batch({}), sig],
+    ];
+    for (const args of refusedBatches) {
+      expect(() => withPermitBatchByLibrary(...args)).toThrow();
+      expect(() => withPermitBatch(...args)).toThrow();
+    }
   });
 });

@@ -2,13 +2,26 @@
  * PositionManager calldata for a new position: modifyLiquidities(unlockData, deadline) where
  * unlockData is the v4 action plan MINT_POSITION -> SETTLE_PAIR, plus the pure math that turns
  * the caller's token amounts into a liquidity at the pool's current price.
+ *
+ * The calldata is what @uniswap/v4-sdk's V4Planner and PositionManager.modifyLiquidities encode,
+ * written word by word (issue 17: the planner and ethers' AbiCoders cost ~0.5 ms per mint);
+ * liquidity-calldata.spec.ts asserts byte equality against the planner.
  */
-import { Actions, V4Planner } from '@uniswap/v4-sdk';
+import { Actions } from '@uniswap/v4-sdk';
 import { maxLiquidityForAmounts, SqrtPriceMath, TickMath } from '@uniswap/v3-sdk';
-import { getAddress } from 'ethers';
 import JSBI from 'jsbi';
 import { POSITION_MANAGER } from '../../chain/abi/uniswap-v4';
-import { PoolKey, poolKeyTuple } from './pool-key';
+import {
+  addressWord,
+  encodedBytesArrayBody,
+  encodedBytesBody,
+  encodeParts,
+  intWord,
+  sizeWord,
+  uintWord,
+} from '../../chain/encoding/abi-words';
+import { checksumAddress } from '../../common/address/checksum-address';
+import { PoolKey, poolKeyWords } from './pool-key';
 
 /** v4-core TickMath.MIN_TICK / MAX_TICK (same constants as v3). */
 export const MIN_TICK = TickMath.MIN_TICK;
@@ -132,23 +145,31 @@ export interface MintCalldataInput {
   deadline: bigint;
 }
 
+const MODIFY_LIQUIDITIES = POSITION_MANAGER.getFunction('modifyLiquidities')!.selector;
+const MINT_ACTIONS =
+  Actions.MINT_POSITION.toString(16).padStart(2, '0') +
+  Actions.SETTLE_PAIR.toString(16).padStart(2, '0');
+/** MINT_POSITION's empty hookData: its offset after the 12 head words, then length 0. */
+const EMPTY_HOOK_DATA = sizeWord(12 * 32) + sizeWord(0);
+
 export function encodeMintCalldata(input: MintCalldataInput): string {
-  const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(input.poolKey);
-  const planner = new V4Planner();
-  // Decimal strings: the v4-sdk encodes with its bundled ethers v5.
-  planner.addAction(Actions.MINT_POSITION, [
-    { currency0, currency1, fee, tickSpacing, hooks },
-    input.tickLower,
-    input.tickUpper,
-    input.liquidity.toString(),
-    input.amount0Max.toString(),
-    input.amount1Max.toString(),
-    getAddress(input.owner),
-    '0x',
+  const pool = poolKeyWords(input.poolKey);
+  const mint =
+    pool.key +
+    intWord(BigInt(input.tickLower), 24) +
+    intWord(BigInt(input.tickUpper), 24) +
+    uintWord(input.liquidity) +
+    uintWord(input.amount0Max, 128) +
+    uintWord(input.amount1Max, 128) +
+    addressWord(checksumAddress(input.owner)) +
+    EMPTY_HOOK_DATA;
+  const settlePair = pool.currency0 + pool.currency1;
+  const unlockData = encodeParts([
+    { tail: encodedBytesBody(MINT_ACTIONS) },
+    { tail: encodedBytesArrayBody([mint, settlePair]) },
   ]);
-  planner.addAction(Actions.SETTLE_PAIR, [currency0, currency1]);
-  return POSITION_MANAGER.encodeFunctionData('modifyLiquidities', [
-    planner.finalize(),
-    input.deadline,
-  ]);
+  return `${MODIFY_LIQUIDITIES}${encodeParts([
+    { tail: encodedBytesBody(unlockData) },
+    uintWord(input.deadline),
+  ])}`;
 }

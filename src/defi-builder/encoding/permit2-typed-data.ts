@@ -5,8 +5,9 @@
  * Pure: the wallet state (nonces, chain clock) comes in.
  */
 import { AllowanceTransfer } from '@uniswap/permit2-sdk';
-import { getAddress, verifyTypedData } from 'ethers';
+import { verifyTypedData } from 'ethers';
 import type { FieldError } from '../../common/validation/validation-exception.factory';
+import { checksumAddress } from '../../common/address/checksum-address';
 
 /** Numbers as decimal strings (JSON), addresses checksummed. */
 export interface PermitDetails {
@@ -71,7 +72,7 @@ export function permitDetails(
   deadline: number,
 ): PermitDetails {
   return {
-    token: getAddress(token),
+    token: checksumAddress(token),
     amount: amount.toString(),
     expiration: deadline.toString(),
     nonce: nonce.toString(),
@@ -96,8 +97,8 @@ export function checkSignedPermit(
   const at = (i: number) =>
     Array.isArray(permit.details) ? `${field}.details.${i}` : `${field}.details`;
 
-  if (getAddress(permit.spender) !== getAddress(expect.spender))
-    fail(`${field}.spender`, 'permitSpender', `spender must be ${getAddress(expect.spender)}`);
+  if (checksumAddress(permit.spender) !== checksumAddress(expect.spender))
+    fail(`${field}.spender`, 'permitSpender', `spender must be ${checksumAddress(expect.spender)}`);
   if (BigInt(permit.sigDeadline) < BigInt(expect.now))
     fail(`${field}.sigDeadline`, 'permitExpired', 'sigDeadline has passed; sign a new permit');
   if (list.length !== expect.tokens.length)
@@ -109,8 +110,8 @@ export function checkSignedPermit(
   expect.tokens.forEach((want, i) => {
     const got = list[i];
     if (!got) return;
-    if (getAddress(got.token) !== getAddress(want.token))
-      fail(`${at(i)}.token`, 'permitToken', `token must be ${getAddress(want.token)}`);
+    if (checksumAddress(got.token) !== checksumAddress(want.token))
+      fail(`${at(i)}.token`, 'permitToken', `token must be ${checksumAddress(want.token)}`);
     if (BigInt(got.amount) < want.amount)
       fail(`${at(i)}.amount`, 'permitAmount', `amount must be at least ${want.amount}`);
     if (BigInt(got.nonce) !== BigInt(want.nonce))
@@ -131,11 +132,11 @@ export function checkSignedPermit(
   } catch {
     signer = null;
   }
-  if (signer === null || getAddress(signer) !== getAddress(expect.owner))
+  if (signer === null || checksumAddress(signer) !== checksumAddress(expect.owner))
     fail(
       'permitSignature',
       'permitSigner',
-      `permitSignature must be the EIP-712 signature of ${field} by userAddress ${getAddress(expect.owner)}`,
+      `permitSignature must be the EIP-712 signature of ${field} by userAddress ${checksumAddress(expect.owner)}`,
     );
   return errors;
 }

@@ -1,5 +1,6 @@
 import { AbiCoder, getAddress, keccak256 } from 'ethers';
 import { POOL_KEY_TUPLE } from '../../chain/abi/uniswap-v4';
+import { addressWord, intWord, uintWord } from '../../chain/encoding/abi-words';
 
 export interface PoolKey {
   currency0: string;
@@ -39,6 +40,35 @@ export function poolKeyTuple(key: PoolKey): PoolKeyTuple {
     tuples.set(key, tuple);
   }
   return [...tuple];
+}
+
+/** A pool key as ABI words (hex, no 0x), for the hand-written calldata encoders. */
+export interface PoolKeyWords {
+  /** The 5 words of the static PoolKey tuple. */
+  key: string;
+  currency0: string;
+  currency1: string;
+}
+
+const words = new WeakMap<PoolKey, PoolKeyWords>();
+
+export function poolKeyWords(key: PoolKey): PoolKeyWords {
+  let encoded = words.get(key);
+  if (encoded === undefined) {
+    const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(key);
+    encoded = {
+      key:
+        addressWord(currency0) +
+        addressWord(currency1) +
+        uintWord(BigInt(fee), 24) +
+        intWord(BigInt(tickSpacing), 24) +
+        addressWord(hooks),
+      currency0: addressWord(currency0),
+      currency1: addressWord(currency1),
+    };
+    words.set(key, encoded);
+  }
+  return encoded;
 }
 
 /** Spec §2.1 rule 3: zeroForOne follows the address order (selling currency0 means true). */

@@ -49,3 +49,30 @@ describe('quotePrices', () => {
     expect(buy.priceImpactBps).toBe(0);
   });
 });
+
+describe('quotePrices reuses its sdk-core Tokens', () => {
+  const input = {
+    chainId: 84532,
+    sqrtPriceX96: SQRT_PRICE,
+    tokenIn: WETH,
+    tokenOut: TUSDC,
+    zeroForOne: true,
+    amountIn: 10n ** 18n,
+    amountOut: 2991n * 10n ** 6n,
+  };
+
+  it('gives the same prices on repeated calls, and keys tokens by chain, address and decimals', () => {
+    const first = quotePrices(input);
+    expect(quotePrices(input)).toEqual(first);
+    expect(quotePrices({ ...input, chainId: 1 })).toEqual(first);
+    // The same address with other decimals is another token (1000x the mid price here).
+    const other = quotePrices({ ...input, tokenOut: { ...TUSDC, decimals: 3 } });
+    expect(Number(other.midPrice)).toBeCloseTo(Number(first.midPrice) * 1000, 0);
+  });
+
+  it('still refuses a bad checksum every time (nothing is kept for it)', () => {
+    const bad = { ...input, tokenIn: { ...WETH, address: WETH.address.replace('F', 'f') } };
+    expect(() => quotePrices(bad)).toThrow();
+    expect(() => quotePrices(bad)).toThrow();
+  });
+});

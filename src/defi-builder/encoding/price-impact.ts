@@ -8,6 +8,21 @@ import { computePriceImpact, CurrencyAmount, Price, Token } from '@uniswap/sdk-c
 
 const Q192 = (1n << 192n).toString();
 
+// sdk-core's Token checksums its address (a keccak) on construction; a network has two pool
+// tokens, so each Token is built once and reused (Tokens are immutable).
+const tokens = new Map<string, Token>();
+
+function tokenOf(chainId: number, token: PricedToken): Token {
+  const key = `${chainId}:${token.address}:${token.decimals}`;
+  let sdkToken = tokens.get(key);
+  if (sdkToken === undefined) {
+    sdkToken = new Token(chainId, token.address, token.decimals);
+    if (tokens.size >= 1_000) tokens.clear();
+    tokens.set(key, sdkToken);
+  }
+  return sdkToken;
+}
+
 export interface PricedToken {
   /** The pool currency's address (WETH for native ETH). */
   address: string;
@@ -29,8 +44,8 @@ export function quotePrices(input: {
   amountIn: bigint;
   amountOut: bigint;
 }): QuotePrices {
-  const tokenIn = new Token(input.chainId, input.tokenIn.address, input.tokenIn.decimals);
-  const tokenOut = new Token(input.chainId, input.tokenOut.address, input.tokenOut.decimals);
+  const tokenIn = tokenOf(input.chainId, input.tokenIn);
+  const tokenOut = tokenOf(input.chainId, input.tokenOut);
   const [token0, token1] = input.zeroForOne ? [tokenIn, tokenOut] : [tokenOut, tokenIn];
   const ratioX192 = (input.sqrtPriceX96 * input.sqrtPriceX96).toString();
   const token0Price = new Price(token0, token1, Q192, ratioX192);

@@ -1,7 +1,16 @@
 import { AbiCoder } from 'ethers';
+import { seededRandom } from '../../../test/helpers/seeded-random';
 import { UNIVERSAL_ROUTER } from '../../chain/abi/uniswap-v4';
+import { swapCalldataByPlanner } from './library-encoders';
+import type { PermitSingle } from './permit2-typed-data';
 import { PoolKey, poolIdOf, zeroForOneFor } from './pool-key';
-import { encodeSwapCalldata, minAmountOut, V4_SWAP_COMMAND } from './swap-calldata';
+import {
+  encodeSwapCalldata,
+  minAmountOut,
+  SwapAmounts,
+  SwapCalldataInput,
+  V4_SWAP_COMMAND,
+} from './swap-calldata';
 
 const WETH = '0x77139Fa81c4434893f9D7e033C3e3903C46B820D';
 const TUSDC = '0x993706027b3eC9d8b03A962CAaa15C133A52707c';
@@ -115,5 +124,109 @@ describe('pool key helpers', () => {
       HOOK,
     );
     expect(poolIdOf(KEY)).toBe(expected);
+  });
+});
+
+describe('encodeSwapCalldata is byte-equal to the RoutePlanner/V4Planner reference', () => {
+  const variants = [true, false].flatMap((exactOut) =>
+    [true, false].flatMap((ethIn) =>
+      [true, false].flatMap((ethOut) =>
+        [true, false].flatMap((permit) =>
+          [true, false].map((zeroForOne) => ({ exactOut, ethIn, ethOut, permit, zeroForOne })),
+        ),
+      ),
+    ),
+  );
+
+  it.each(variants)(
+    'exactOut $exactOut, ethIn $ethIn, ethOut $ethOut, permit $permit, zeroForOne $zeroForOne: random amounts, deadlines, permits, pool keys',
+    (variant) => {
+      const r = seededRandom(
+        0x5eed ^ Object.values(variant).reduce((acc, v, i) => acc | (Number(v) << i), 0),
+      );
+      for (let i = 0; i < 60; i += 1) {
+        // Half the runs on the network's key object (its words cached), half on fresh random keys.
+        const poolKey: PoolKey = r.bool()
+          ? KEY
+          : {
+              currency0: r.address(),
+              currency1: r.address(),
+              fee: Number(r.uint(24)),
+              tickSpacing: r.int(1 << 24) - (1 << 23),
+              hooks: r.address(),
+            };
+        const amounts: SwapAmounts = variant.exactOut
+          ? { tradeType: 'EXACT_OUTPUT', amountOut: r.uint(128), amountInMaximum: r.uint(128) }
+          : r.bool()
+            ? { amountIn: r.uint(128), amountOutMinimum: r.uint(128) }
+            : { tradeType: 'EXACT_INPUT', amountIn: r.uint(128), amountOutMinimum: r.uint(128) };
+        const input: SwapCalldataInput = {
+          ...amounts,
+          poolKey,
+          zeroForOne: variant.zeroForOne,
+          deadline: r.uint(r.bool() ? 64 : 256),
+          ethIn: variant.ethIn,
+          ethOut: variant.ethOut,
+          ...(variant.permit && {
+            permit: {
+              permit: {
+                details: {
+                  token: r.address(),
+                  amount: r.uint(160).toString(),
+                  expiration: r.uint(48).toString(),
+                  nonce: r.uint(48).toString(),
+                },
+                spender: r.address(),
+                sigDeadline: r.uint(256).toString(),
+              },
+              signature: `0x${r.bytes(r.bool() ? 65 : 64)}`,
+            },
+          }),
+        };
+        expect(encodeSwapCalldata(input)).toBe(swapCalldataByPlanner(input));
+      }
+    },
+  );
+
+  it('refuses what the planner refuses: amounts outside uint128, negative amounts, bad permits', () => {
+    const base = { poolKey: KEY, zeroForOne: true, deadline: 1n };
+    const tooBig = { ...base, amountIn: 1n << 128n, amountOutMinimum: 0n };
+    const negative = { ...base, amountIn: -1n, amountOutMinimum: 0n };
+    const permit = (
+      over: Partial<PermitSingle['details']>,
+      spender = WETH,
+      signature = '0x11',
+    ) => ({
+      ...base,
+      amountIn: 1n,
+      amountOutMinimum: 1n,
+      permit: {
+        permit: {
+          details: { token: WETH, amount: '1', expiration: '1', nonce: '0', ...over },
+          spender,
+          sigDeadline: '1',
+        },
+        signature,
+      },
+    });
+    const refused: SwapCalldataInput[] = [
+      tooBig,
+      negative,
+      { ...base, amountIn: 1n, amountOutMinimum: 1n, deadline: -1n },
+      permit({ amount: (1n << 160n).toString() }),
+      permit({ expiration: (1n << 48n).toString() }),
+      permit({ nonce: '-1' }),
+      permit({ amount: '' }),
+      permit({ amount: 'ten' }),
+      // A wrong EIP-55 checksum (mixed case) on the token or the spender.
+      permit({ token: WETH.replace('F', 'f') }),
+      permit({}, TUSDC.replace('A', 'a')),
+      permit({}, WETH, '0x123'), // odd-length signature
+      permit({}, WETH, '0xzz'),
+    ];
+    for (const input of refused) {
+      expect(() => swapCalldataByPlanner(input)).toThrow();
+      expect(() => encodeSwapCalldata(input)).toThrow();
+    }
   });
 });

@@ -6,7 +6,6 @@
  * buildOnly) and the Permit2 spend plan.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { getAddress } from 'ethers';
 import type { Principal } from '../../auth/principal';
 import type { WalletState } from '../../chain/encoding/wallet-reads';
 import type { NetworkDefinition } from '../../chain/network/network.types';
@@ -17,6 +16,7 @@ import { ResolvedToken, resolveTokens } from '../token-registry';
 import { checkBalances, needsEth } from './balance-check';
 import { sessionNotActive, sessionView } from './session-view';
 import { NOTHING_TO_SPEND, planSpend, SpendPlan, SpendRequest } from './spend-plan';
+import { checksumAddress } from '../../common/address/checksum-address';
 
 export interface PreflightRequest<K extends string, R extends ChainReads> {
   userAddress: string;
@@ -66,7 +66,7 @@ export class PreflightService {
     request: PreflightRequest<K, R>,
   ): Promise<Preflight<K, R>> {
     const network = this.chain.network();
-    const user = getAddress(request.userAddress);
+    const user = checksumAddress(request.userAddress);
     const walletBound = await this.wallets.assertNotBoundElsewhere(
       user,
       request.principal?.accountId,

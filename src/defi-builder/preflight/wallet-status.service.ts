@@ -3,12 +3,12 @@
  * (no session required), with the next actions that move it forward.
  */
 import { Injectable } from '@nestjs/common';
-import { getAddress } from 'ethers';
 import type { Principal } from '../../auth/principal';
 import { SPEND_USES, TOKEN_SYMBOLS } from '../../chain/encoding/wallet-reads';
 import type { NextAction, PreflightResponse } from '../defi-builder.types';
 import { PreflightService } from './preflight.service';
 import { planSpend } from './spend-plan';
+import { checksumAddress } from '../../common/address/checksum-address';
 
 const ACTIVATION_ENDPOINTS = [
   'POST /onboarding/activate-session-demo (test network)',
@@ -72,7 +72,7 @@ export class WalletStatusService {
       tUSDC: state.effective[use].tUSDC.toString(),
     });
     return {
-      address: getAddress(address),
+      address: checksumAddress(address),
       chainId: network.chainId,
       walletBound: pre.walletBound,
       session,

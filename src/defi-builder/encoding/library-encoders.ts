@@ -1,0 +1,166 @@
+/**
+ * The library encoders the hand-written ones replace, kept as the reference: the specs assert
+ * byte equality against them (swap-calldata.spec.ts, liquidity-calldata.spec.ts,
+ * approvals.spec.ts) and `npm run bench:encoders` times both in the same run. Not used by the
+ * service.
+ *
+ * Swap: @uniswap/universal-router-sdk's RoutePlanner and @uniswap/v4-sdk's V4Planner (ethers v5
+ * AbiCoder), then the UniversalRouter execute through ethers v6. Mint: V4Planner and
+ * PositionManager.modifyLiquidities; the permit batch: V4PositionManager.encodePermitBatch inside
+ * PositionManager.multicall. Approvals: ethers v6 Interface.encodeFunctionData and getAddress.
+ */
+import { CommandType, ROUTER_AS_RECIPIENT, RoutePlanner } from '@uniswap/universal-router-sdk';
+import { Actions, V4Planner, V4PositionManager } from '@uniswap/v4-sdk';
+import { getAddress } from 'ethers';
+import { ERC20 } from '../../chain/abi/erc20';
+import { PERMIT2 } from '../../chain/abi/permit2';
+import { POSITION_MANAGER, UNIVERSAL_ROUTER } from '../../chain/abi/uniswap-v4';
+import { permit2Usable } from '../../chain/encoding/wallet-reads';
+import {
+  ApprovalNeed,
+  ApprovalStep,
+  ApprovalGas,
+  MAX_UINT160,
+  MAX_UINT256,
+  PERMIT2_GRANT_SECONDS,
+} from './approvals';
+import type { MintCalldataInput } from './liquidity-calldata';
+import type { PermitBatch } from './permit2-typed-data';
+import { poolKeyTuple } from './pool-key';
+import { MSG_SENDER, OPEN_DELTA, SwapCalldataInput } from './swap-calldata';
+
+/** The v4-sdk bundles ethers v5: decimal strings are the one number form both versions share. */
+const dec = (n: bigint) => n.toString();
+
+export function swapCalldataByPlanner(input: SwapCalldataInput): string {
+  const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(input.poolKey);
+  const poolKey = { currency0, currency1, fee, tickSpacing, hooks };
+  const [currencyIn, currencyOut] = input.zeroForOne
+    ? [currency0, currency1]
+    : [currency1, currency0];
+  const exactOut = input.tradeType === 'EXACT_OUTPUT';
+  const maxIn = exactOut ? input.amountInMaximum : input.amountIn;
+  const minOut = exactOut ? input.amountOut : input.amountOutMinimum;
+
+  const v4 = new V4Planner();
+  if (exactOut) {
+    v4.addAction(Actions.SWAP_EXACT_OUT_SINGLE, [
+      {
+        poolKey,
+        zeroForOne: input.zeroForOne,
+        amountOut: dec(input.amountOut),
+        amountInMaximum: dec(input.amountInMaximum),
+        hookData: '0x',
+      },
+    ]);
+  } else {
+    v4.addAction(Actions.SWAP_EXACT_IN_SINGLE, [
+      {
+        poolKey,
+        zeroForOne: input.zeroForOne,
+        amountIn: dec(input.amountIn),
+        amountOutMinimum: dec(input.amountOutMinimum),
+        hookData: '0x',
+      },
+    ]);
+  }
+  if (input.ethIn) {
+    const settle = exactOut ? OPEN_DELTA : input.amountIn;
+    v4.addAction(Actions.SETTLE, [currencyIn, dec(settle), false]);
+  } else {
+    v4.addAction(Actions.SETTLE_ALL, [currencyIn, dec(maxIn)]);
+  }
+  if (input.ethOut) v4.addAction(Actions.TAKE, [currencyOut, ROUTER_AS_RECIPIENT, dec(OPEN_DELTA)]);
+  else v4.addAction(Actions.TAKE_ALL, [currencyOut, dec(minOut)]);
+
+  const router = new RoutePlanner();
+  if (input.permit) {
+    router.addCommand(CommandType.PERMIT2_PERMIT, [input.permit.permit, input.permit.signature]);
+  }
+  if (input.ethIn) router.addCommand(CommandType.WRAP_ETH, [ROUTER_AS_RECIPIENT, dec(maxIn)]);
+  router.addCommand(CommandType.V4_SWAP, [v4.finalize()]);
+  if (input.ethOut) router.addCommand(CommandType.UNWRAP_WETH, [MSG_SENDER, dec(minOut)]);
+  else if (input.ethIn && exactOut) {
+    router.addCommand(CommandType.UNWRAP_WETH, [MSG_SENDER, '0']);
+  }
+  return UNIVERSAL_ROUTER.encodeFunctionData('execute(bytes,bytes[],uint256)', [
+    router.commands,
+    router.inputs,
+    input.deadline,
+  ]);
+}
+
+export function mintCalldataByPlanner(input: MintCalldataInput): string {
+  const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(input.poolKey);
+  const planner = new V4Planner();
+  planner.addAction(Actions.MINT_POSITION, [
+    { currency0, currency1, fee, tickSpacing, hooks },
+    input.tickLower,
+    input.tickUpper,
+    input.liquidity.toString(),
+    input.amount0Max.toString(),
+    input.amount1Max.toString(),
+    getAddress(input.owner),
+    '0x',
+  ]);
+  planner.addAction(Actions.SETTLE_PAIR, [currency0, currency1]);
+  return POSITION_MANAGER.encodeFunctionData('modifyLiquidities', [
+    planner.finalize(),
+    input.deadline,
+  ]);
+}
+
+export function withPermitBatchByLibrary(
+  call: string,
+  owner: string,
+  permitBatch: PermitBatch,
+  signature: string,
+): string {
+  return POSITION_MANAGER.encodeFunctionData('multicall', [
+    [V4PositionManager.encodePermitBatch(owner, permitBatch, signature), call],
+  ]);
+}
+
+export function planApprovalsByInterface(
+  needs: ApprovalNeed[],
+  ctx: { permit2: string; spender: string; now: number; gas: ApprovalGas },
+): ApprovalStep[] {
+  const permit2 = getAddress(ctx.permit2);
+  const spender = getAddress(ctx.spender);
+  const steps: ApprovalStep[] = [];
+  const tx = (to: string, data: string, gas: bigint) => ({
+    to,
+    data,
+    value: '0',
+    gas: gas.toString(),
+  });
+  for (const need of needs) {
+    const token = getAddress(need.token);
+    if (need.erc20ToPermit2 < need.amount) {
+      steps.push({
+        token,
+        spender: permit2,
+        kind: 'erc20',
+        transaction: tx(
+          token,
+          ERC20.encodeFunctionData('approve', [permit2, MAX_UINT256]),
+          ctx.gas.erc20Approve,
+        ),
+      });
+    }
+    if (permit2Usable(need.permit2, ctx.now) < need.amount) {
+      const expiration = ctx.now + PERMIT2_GRANT_SECONDS;
+      steps.push({
+        token,
+        spender,
+        kind: 'permit2',
+        transaction: tx(
+          permit2,
+          PERMIT2.encodeFunctionData('approve', [token, spender, MAX_UINT160, expiration]),
+          ctx.gas.permit2Approve,
+        ),
+      });
+    }
+  }
+  return steps;
+}
