@@ -1,6 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
+import type { Logger as PinoLogger } from 'pino';
+import { ROOT_LOGGER } from '../common/logging/logging.module';
+import { requestLogMiddleware } from '../common/logging/request-log';
 import { httpConfig, HttpConfig } from '../config/http.config';
 import { setUpOpenApi } from '../common/openapi/openapi-setup';
 import { InFlightRequests } from '../lifecycle/in-flight-requests';
@@ -27,6 +30,7 @@ export function configureApp(app: INestApplication): void {
   // req.ip (throttling of failed authentications, logs) is the client's, not the load balancer's.
   http.set('trust proxy', config.trustProxy);
   app.use(app.get(InFlightRequests).middleware);
+  app.use(requestLogMiddleware(app.get<PinoLogger>(ROOT_LOGGER)));
   useCors(app, config);
   useSecurityHeaders(app);
   useJsonBodies(app);

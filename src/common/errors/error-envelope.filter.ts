@@ -18,7 +18,11 @@ export function sendError(response: Response, exception: unknown, logger: Logger
   if (rendered.unexpected) {
     const cause = rendered.unexpected.cause;
     logger.error(
-      { errorId: rendered.unexpected.errorId, err: cause },
+      {
+        errorId: rendered.unexpected.errorId,
+        reqId: (response.req as { id?: string } | undefined)?.id,
+        err: cause,
+      },
       cause instanceof Error ? cause.stack : String(cause),
     );
   }

@@ -1,9 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Module, OnApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
-import { destination } from 'pino';
+import { destination, pino, type Logger as PinoLoggerInstance, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { appConfig, AppConfig } from '../../config/app.config';
 
@@ -39,13 +39,11 @@ export function scrubSecrets(text: string): string {
   return text.replace(SECRET_IN_TEXT, '[redacted]');
 }
 
-function pinoHttpOptions(config: AppConfig): Options {
+/** The root logger's options: level, redaction and the request/response shapes of a line. */
+function loggerOptions(config: AppConfig): LoggerOptions {
   return {
     level: config.logLevel,
-    genReqId: requestIdFor,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    customLogLevel: (_req, res, err) =>
-      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
@@ -58,38 +56,80 @@ function pinoHttpOptions(config: AppConfig): Options {
 }
 
 /**
- * JSON lines go to stdout through a 4 KiB buffer, written when full and at least every 100 ms
- * (and synchronously on exit, which pino arranges), instead of one write per line: a line per
- * request cost a write system call each (bench/README.md, issue 17).
+ * JSON lines go to stdout through a 4 KiB buffer, written when full and at least every 100 ms,
+ * instead of one write per line: a line per request cost a write system call each
+ * (bench/README.md, issue 17). Shutdown writes what is buffered and every later line at once:
+ * after the shutdown hooks Nest re-raises SIGTERM, which ends the process without the exit event
+ * pino would flush on.
  */
-function bufferedStdout() {
-  return destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
+export class BufferedStdout implements OnApplicationShutdown {
+  private readonly buffer = destination({
+    dest: 1,
+    sync: false,
+    minLength: 4096,
+    periodicFlush: 100,
+  });
+  private writeThrough = false;
+
+  write(line: string): void {
+    this.buffer.write(line);
+    if (this.writeThrough) this.buffer.flushSync();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.writeThrough) return;
+    this.writeThrough = true;
+    this.buffer.flushSync();
+  }
 }
 
+/** The one pino logger: Nest's logger (nestjs-pino) and the request log write through it. */
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+
+@Module({
+  providers: [
+    BufferedStdout,
+    {
+      provide: ROOT_LOGGER,
+      inject: [appConfig.KEY, BufferedStdout],
+      // A person at a terminal reads short coloured lines; collectors get one JSON object a line.
+      useFactory: (config: AppConfig, stdout: BufferedStdout): PinoLoggerInstance =>
+        pino(
+          loggerOptions(config),
+          config.logFormat === 'pretty'
+            ? pretty({
+                colorize: true,
+                sync: true,
+                translateTime: 'SYS:HH:MM:ss',
+                ignore: 'pid,hostname,context,req,res,responseTime',
+                messageFormat:
+                  '{if context}[{context}] {end}{msg}{if req} {req.method} {req.url} -> {res.statusCode}{end}',
+              })
+            : stdout,
+        ),
+    },
+  ],
+  exports: [ROOT_LOGGER],
+})
+class RootLoggerModule {}
+
+/**
+ * Nest's logger is nestjs-pino's, over the root logger, WITHOUT its per-request middleware
+ * (pino-http's child loggers and an AsyncLocalStorage scope per request, which turns on promise
+ * hooks for every promise the process makes): that middleware cost as much CPU as the rest of a
+ * protected request (bench/README.md, issue 17). The request log is requestLogMiddleware's, one
+ * line per request with the same fields; error lines carry the request id themselves.
+ */
 @Module({
   imports: [
+    RootLoggerModule,
     LoggerModule.forRootAsync({
-      imports: [],
+      imports: [RootLoggerModule],
       providers: [],
-      inject: [appConfig.KEY],
-      // A person at a terminal reads short coloured lines; collectors get one JSON object a line.
-      useFactory: (config: AppConfig) => ({
-        pinoHttp:
-          config.logFormat === 'pretty'
-            ? [
-                pinoHttpOptions(config),
-                pretty({
-                  colorize: true,
-                  sync: true,
-                  translateTime: 'SYS:HH:MM:ss',
-                  ignore: 'pid,hostname,context,req,res,responseTime',
-                  messageFormat:
-                    '{if context}[{context}] {end}{msg}{if req} {req.method} {req.url} -> {res.statusCode}{end}',
-                }),
-              ]
-            : [pinoHttpOptions(config), bufferedStdout()],
-      }),
+      inject: [ROOT_LOGGER],
+      useFactory: (logger: PinoLoggerInstance) => ({ pinoHttp: { logger }, forRoutes: [] }),
     }),
   ],
+  exports: [RootLoggerModule],
 })
 export class LoggingModule {}

@@ -43,7 +43,7 @@ export class WalletsService {
    * an unbound wallet is served and stays unbound. Returns whether it is bound to `accountId`.
    */
   async assertNotBoundElsewhere(address: string, accountId: string | undefined): Promise<boolean> {
-    const checksummed = getAddress(address);
+    const checksummed = checksumAddress(address);
     const owner = await this.ownerOf(checksummed);
     if (owner === null) return false;
     if (owner !== accountId) throw ownershipMismatch(checksummed);

@@ -1,0 +1,29 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { requestIdFor } from './logging.module';
+
+/**
+ * One log line per request, when its response finishes (or the client goes away first): the
+ * request id (the caller's sane X-Request-Id or a new one, echoed on the response), method,
+ * scrubbed URL, status and response time in ms; info below 400, warn below 500, error above.
+ * The fields pino-http wrote, for one log call on the root logger and no child logger.
+ */
+export function requestLogMiddleware(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    (req as Request & { id: string }).id = requestIdFor(req, res);
+    const started = Date.now();
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      const fields = { req, res, responseTime: Date.now() - started };
+      if (!res.writableFinished) logger.warn(fields, 'request aborted');
+      else if (res.statusCode >= 500) logger.error(fields, 'request errored');
+      else if (res.statusCode >= 400) logger.warn(fields, 'request completed');
+      else logger.info(fields, 'request completed');
+    };
+    res.once('finish', finish);
+    res.once('close', finish);
+    next();
+  };
+}
