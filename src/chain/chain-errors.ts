@@ -12,7 +12,7 @@ export type ChainFailure =
   | { kind: 'unreachable' }
   | { kind: 'refused' };
 
-/** Thrown by our own time budget (ChainRpcService.withBudget). */
+/** No answer within a call's time budget (json-rpc-http.ts, under ChainRpcService.withBudget). */
 export class ChainTimeoutError extends Error {
   constructor(ms: number) {
     super(`chain RPC did not answer within ${ms} ms`);

@@ -5,6 +5,7 @@ import type { ChainConfig } from '../config/chain.config';
 import { ChainConnection, createChainProvider } from './chain-connection';
 import { ChainRevertError, ChainRpcService } from './chain-rpc.service';
 import { decodeRevert } from './encoding/revert-decoder';
+import { createJsonRpcTransport } from './json-rpc-http';
 
 const config = { timeoutMs: 300, retries: 2, healthTimeoutMs: 100 } as ChainConfig;
 const TO = '0x0000000000000000000000000000000000000001';
@@ -44,7 +45,10 @@ const reply = (res: ServerResponse, id: number, payload: object) =>
 
 const service = (url: string) =>
   new ChainRpcService(
-    { provider: createChainProvider(url, 84532, config.timeoutMs) } as unknown as ChainConnection,
+    {
+      provider: createChainProvider(url, 84532, config.timeoutMs),
+      reads: createJsonRpcTransport(url, config.timeoutMs),
+    } as unknown as ChainConnection,
     config,
   );
 
@@ -61,6 +65,24 @@ describe(ChainRpcService.name, () => {
     });
     try {
       await expect(service(n.url).call({ to: TO, data: '0x' })).resolves.toBe('0x01');
+      expect(n.calls()).toBe(2);
+    } finally {
+      await n.close();
+    }
+  });
+
+  it('retries a proxy error page (HTTP 502, not JSON-RPC), then answers', async () => {
+    let first = true;
+    const n = await node((body, res) => {
+      if (first) {
+        first = false;
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>');
+        return;
+      }
+      reply(res, body.id, { result: '0x02' });
+    });
+    try {
+      await expect(service(n.url).call({ to: TO, data: '0x' })).resolves.toBe('0x02');
       expect(n.calls()).toBe(2);
     } finally {
       await n.close();

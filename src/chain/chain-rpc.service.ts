@@ -10,10 +10,9 @@ import { JsonRpcProvider } from 'ethers';
 import { chainConfig, ChainConfig } from '../config/chain.config';
 import { ApiError } from '../common/errors/api-error';
 import { ChainConnection } from './chain-connection';
-import { classifyChainFailure, ChainTimeoutError } from './chain-errors';
+import { classifyChainFailure } from './chain-errors';
 import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
 
-export { ChainTimeoutError } from './chain-errors';
 
 export interface ChainTx {
   to: string;
@@ -53,15 +52,6 @@ export class ChainRevertError extends Error {
   }
 }
 
-/** Rejects after `ms` (the underlying request also has its own FetchRequest timeout). */
-export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ChainTimeoutError(ms)), Math.max(0, ms));
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 @Injectable()
@@ -79,14 +69,16 @@ export class ChainRpcService {
 
   /** eth_call at latest; throws ChainRevertError on revert, ApiError CHAIN_UNAVAILABLE otherwise. */
   async call(tx: ChainTx): Promise<string> {
-    return this.withBudget('eth_call', () => this.send<string>('eth_call', [rpcTx(tx), 'latest']));
+    return this.withBudget('eth_call', (ms) =>
+      this.send<string>('eth_call', [rpcTx(tx), 'latest'], ms),
+    );
   }
 
   /** eth_estimateGas; a revert is reported (decoded), not thrown. */
   async estimateGas(tx: ChainTx): Promise<GasEstimate> {
     try {
-      const gas = await this.withBudget('eth_estimateGas', () =>
-        this.send<string>('eth_estimateGas', [rpcTx(tx)]),
+      const gas = await this.withBudget('eth_estimateGas', (ms) =>
+        this.send<string>('eth_estimateGas', [rpcTx(tx)], ms),
       );
       return { ok: true, gas: BigInt(gas) };
     } catch (err) {
@@ -98,28 +90,34 @@ export class ChainRpcService {
   /** eth_gasPrice: what a transaction sent now pays per gas (eth_call cannot read it: it runs at base fee 0). */
   async gasPrice(): Promise<bigint> {
     return BigInt(
-      await this.withBudget('eth_gasPrice', () => this.send<string>('eth_gasPrice', [])),
+      await this.withBudget('eth_gasPrice', (ms) => this.send<string>('eth_gasPrice', [], ms)),
     );
   }
 
   /** eth_blockNumber (the head the log pages stop at). */
   async blockNumber(): Promise<number> {
     return Number(
-      await this.withBudget('eth_blockNumber', () => this.send<string>('eth_blockNumber', [])),
+      await this.withBudget('eth_blockNumber', (ms) =>
+        this.send<string>('eth_blockNumber', [], ms),
+      ),
     );
   }
 
   /** eth_getLogs over one block range (callers page: nodes cap the range or the result size). */
   async getLogs(filter: LogFilter): Promise<RawLog[]> {
-    return this.withBudget('eth_getLogs', () =>
-      this.send<RawLog[]>('eth_getLogs', [
-        {
-          address: filter.address,
-          topics: filter.topics,
-          fromBlock: `0x${filter.fromBlock.toString(16)}`,
-          toBlock: `0x${filter.toBlock.toString(16)}`,
-        },
-      ]),
+    return this.withBudget('eth_getLogs', (ms) =>
+      this.send<RawLog[]>(
+        'eth_getLogs',
+        [
+          {
+            address: filter.address,
+            topics: filter.topics,
+            fromBlock: `0x${filter.fromBlock.toString(16)}`,
+            toBlock: `0x${filter.toBlock.toString(16)}`,
+          },
+        ],
+        ms,
+      ),
     );
   }
 
@@ -127,31 +125,32 @@ export class ChainRpcService {
   async chainId(timeoutMs = this.config.healthTimeoutMs): Promise<number> {
     const hex = await this.withBudget(
       'eth_chainId',
-      () => this.send<string>('eth_chainId', []),
+      (ms) => this.send<string>('eth_chainId', [], ms),
       timeoutMs,
       0,
     );
     return Number(hex);
   }
 
-  private send<T>(method: string, params: unknown[]): Promise<T> {
-    return this.connection.reads.send<T>(method, params);
+  private send<T>(method: string, params: unknown[], timeoutMs: number): Promise<T> {
+    return this.connection.reads.send<T>(method, params, timeoutMs);
   }
 
   /**
-   * Runs `fn` within the time budget, retrying an unreachable node while budget remains.
+   * Runs `fn` within the time budget, retrying an unreachable node while budget remains: `fn`
+   * gets the milliseconds left and the transport enforces them (no timer of ours per call).
    * Reverts surface as ChainRevertError; anything else as ApiError CHAIN_UNAVAILABLE.
    */
   async withBudget<T>(
     operation: string,
-    fn: () => Promise<T>,
+    fn: (remainingMs: number) => Promise<T>,
     budgetMs = this.config.timeoutMs,
     retries = this.config.retries,
   ): Promise<T> {
     const deadline = Date.now() + budgetMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await withTimeout(fn(), deadline - Date.now());
+        return await fn(Math.max(1, deadline - Date.now()));
       } catch (err) {
         const failure = classifyChainFailure(err);
         if (failure.kind === 'revert') throw new ChainRevertError(failure.revertData);

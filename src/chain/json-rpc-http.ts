@@ -1,19 +1,21 @@
 /**
- * The read transport: one JSON-RPC call per HTTP POST on Node's http/https with a keep-alive
- * agent, the request body built with JSON.stringify and the answer parsed with JSON.parse.
+ * The read transport: one JSON-RPC call per HTTP POST on an undici connection pool (keep-alive),
+ * the request body built with JSON.stringify and the answer parsed with JSON.parse.
  *
- * Chosen by measurement (bench/rpc-transport.ts, the wallet-read eth_call every build sends,
- * against the devnet): see bench/README.md, "RPC transport". ethers' JsonRpcProvider spends most of
- * its CPU per call in its own UTF-8 and byte helpers and request objects; Node's fetch (undici)
- * more still. The attester's transactions keep ethers (signing, nonces): they are rare.
+ * Chosen by measurement (bench/rpc-transport.ts, the wallet-read eth_call every build sends;
+ * figures in bench/README.md, "RPC transport"): undici's request API costs the least CPU per call,
+ * then node:http with a keep-alive agent, then ethers' JsonRpcProvider over that agent (most of
+ * its CPU goes to its own UTF-8 and byte helpers and request objects), then Node's fetch. The
+ * attester's transactions keep ethers (signing, nonces): they are rare.
  *
  * Errors keep the shapes the classifier (chain-errors.ts) reads: a JSON-RPC error is a
  * JsonRpcError carrying the node's `code`, `message` and revert `data`; a non-2xx answer is
  * SERVER_ERROR (the node or a proxy in front of it failed: worth a retry); socket errors keep
- * Node's codes (ECONNREFUSED, ECONNRESET, ...); a request past `timeoutMs` is a TimeoutError.
+ * their codes (ECONNREFUSED, UND_ERR_SOCKET, ...); no answer within `timeoutMs` is a ChainTimeoutError
+ * (undici's own timers: no timer of ours per call).
  */
-import { Agent as HttpAgent, request as httpRequest, RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Pool } from 'undici';
+import { ChainTimeoutError } from './chain-errors';
 
 /**
  * The node answered with a JSON-RPC error object. A revert (revert data, or the node's "execution
@@ -49,87 +51,83 @@ export class JsonRpcHttpError extends Error {
   }
 }
 
-export class JsonRpcTimeoutError extends Error {
-  constructor(ms: number) {
-    super(`RPC request timeout after ${ms} ms`);
-    this.name = 'TimeoutError';
-  }
-}
-
 export interface JsonRpcTransport {
-  send<T>(method: string, params: unknown[]): Promise<T>;
+  /** One call; `timeoutMs` (default: the transport's) bounds the wait for the answer. */
+  send<T>(method: string, params: unknown[], timeoutMs?: number): Promise<T>;
   destroy(): void;
 }
 
-export function createJsonRpcTransport(rpcUrl: string, timeoutMs: number): JsonRpcTransport {
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export function createJsonRpcTransport(rpcUrl: string, defaultTimeoutMs: number): JsonRpcTransport {
   const url = new URL(rpcUrl);
-  const https = url.protocol === 'https:';
-  const agentOptions = { keepAlive: true, maxSockets: 64 };
-  const agent = https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
-  const request = https ? httpsRequest : httpRequest;
-  const auth =
-    url.username || url.password
-      ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
-      : undefined;
-  const base: RequestOptions = {
-    agent,
-    method: 'POST',
-    hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: url.port || undefined,
-    path: `${url.pathname}${url.search}`,
-    auth,
-  };
+  const path = `${url.pathname}${url.search}`;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (url.username || url.password)
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  const pool = new Pool(url.origin, { connections: 64 });
   let nextId = 1;
 
+  const call = async <T>(method: string, params: unknown[], timeoutMs: number): Promise<T> => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
+    let status: number;
+    let text: string;
+    try {
+      const res = await pool.request({
+        path,
+        method: 'POST',
+        headers,
+        body,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (err) {
+      if (TIMEOUT_CODES.has(String((err as { code?: unknown }).code)))
+        throw new ChainTimeoutError(timeoutMs);
+      throw err;
+    }
+    let answer: {
+      result?: unknown;
+      error?: { code?: number; message?: string; data?: unknown };
+    };
+    try {
+      answer = JSON.parse(text) as typeof answer;
+    } catch {
+      throw new JsonRpcHttpError(status, text);
+    }
+    if (answer.error) {
+      const e = answer.error;
+      throw new JsonRpcError(Number(e.code ?? 0), String(e.message ?? 'RPC error'), e.data);
+    }
+    if (status < 200 || status >= 300 || !('result' in answer))
+      throw new JsonRpcHttpError(status, text);
+    return answer.result as T;
+  };
+
   return {
-    send<T>(method: string, params: unknown[]): Promise<T> {
-      const id = nextId++;
-      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    /**
+     * undici's own timeouts tick every half second; the budget is exact with one native timer,
+     * and undici's timeouts (the same value) free the connection soon after.
+     */
+    send<T>(method: string, params: unknown[], timeoutMs = defaultTimeoutMs): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        const req = request(
-          {
-            ...base,
-            headers: {
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(body),
-            },
+        const timer = setTimeout(() => reject(new ChainTimeoutError(timeoutMs)), timeoutMs);
+        call<T>(method, params, timeoutMs).then(
+          (value) => {
+            clearTimeout(timer);
+            resolve(value);
           },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (chunk: Buffer) => chunks.push(chunk));
-            res.on('error', reject);
-            res.on('end', () => {
-              const text =
-                chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString();
-              const status = res.statusCode ?? 0;
-              let answer: {
-                result?: unknown;
-                error?: { code?: number; message?: string; data?: unknown };
-              };
-              try {
-                answer = JSON.parse(text) as typeof answer;
-              } catch {
-                reject(new JsonRpcHttpError(status, text));
-                return;
-              }
-              if (answer.error) {
-                const e = answer.error;
-                reject(
-                  new JsonRpcError(Number(e.code ?? 0), String(e.message ?? 'RPC error'), e.data),
-                );
-              } else if (status < 200 || status >= 300 || !('result' in answer)) {
-                reject(new JsonRpcHttpError(status, text));
-              } else resolve(answer.result as T);
-            });
+          (err: unknown) => {
+            clearTimeout(timer);
+            reject(err instanceof Error ? err : new Error(String(err)));
           },
         );
-        req.setTimeout(timeoutMs, () => req.destroy(new JsonRpcTimeoutError(timeoutMs)));
-        req.on('error', reject);
-        req.end(body);
       });
     },
     destroy(): void {
-      agent.destroy();
+      void pool.destroy();
     },
   };
 }
