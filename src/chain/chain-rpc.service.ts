@@ -13,7 +13,6 @@ import { ChainConnection } from './chain-connection';
 import { classifyChainFailure } from './chain-errors';
 import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
 
-
 export interface ChainTx {
   to: string;
   data: string;

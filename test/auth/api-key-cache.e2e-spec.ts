@@ -7,7 +7,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiKey } from '../../src/auth/api-keys/api-key.entity';
-import { createTestApp, TestApp } from '../helpers/app';
+import { createTestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
 import { pollUntil } from '../helpers/wait';
 import { AuthProbeController } from './auth-probe.controller';

@@ -2,7 +2,6 @@ import { Module, OnApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
-import type { Options } from 'pino-http';
 import { destination, pino, type Logger as PinoLoggerInstance, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { appConfig, AppConfig } from '../../config/app.config';
