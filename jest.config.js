@@ -26,6 +26,11 @@ const reliability = {
 
 module.exports = {
   testTimeout: 60_000,
+  // Each e2e file boots whole apps; the module registry of every file (Nest, TypeORM, ethers, the
+  // SDKs) is only partly reclaimed, so one long-lived process grew ~100 MB a file and ran out of
+  // heap near 4 GB in CI's 150th file. A worker above 1 GB after a file is replaced by a fresh one
+  // (this also keeps Jest from running in band, where the limit would not apply).
+  workerIdleMemoryLimit: '1GB',
   // `npm run test:reliability` runs the fault, load and fuzzing suites on PostgreSQL + Redis.
   projects:
     process.env.JEST_SUITE === 'reliability'

@@ -4,11 +4,11 @@
  * receipts), the resolved network, and (when no CHAIN_RPC_URL is configured) the embedded devnet
  * child process it owns and stops on shutdown. Both keep their connections alive.
  *
- * Transports chosen by measurement (bench/rpc-transport.ts, sequential wallet-read eth_calls
- * against the devnet; figures in bench/README.md "RPC transport"): a JSON-RPC client on
- * node:http costs less CPU per call than ethers' JsonRpcProvider over a keep-alive http.Agent,
- * which costs less than a client on Node's fetch. Without an agent, ethers opens a TCP connection
- * per call.
+ * Transports chosen by measurement (bench/rpc-transport.ts, wallet-read eth_calls against the
+ * devnet behind the bench's caching proxy; figures in bench/README.md "RPC transport"): undici's
+ * Pool.request costs the least CPU per call, then node:http with a keep-alive agent, then ethers'
+ * JsonRpcProvider over that agent (~5x undici), then Node's fetch. Without an agent, ethers
+ * opens a TCP connection per call.
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';

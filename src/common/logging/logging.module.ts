@@ -62,15 +62,12 @@ function loggerOptions(config: AppConfig): LoggerOptions {
  * pino would flush on.
  */
 export class BufferedStdout implements OnApplicationShutdown {
-  private readonly buffer = destination({
-    dest: 1,
-    sync: false,
-    minLength: 4096,
-    periodicFlush: 100,
-  });
+  /** Opened on the first line: a pretty (terminal) logger never writes here. */
+  private buffer?: ReturnType<typeof destination>;
   private writeThrough = false;
 
   write(line: string): void {
+    this.buffer ??= destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
     this.buffer.write(line);
     if (this.writeThrough) this.buffer.flushSync();
   }
@@ -78,7 +75,7 @@ export class BufferedStdout implements OnApplicationShutdown {
   onApplicationShutdown(): void {
     if (this.writeThrough) return;
     this.writeThrough = true;
-    this.buffer.flushSync();
+    this.buffer?.flushSync();
   }
 }
 
