@@ -137,7 +137,8 @@ export class ChainRpcService {
 
   /**
    * Runs `fn` within the time budget, retrying an unreachable node while budget remains: `fn`
-   * gets the milliseconds left and the transport enforces them (no timer of ours per call).
+   * gets the milliseconds left and the transport enforces them (one timer per call, in
+   * json-rpc-http.ts).
    * Reverts surface as ChainRevertError; anything else as ApiError CHAIN_UNAVAILABLE.
    */
   async withBudget<T>(

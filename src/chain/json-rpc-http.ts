@@ -11,8 +11,8 @@
  * Errors keep the shapes the classifier (chain-errors.ts) reads: a JSON-RPC error is a
  * JsonRpcError carrying the node's `code`, `message` and revert `data`; a non-2xx answer is
  * SERVER_ERROR (the node or a proxy in front of it failed: worth a retry); socket errors keep
- * their codes (ECONNREFUSED, UND_ERR_SOCKET, ...); no answer within `timeoutMs` is a ChainTimeoutError
- * (undici's own timers: no timer of ours per call).
+ * their codes (ECONNREFUSED, UND_ERR_SOCKET, ...); no answer within `timeoutMs` is a
+ * ChainTimeoutError.
  */
 import { Pool } from 'undici';
 import { ChainTimeoutError } from './chain-errors';

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { whenResponseEnds } from '../common/http/when-response-ends';
 
 /** Counts requests that have started and not yet finished, so shutdown can wait for them. */
 export class InFlightRequests {
@@ -11,15 +12,10 @@ export class InFlightRequests {
 
   readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
     this.count += 1;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
+    whenResponseEnds(res, () => {
       this.count -= 1;
       if (this.count === 0) this.waiters.splice(0).forEach((resolve) => resolve());
-    };
-    res.once('finish', finish);
-    res.once('close', finish);
+    });
     next();
   };
 

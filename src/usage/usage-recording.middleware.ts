@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { principalOf } from '../auth/principal';
+import { whenResponseEnds } from '../common/http/when-response-ends';
 import { UsageRecorder } from './usage-recorder.service';
 
 /**
@@ -20,10 +21,7 @@ export class UsageRecordingMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction): void {
     const startedAt = new Date();
     const started = performance.now();
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
+    whenResponseEnds(res, () => {
       const principal = principalOf(req);
       if (!principal) return;
       const statusCode = res.writableFinished ? res.statusCode : 499;
@@ -40,9 +38,7 @@ export class UsageRecordingMiddleware implements NestMiddleware {
         latencyMs: Math.round(performance.now() - started),
         createdAt: startedAt,
       });
-    };
-    res.once('finish', finish);
-    res.once('close', finish);
+    });
     next();
   }
 }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { requestIdFor } from './logging.module';
+import { whenResponseEnds } from '../http/when-response-ends';
 
 /**
  * One log line per request, when its response finishes (or the client goes away first): the
@@ -12,18 +13,13 @@ export function requestLogMiddleware(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     (req as Request & { id: string }).id = requestIdFor(req, res);
     const started = Date.now();
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
+    whenResponseEnds(res, () => {
       const fields = { req, res, responseTime: Date.now() - started };
       if (!res.writableFinished) logger.warn(fields, 'request aborted');
       else if (res.statusCode >= 500) logger.error(fields, 'request errored');
       else if (res.statusCode >= 400) logger.warn(fields, 'request completed');
       else logger.info(fields, 'request completed');
-    };
-    res.once('finish', finish);
-    res.once('close', finish);
+    });
     next();
   };
 }
