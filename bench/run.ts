@@ -9,12 +9,13 @@
  * `BENCH_MODE=service|devnet` runs one mode only.
  */
 import { HDNodeWallet, JsonRpcProvider, Mnemonic } from 'ethers';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { measure, Measurement, Scenario } from './lib/load';
 import { ROOT, startBenchStack } from './lib/bench-stack';
 import { spawnServer } from './lib/spawn-server';
+import { stallsIn } from './lib/stalls';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -131,10 +132,17 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     : [];
   // BENCH_NODE_FLAGS: extra flags for the service's node (e.g. heap experiments).
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  // BENCH_STALLS=<file>: what stalls the service's event loop (GC pauses, synchronous SQLite,
+  // event-loop delay), logged by a preloaded probe and summed up per half-max run below.
+  const stallsFile = process.env.BENCH_STALLS && resolve(process.env.BENCH_STALLS);
+  if (stallsFile) {
+    writeFileSync(stallsFile, '');
+    flags.push('-r', join(ROOT, 'bench/lib/stall-probe.cjs'));
+  }
   const service = await spawnServer(
     process.execPath,
     [...flags, ...profile, 'dist/main.js'],
-    { ...env, CHAIN_RPC_URL: proxyUrl ?? devnet.rpcUrl },
+    { ...env, CHAIN_RPC_URL: proxyUrl ?? devnet.rpcUrl, BENCH_STALLS: stallsFile },
     /Ready on http:\/\/127\.0\.0\.1:(\d+)/,
     ROOT,
   );
@@ -327,17 +335,21 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
         : undefined;
       rows.push({ ...m, rpc });
     }
-    if (process.env.BENCH_PROFILE)
+    if (process.env.BENCH_PROFILE) {
+      // The service writes its profile only when it exits; the folder may not exist yet.
+      mkdirSync(process.env.BENCH_PROFILE, { recursive: true });
       writeFileSync(
         join(process.env.BENCH_PROFILE, `windows-${mode}.json`),
         JSON.stringify(Object.fromEntries(rows.map((r) => [r.name, r.window])), null, 1),
       );
+    }
     process.stdout.write(
       mode === 'service'
         ? '\n## service-only: a caching JSON-RPC proxy answers repeated reads (the EVM excluded)\n\n'
         : '\n## devnet: the service reads the devnet directly (the EVM included)\n\n',
     );
     printTable(baseline, rows);
+    if (stallsFile) printStalls(stallsFile, rows);
   } finally {
     if (proxyUrl) await postJson(`${proxyUrl}/__proxy/cache`, { on: false });
     await service.stop();
@@ -356,6 +368,21 @@ async function main(): Promise<void> {
   } finally {
     await stack.stop();
   }
+}
+
+function printStalls(file: string, rows: Measurement[]): void {
+  const lines = [
+    '',
+    'event-loop stalls of the service during each half-max run (BENCH_STALLS):',
+    '',
+    '| scenario | loop delay p99 ms (worst second) | loop delay max ms | GC pauses > 2 ms | GC ms | longest GC ms | SQLite > 2 ms | longest SQLite ms |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => {
+      const s = stallsIn(file, r.halfWindow);
+      return `| ${r.name} | ${s.delayP99} | ${s.delayMax} | ${s.gcPauses} | ${s.gcMs.toFixed(0)} | ${s.gcMax} | ${s.sqlStalls} | ${s.sqlMax} |`;
+    }),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 function printTable(base: Measurement, rows: Array<Measurement & { rpc?: string }>): void {

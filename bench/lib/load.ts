@@ -24,6 +24,8 @@ export interface Measurement {
   requests: number;
   /** When the saturating run ran, in µs of the monotonic clock V8's CPU profiles use too. */
   window: [number, number];
+  /** When the half-max run ran, in ms since the epoch (the stall probe's clock). */
+  halfWindow: [number, number];
 }
 
 interface Run {
@@ -88,6 +90,7 @@ export async function measure(
 ): Promise<Measurement> {
   await run(port, pid, s, { connections, seconds: 1 });
   const max = await run(port, pid, s, { connections, seconds });
+  const halfStarted = Date.now();
   const half = await paced(port, s, {
     rate: Math.max(1, max.reqPerSec / 2),
     seconds,
@@ -104,5 +107,6 @@ export async function measure(
     unexpected: max.unexpected + half.unexpected,
     requests: max.requests + half.requests,
     window: max.window,
+    halfWindow: [halfStarted, Date.now()],
   };
 }

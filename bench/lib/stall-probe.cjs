@@ -1,0 +1,61 @@
+/**
+ * BENCH_STALLS=<file>: preloaded into the service (`node -r`), it appends to <file> what stalls
+ * the event loop, with wall-clock timestamps (ms since the epoch) to line up with the bench's
+ * windows and the request log:
+ *   <ts> ELD p50= p99= max=   the event-loop delay of the last second (ms, 1 ms resolution)
+ *   <ts> GC kind= <ms>        every GC pause over 2 ms (kind 1: scavenge, 2/4: mark-compact)
+ *   <ts> SQL <fn> <ms> <sql>  every synchronous SQLite statement over 2 ms (better-sqlite3)
+ * Plain JavaScript: it runs inside `node dist/main.js`, before anything else is loaded.
+ */
+'use strict';
+const { appendFileSync } = require('node:fs');
+const Module = require('node:module');
+const { monitorEventLoopDelay, PerformanceObserver, performance } = require('node:perf_hooks');
+
+const file = process.env.BENCH_STALLS;
+const out = (line) => appendFileSync(file, `${line}\n`);
+const ms = (ns) => (ns / 1e6).toFixed(1);
+const wall = (t) => Math.round(performance.timeOrigin + t);
+
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
+setInterval(() => {
+  out(
+    `${Date.now()} ELD p50=${ms(delay.percentile(50))} p99=${ms(delay.percentile(99))} max=${ms(delay.max)}`,
+  );
+  delay.reset();
+}, 1000).unref();
+
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries())
+    if (e.duration > 2)
+      out(`${wall(e.startTime)} GC kind=${e.detail?.kind} ${e.duration.toFixed(1)}ms`);
+}).observe({ entryTypes: ['gc'] });
+
+const load = Module.prototype.require;
+let timed = false;
+Module.prototype.require = function require(id) {
+  const loaded = load.apply(this, arguments);
+  if (id === 'better-sqlite3' && !timed) {
+    timed = true;
+    const probe = new loaded(':memory:');
+    const Statement = Object.getPrototypeOf(probe.prepare('select 1'));
+    probe.close();
+    for (const fn of ['run', 'all', 'get']) {
+      const original = Statement[fn];
+      Statement[fn] = function timedStatement() {
+        const started = performance.now();
+        try {
+          return original.apply(this, arguments);
+        } finally {
+          const took = performance.now() - started;
+          if (took > 2)
+            out(
+              `${wall(started)} SQL ${fn} ${took.toFixed(1)}ms ${this.source.slice(0, 60).replace(/\s+/g, ' ')}`,
+            );
+        }
+      };
+    }
+  }
+  return loaded;
+};

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+
+/** What stalled the service's event loop during one window (see stall-probe.cjs). */
+export interface Stalls {
+  /** The worst per-second event-loop delay p99 and max in the window, ms. */
+  delayP99: number;
+  delayMax: number;
+  /** GC pauses over 2 ms: count, the sum and the longest, ms. */
+  gcPauses: number;
+  gcMs: number;
+  gcMax: number;
+  /** Synchronous SQLite statements over 2 ms: count and the longest, ms. */
+  sqlStalls: number;
+  sqlMax: number;
+}
+
+/** Reads the probe's file and sums up the lines stamped inside [from, to] (ms since the epoch). */
+export function stallsIn(file: string, [from, to]: [number, number]): Stalls {
+  const stalls: Stalls = {
+    delayP99: 0,
+    delayMax: 0,
+    gcPauses: 0,
+    gcMs: 0,
+    gcMax: 0,
+    sqlStalls: 0,
+    sqlMax: 0,
+  };
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const [stamp, kind] = line.split(' ', 2);
+    const at = Number(stamp);
+    // A delay line covers the second before its stamp.
+    if (!(at >= from && at <= to + (kind === 'ELD' ? 1000 : 0))) continue;
+    if (kind === 'ELD') {
+      const [, p99, max] = /p99=([\d.]+) max=([\d.]+)/.exec(line) ?? [];
+      stalls.delayP99 = Math.max(stalls.delayP99, Number(p99));
+      stalls.delayMax = Math.max(stalls.delayMax, Number(max));
+    } else if (kind === 'GC' || kind === 'SQL') {
+      const took = Number(/ ([\d.]+)ms/.exec(line)?.[1]);
+      if (kind === 'GC') {
+        stalls.gcPauses += 1;
+        stalls.gcMs += took;
+        stalls.gcMax = Math.max(stalls.gcMax, took);
+      } else {
+        stalls.sqlStalls += 1;
+        stalls.sqlMax = Math.max(stalls.sqlMax, took);
+      }
+    }
+  }
+  return stalls;
+}
