@@ -16,6 +16,7 @@ import { measure, Measurement, Scenario } from './lib/load';
 import { ROOT, startBenchStack } from './lib/bench-stack';
 import { spawnServer } from './lib/spawn-server';
 import { stallsIn } from './lib/stalls';
+import { memoryMb } from './lib/process-stats';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -146,6 +147,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     /Ready on http:\/\/127\.0\.0\.1:(\d+)/,
     ROOT,
   );
+  const booted = memoryMb(service.pid);
   const bare = await spawnServer(
     process.execPath,
     ['-r', 'ts-node/register', 'bench/bare-app.ts'],
@@ -349,6 +351,9 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
         : '\n## devnet: the service reads the devnet directly (the EVM included)\n\n',
     );
     printTable(baseline, rows);
+    process.stdout.write(
+      `\nservice after boot, before any load: RSS ${booted.rss.toFixed(0)} MB (peak so far ${booted.peak.toFixed(0)} MB)\n`,
+    );
     if (stallsFile) printStalls(stallsFile, rows);
   } finally {
     if (proxyUrl) await postJson(`${proxyUrl}/__proxy/cache`, { on: false });
@@ -390,12 +395,12 @@ function printTable(base: Measurement, rows: Array<Measurement & { rpc?: string 
   const lines = [
     `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per run`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | p99 @ half max ms | CPU ms/req | peak RSS MB | RPC/req | req/s vs bare | CPU vs bare | unexpected |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    `| ${base.name} | ${f(base.reqPerSec, 0)} | ${base.p50} | ${base.p99} | ${base.p99AtHalf} | ${f(base.cpuMsPerReq, 3)} | ${f(base.rssMb, 0)} | - | 1.00 | 1.00 | ${base.unexpected} |`,
+    '| scenario | req/s | p50 ms | p99 ms | p99 @ half max ms | CPU ms/req | RSS under load MB | peak RSS MB | RPC/req | req/s vs bare | CPU vs bare | unexpected |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| ${base.name} | ${f(base.reqPerSec, 0)} | ${base.p50} | ${base.p99} | ${base.p99AtHalf} | ${f(base.cpuMsPerReq, 3)} | ${f(base.rssUnderLoadMb, 0)} | ${f(base.rssMb, 0)} | - | 1.00 | 1.00 | ${base.unexpected} |`,
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${f(r.reqPerSec, 0)} | ${r.p50} | ${r.p99} | ${r.p99AtHalf} | ${f(r.cpuMsPerReq, 3)} | ${f(r.rssMb, 0)} | ${r.rpc ?? '-'} | ${f(r.reqPerSec / base.reqPerSec, 2)} | ${f(r.cpuMsPerReq / base.cpuMsPerReq, 2)} | ${r.unexpected} |`,
+        `| ${r.name} | ${f(r.reqPerSec, 0)} | ${r.p50} | ${r.p99} | ${r.p99AtHalf} | ${f(r.cpuMsPerReq, 3)} | ${f(r.rssUnderLoadMb, 0)} | ${f(r.rssMb, 0)} | ${r.rpc ?? '-'} | ${f(r.reqPerSec / base.reqPerSec, 2)} | ${f(r.cpuMsPerReq / base.cpuMsPerReq, 2)} | ${r.unexpected} |`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -8,10 +8,13 @@ import { appConfig, AppConfig } from './config/app.config';
 import { httpConfig, HttpConfig } from './config/http.config';
 import { validateConfiguration } from './config';
 import { ChainConnection } from './chain/chain-connection';
+import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
 
 async function bootstrap(): Promise<void> {
   const started = process.hrtime.bigint();
   validateConfiguration();
+  const heapGrowingPercent = appConfig().heapGrowingPercent;
+  limitHeapGrowth(heapGrowingPercent);
   const app = await NestFactory.create(AppModule, {
     bodyParser: false,
     bufferLogs: true,
@@ -19,6 +22,7 @@ async function bootstrap(): Promise<void> {
   });
   configureApp(app);
   const config = app.get<AppConfig>(appConfig.KEY);
+  if (heapGrowingPercent > 0) settleHeap();
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as AddressInfo;
   const chain = app.get(ChainConnection);

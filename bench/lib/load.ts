@@ -20,6 +20,8 @@ export interface Measurement {
   p99AtHalf: number;
   cpuMsPerReq: number;
   rssMb: number;
+  /** The largest RSS sampled (every 100 ms) while this scenario's load ran. */
+  rssUnderLoadMb: number;
   unexpected: number;
   requests: number;
   /** When the saturating run ran, in µs of the monotonic clock V8's CPU profiles use too. */
@@ -88,6 +90,11 @@ export async function measure(
   connections: number,
   seconds: number,
 ): Promise<Measurement> {
+  let rssUnderLoad = 0;
+  const sampler = setInterval(
+    () => (rssUnderLoad = Math.max(rssUnderLoad, memoryMb(pid).rss)),
+    100,
+  );
   await run(port, pid, s, { connections, seconds: 1 });
   const max = await run(port, pid, s, { connections, seconds });
   const halfStarted = Date.now();
@@ -96,6 +103,7 @@ export async function measure(
     seconds,
     maxInFlight: connections,
   });
+  clearInterval(sampler);
   return {
     name: s.name,
     reqPerSec: max.reqPerSec,
@@ -104,6 +112,7 @@ export async function measure(
     p99AtHalf: Math.round(half.p99 * 10) / 10,
     cpuMsPerReq: max.cpuMsPerReq,
     rssMb: memoryMb(pid).peak,
+    rssUnderLoadMb: rssUnderLoad,
     unexpected: max.unexpected + half.unexpected,
     requests: max.requests + half.requests,
     window: max.window,

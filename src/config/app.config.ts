@@ -36,6 +36,11 @@ export const appConfig = registerAs('app', () => {
       ['pretty', 'json'],
       process.stdout.isTTY ? 'pretty' : 'json',
     ),
+    /**
+     * The old generation may grow this many percent past the live heap before V8 collects it in
+     * full (`--heap-growing-percent`); 0 leaves V8's own factor, up to 300 %. See bootstrap/heap.ts.
+     */
+    heapGrowingPercent: envInt(env, 'HEAP_GROWING_PERCENT', 40, { min: 0, max: 400 }),
     /** Seed and print a demo account on the embedded default (never in production). */
     seedDemoAccount: envBool(env, 'SEED_DEMO_ACCOUNT', mode === 'demo'),
     /** How long shutdown waits for in-flight requests before closing anyway. */
