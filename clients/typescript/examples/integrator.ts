@@ -1,6 +1,7 @@
 /**
  * What an integrator writes with the typed client; `tsc -p clients/typescript` type-checks it
- * with --strict. Run: BASE=http://127.0.0.1:3000 EMAIL=... PASSWORD=... WALLET=0x... ts-node this file.
+ * with --strict. Run: BASE=http://127.0.0.1:3000 EMAIL=... PASSWORD=... WALLET=0x... npx ts-node --swc
+ * -O '{"module":"commonjs"}' clients/typescript/examples/integrator.ts (plain ts-node loads it as ESM).
  */
 import { createDefiClient, type ErrorEnvelope } from '../src';
 
