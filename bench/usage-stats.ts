@@ -12,11 +12,16 @@
  *    as UsageRecorder.writeBatch in one transaction (the recorder now: a hand-built multi-row
  *    INSERT + the roll-up upsert), alternating rounds, median of BENCH_ROUNDS (5), on PostgreSQL
  *    and SQLite. `BENCH_SIZES=` (empty) runs this part alone.
+ * 3. Issue 17: how long one 200-row batch of the writer takes (writeBatch in its transaction: on
+ *    SQLite the event loop waits for all of it) by the kind of primary key, random UUIDv4 ids
+ *    against time-ordered UUIDv7 ones, each on a fresh database already holding BENCH_ID_ROWS
+ *    (50,000) rows of the same kind: p50, p90 and max of 100 batches, on both engines.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
 import { insertUsageRecords } from '../src/usage/insert-usage-records';
 import { foldIntoBuckets } from '../src/usage/rollups/rollup-buckets';
 import { UsageRollupsService } from '../src/usage/rollups/usage-rollups.service';
@@ -132,12 +137,16 @@ async function statsLatency(t: TestApp, total: number) {
   };
 }
 
-function syntheticRows(accountId: string, n: number): UsageRecord[] {
+function syntheticRows(
+  accountId: string,
+  n: number,
+  newId: () => string = randomUUID,
+): UsageRecord[] {
   const now = Date.now();
   return Array.from({ length: n }, (_, i) => {
     const [method, route, statusCode, code] = DIMS[i % DIMS.length];
     return {
-      id: randomUUID(),
+      id: newId(),
       accountId,
       authMethod: 'api_key',
       apiKeyId: `00000000-0000-4000-8000-00000000000${i % KEYS}`,
@@ -190,6 +199,42 @@ async function recordingCost(t: TestApp, n: number, rounds: number) {
     Variant,
     number
   >;
+}
+
+const ID_KINDS: Array<[string, () => string]> = [
+  ['random (UUIDv4, before)', randomUUID],
+  ['time-ordered (UUIDv7, now)', uuidv7],
+];
+
+/** ms per 200-row batch (writeBatch in its transaction) on a table of `existing` rows of one id kind. */
+async function batchTimesByIdKind(engine: 'sqlite' | 'postgres', existing: number) {
+  const rows: string[] = [];
+  for (const [kind, newId] of ID_KINDS) {
+    const db = await createTestDatabase(engine);
+    const t = await createTestApp({ db });
+    try {
+      const ds = t.app.get(DataSource);
+      const recorder = t.app.get(UsageRecorder);
+      const account = await t.createAccount();
+      const write = (batch: UsageRecord[]) => ds.transaction((m) => recorder.writeBatch(m, batch));
+      for (let i = 0; i < existing; i += 500)
+        await write(syntheticRows(account.accountId, 500, newId));
+      const ms: number[] = [];
+      for (let b = 0; b < 100; b++) {
+        const batch = syntheticRows(account.accountId, 200, newId);
+        const t0 = performance.now();
+        await write(batch);
+        ms.push(performance.now() - t0);
+      }
+      ms.sort((a, b) => a - b);
+      const at = (q: number) => ms[Math.floor(q * (ms.length - 1))].toFixed(2);
+      rows.push(`| ${engine} | ${kind} | ${at(0.5)} | ${at(0.9)} | ${at(1)} |`);
+    } finally {
+      await t.close();
+      await db.drop();
+    }
+  }
+  return rows;
 }
 
 function costRow(c: Awaited<ReturnType<typeof recordingCost>>): string {
@@ -247,6 +292,14 @@ async function main(): Promise<void> {
   } finally {
     await sqlite.close();
   }
+  const existing = Number(process.env.BENCH_ID_ROWS ?? 50_000);
+  out(
+    `\nms per 200-row batch on a table of ${existing.toLocaleString('en-US')} rows, by primary key:\n`,
+  );
+  out('| engine | ids | p50 ms | p90 ms | max ms |');
+  out('|---|---|---|---|---|');
+  for (const engine of ['sqlite', 'postgres'] as const)
+    for (const row of await batchTimesByIdKind(engine, existing)) out(row);
 }
 
 void main().then(

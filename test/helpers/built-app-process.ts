@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../../src/bootstrap/process-settings';
 
 export interface BuiltAppProcess {
   port: number;
@@ -10,11 +11,21 @@ export interface BuiltAppProcess {
   kill(): void;
 }
 
-/** Runs dist/main.js (build first) on ephemeral ports and resolves once it prints its Ready line. */
+/**
+ * Runs dist/main.js (build first) as `npm start` does, on ephemeral ports, and resolves once it
+ * prints its Ready line.
+ */
 export async function startBuiltApp(env: Record<string, string>): Promise<BuiltAppProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
     cwd: join(__dirname, '..', '..'),
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEVNET_PORT: '0', ...env },
+    env: {
+      ...process.env,
+      ...SERVICE_PROCESS_ENV,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DEVNET_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

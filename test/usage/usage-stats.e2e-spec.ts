@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { AccountLimitsService } from '../../src/usage/rate-limit/account-limits.service';
 import { UsageRecord } from '../../src/usage/usage-record.entity';
+import { UsageRecorder } from '../../src/usage/usage-recorder.service';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
 import { createTestDatabase } from '../helpers/test-env';
@@ -135,6 +136,29 @@ describe('Usage metering and GET /api/v1/usage/stats', () => {
       .expect(200);
     expect(res.body.totals).toEqual({ requests: 0, succeeded: 0, failed: 0, rateLimited: 0 });
     expect(res.body.byKey).toEqual([]);
+  });
+
+  it('gives usage rows time-ordered ids (UUIDv7), so batches append to the primary key', async () => {
+    const account = await t.createAccount({ plan: 'pro' });
+    const token = await login(t, account);
+    const key = await createApiKey(t, token, ['defi:preflight']);
+    for (let i = 0; i < 5; i++)
+      await request(t.server)
+        .get(`/api/v1/test-protected/preflight/0x${i}`)
+        .set('X-API-Key', key.key)
+        .expect(200);
+    await t.app.get(UsageRecorder).flush();
+    const rows = await t.app
+      .get(DataSource)
+      .getRepository(UsageRecord)
+      .find({ where: { accountId: account.accountId, apiKeyId: key.id } });
+    expect(rows).toHaveLength(5);
+    for (const row of rows) expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/);
+    // Sequential requests: the order of their ids is the order they were made in.
+    const byId = [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const madeAt = byId.map((row) => row.createdAt.getTime());
+    expect(madeAt).toEqual([...madeAt].sort((a, b) => a - b));
+    expect(new Set(rows.map((row) => row.id)).size).toBe(5);
   });
 
   it('validates its query before authentication and needs usage:read of a key', async () => {

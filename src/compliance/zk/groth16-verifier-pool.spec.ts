@@ -21,6 +21,7 @@ describe(Groth16VerifierPool.name, () => {
       const pool = new Groth16VerifierPool(vk, threads);
       try {
         expect(pool.threads).toBe(threads);
+        expect(pool.runningThreads).toBe(0); // none until the first proof
         const tampered = [...proof.publicSignals];
         tampered[4] = '6'; // another challenge
         const results = await Promise.all([
@@ -30,6 +31,7 @@ describe(Groth16VerifierPool.name, () => {
           pool.verify(proof.publicSignals, proof.proof),
         ]);
         expect(results).toEqual([true, false, false, true]);
+        expect(pool.runningThreads).toBe(threads);
       } finally {
         await pool.close();
       }

@@ -8,32 +8,43 @@ import { inlineGroth16Check, type Groth16Check } from './verify-compliance-proof
  * Groth16 pairing checks off the event loop: a piscina pool of worker threads, each with its own
  * single-threaded curve (a check is ~tens of ms of CPU that would otherwise stall every other
  * request; bench/verify.ts measures it). `threads: 0` verifies on the calling thread.
+ *
+ * The threads start with the first proof, not with the service: a worker with its curve holds
+ * ~25 MB, and a service that never verifies a proof (a pure transaction builder) should not carry
+ * it (bench/README.md, issue 17). Once started they stay for the life of the pool; the first
+ * proof waits for the thread to build its curve (a few hundred ms, once).
  */
 export class Groth16VerifierPool {
-  private readonly pool?: Piscina;
+  private pool?: Piscina;
   private readonly inline?: Groth16Check;
 
-  constructor(verificationKey: Groth16VerificationKey, threads: number) {
-    if (threads === 0) {
-      this.inline = inlineGroth16Check(verificationKey);
-      return;
-    }
-    this.pool = new Piscina({
-      filename: join(__dirname, 'groth16-verify.worker.js'),
-      workerData: { verificationKey },
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: Infinity,
-    });
+  constructor(
+    private readonly verificationKey: Groth16VerificationKey,
+    private readonly configuredThreads: number,
+  ) {
+    if (configuredThreads === 0) this.inline = inlineGroth16Check(verificationKey);
   }
 
+  /** How many worker threads verify proofs (0: the calling thread does). */
   get threads(): number {
-    return this.pool ? this.pool.options.maxThreads : 0;
+    return this.configuredThreads;
+  }
+
+  /** Worker threads running now: none until the first proof. */
+  get runningThreads(): number {
+    return this.pool?.threads.length ?? 0;
   }
 
   verify(publicSignals: string[], proof: Groth16Proof): Promise<boolean> {
     if (this.inline) return this.inline(publicSignals, proof);
-    return this.pool!.run({ publicSignals, proof }) as Promise<boolean>;
+    this.pool ??= new Piscina({
+      filename: join(__dirname, 'groth16-verify.worker.js'),
+      workerData: { verificationKey: this.verificationKey },
+      minThreads: this.configuredThreads,
+      maxThreads: this.configuredThreads,
+      idleTimeout: Infinity,
+    });
+    return this.pool.run({ publicSignals, proof }) as Promise<boolean>;
   }
 
   async close(): Promise<void> {
