@@ -24,8 +24,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
-import { snarkjs } from '../../src/compliance/zk/snarkjs';
+import { loadSnarkjs } from '../../src/compliance/zk/snarkjs';
 import { BUILD_DIR, CIRCUIT_NAME, CIRCUIT_SOURCE, REPO_ROOT } from './paths';
+
+const snarkjs = loadSnarkjs();
 
 const MIN_POWER = 12;
 

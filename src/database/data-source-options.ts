@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { types as pgTypes } from 'pg';
+import type * as Pg from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/database.config';
 import { ENTITIES } from './entities';
@@ -8,7 +8,17 @@ import { MIGRATIONS } from './migrations';
 
 /** Postgres `timestamp` columns hold UTC; parse them as UTC whatever the process time zone. */
 const PG_TIMESTAMP_OID = 1114;
-pgTypes.setTypeParser(PG_TIMESTAMP_OID, (text: string) => new Date(`${text.replace(' ', 'T')}Z`));
+
+/**
+ * Registered when the app uses PostgreSQL (the driver TypeORM loads is this same `pg` module).
+ * Loaded only then: on SQLite the service never needs `pg` (~3 MB of heap; bench/README.md,
+ * issue 17).
+ */
+function parsePgTimestampsAsUtc(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { types } = require('pg') as typeof Pg;
+  types.setTypeParser(PG_TIMESTAMP_OID, (text: string) => new Date(`${text.replace(' ', 'T')}Z`));
+}
 
 /** The one options builder, shared by the app (TypeOrmModule) and the TypeORM CLI (ormconfig.ts). */
 export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOptions {
@@ -21,6 +31,7 @@ export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOption
     logging: false,
   };
   if (config.type === 'postgres') {
+    parsePgTimestampsAsUtc();
     return {
       ...common,
       type: 'postgres',

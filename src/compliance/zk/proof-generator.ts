@@ -13,7 +13,7 @@ import {
 import { CredentialTree } from './credential-tree';
 import { DEVNET_ISSUER_PRIVATE_KEY } from './devnet-issuer';
 import { walletToFieldElement } from './field';
-import { snarkjs, withBn128Curve, type Groth16Proof } from './snarkjs';
+import { loadSnarkjs, withBn128Curve, type Groth16Proof } from './snarkjs';
 import { resolveZkArtifact, ZK_ARTIFACTS } from './zk-artifacts';
 
 export type GeneratedComplianceProof = {
@@ -61,7 +61,7 @@ export async function proveCredential(
     );
   }
   const { proof, publicSignals } = await withBn128Curve(() =>
-    snarkjs.groth16.fullProve(
+    loadSnarkjs().groth16.fullProve(
       complianceCircuitInput(credential, { challenge: statement.challenge, now }),
       resolveZkArtifact(artifacts.wasmPath ?? ZK_ARTIFACTS.wasm),
       resolveZkArtifact(artifacts.zkeyPath ?? ZK_ARTIFACTS.zkey),

@@ -85,8 +85,17 @@ export type SnarkJs = {
   curves: { getCurveFromName(name: string, options?: { singleThread?: boolean }): Promise<Curve> };
 };
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const snarkjs: SnarkJs = require('snarkjs');
+let loaded: SnarkJs | undefined;
+
+/**
+ * snarkjs, loaded on first use: the service's main thread needs it only to prove (CLI, tests) or
+ * to verify inline (ZK_VERIFY_THREADS=0); the worker threads load their own. Loading it (with
+ * ffjavascript and wasmcurves) at start cost ~3 MB of heap for nothing (bench/README.md, issue 17).
+ */
+export function loadSnarkjs(): SnarkJs {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loaded ??= require('snarkjs') as SnarkJs);
+}
 
 type CurveGlobal = { curve_bn128?: Curve | null };
 
@@ -100,8 +109,8 @@ let singleThreadCurve: Promise<Curve> | undefined;
 export async function withBn128Curve<T>(fn: () => Promise<T>): Promise<T> {
   const g = globalThis as CurveGlobal;
   if (!g.curve_bn128) {
-    singleThreadCurve ??= snarkjs.curves
-      .getCurveFromName('bn128', { singleThread: true })
+    singleThreadCurve ??= loadSnarkjs()
+      .curves.getCurveFromName('bn128', { singleThread: true })
       .catch((error: unknown) => {
         singleThreadCurve = undefined;
         throw error;

@@ -12,7 +12,7 @@ import {
   type GeneratedComplianceProof,
 } from './proof-generator';
 import { verifyComplianceProof, type ComplianceVerifierConfig } from './verify-compliance-proof';
-import { snarkjs, withBn128Curve } from './snarkjs';
+import { loadSnarkjs, withBn128Curve } from './snarkjs';
 import { loadComplianceVerificationKey, resolveZkArtifact, ZK_ARTIFACTS } from './zk-artifacts';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -100,7 +100,7 @@ describe('verifyComplianceProof', () => {
     });
     await expect(
       withBn128Curve(() =>
-        snarkjs.groth16.fullProve(
+        loadSnarkjs().groth16.fullProve(
           input,
           resolveZkArtifact(ZK_ARTIFACTS.wasm),
           resolveZkArtifact(ZK_ARTIFACTS.zkey),

@@ -4,7 +4,12 @@ import { PUBLIC_SIGNAL } from './compliance-circuit';
 import { walletToFieldElement } from './field';
 import type { IssuerPublicKey } from './issuer-key';
 import { parseGroth16Proof, parsePublicSignals } from './proof-shape';
-import { snarkjs, withBn128Curve, type Groth16Proof, type Groth16VerificationKey } from './snarkjs';
+import {
+  loadSnarkjs,
+  withBn128Curve,
+  type Groth16Proof,
+  type Groth16VerificationKey,
+} from './snarkjs';
 
 export type ComplianceProofSubmission = {
   walletAddress: unknown;
@@ -90,7 +95,7 @@ export function inlineGroth16Check(verificationKey: Groth16VerificationKey): Gro
   return async (publicSignals, proof) => {
     try {
       return await withBn128Curve(() =>
-        snarkjs.groth16.verify(verificationKey, publicSignals, proof),
+        loadSnarkjs().groth16.verify(verificationKey, publicSignals, proof),
       );
     } catch {
       // snarkjs throws on some malformed points; it is still the client's bad proof.
