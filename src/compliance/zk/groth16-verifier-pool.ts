@@ -10,7 +10,7 @@ import { inlineGroth16Check, type Groth16Check } from './verify-compliance-proof
  * request; bench/verify.ts measures it). `threads: 0` verifies on the calling thread.
  *
  * The threads start with the first proof, not with the service: a worker with its curve holds
- * ~25 MB, and a service that never verifies a proof (a pure transaction builder) should not carry
+ * 20-30 MB, and a service that never verifies a proof (a pure transaction builder) should not carry
  * it (bench/README.md, issue 17). Once started they stay for the life of the pool; the first
  * proof waits for the thread to build its curve (a few hundred ms, once).
  */
