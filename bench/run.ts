@@ -330,6 +330,19 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
             .filter((sc) => sc.name.includes('estimateGas') || sc.name.includes('liquidity'))
             .map((sc) => ({ ...sc, name: `${sc.name} @4 conn`, connections: 4 }))
         : [];
+    // Service-only mode also alternates short runs of each scenario with the bare app's and reports
+    // their CPU ratio (BENCH_INTERLEAVE pairs, 3 by default; 0 turns it off).
+    const rounds = Number(process.env.BENCH_INTERLEAVE ?? (mode === 'service' ? 3 : 0));
+    const bareBaseline = {
+      port: bare.port,
+      pid: bare.pid,
+      scenario: {
+        name: 'bare NestJS hello',
+        method: 'GET' as const,
+        path: '/hello',
+        expectStatus: 200,
+      },
+    };
     const only = process.env.BENCH_ONLY;
     for (const scenario of [...scenarios, ...lowConcurrency].filter(
       (sc) => !only || only.split('|').some((part) => sc.name.includes(part)),
@@ -340,6 +353,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
         scenario,
         (scenario as { connections?: number }).connections ?? CONNECTIONS,
         SECONDS,
+        { bare: bareBaseline, rounds, seconds: 3 },
       );
       const rpc = scenario.rpcPerRequest
         ? await rpcPerRequest(service.port, count, scenario)
@@ -404,12 +418,12 @@ function printTable(base: Measurement, rows: Array<Measurement & { rpc?: string 
   const lines = [
     `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per run`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | p99 @ half max ms | CPU ms/req | RSS under load MB | peak RSS MB | RPC/req | req/s vs bare | CPU vs bare | unexpected |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    `| ${base.name} | ${f(base.reqPerSec, 0)} | ${base.p50} | ${base.p99} | ${base.p99AtHalf} | ${f(base.cpuMsPerReq, 3)} | ${f(base.rssUnderLoadMb, 0)} | ${f(base.rssMb, 0)} | - | 1.00 | 1.00 | ${base.unexpected} |`,
+    '| scenario | req/s | p50 ms | p99 ms | p99 @ half max ms | CPU ms/req | RSS under load MB | peak RSS MB | RPC/req | req/s vs bare | CPU vs bare | CPU vs bare, interleaved (range of pairs) | unexpected |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| ${base.name} | ${f(base.reqPerSec, 0)} | ${base.p50} | ${base.p99} | ${base.p99AtHalf} | ${f(base.cpuMsPerReq, 3)} | ${f(base.rssUnderLoadMb, 0)} | ${f(base.rssMb, 0)} | - | 1.00 | 1.00 | - | ${base.unexpected} |`,
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${f(r.reqPerSec, 0)} | ${r.p50} | ${r.p99} | ${r.p99AtHalf} | ${f(r.cpuMsPerReq, 3)} | ${f(r.rssUnderLoadMb, 0)} | ${f(r.rssMb, 0)} | ${r.rpc ?? '-'} | ${f(r.reqPerSec / base.reqPerSec, 2)} | ${f(r.cpuMsPerReq / base.cpuMsPerReq, 2)} | ${r.unexpected} |`,
+        `| ${r.name} | ${f(r.reqPerSec, 0)} | ${r.p50} | ${r.p99} | ${r.p99AtHalf} | ${f(r.cpuMsPerReq, 3)} | ${f(r.rssUnderLoadMb, 0)} | ${f(r.rssMb, 0)} | ${r.rpc ?? '-'} | ${f(r.reqPerSec / base.reqPerSec, 2)} | ${f(r.cpuMsPerReq / base.cpuMsPerReq, 2)} | ${r.interleaved ? `${f(r.interleaved.pooled, 2)} (${f(r.interleaved.min, 2)}-${f(r.interleaved.max, 2)})` : '-'} | ${r.unexpected} |`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

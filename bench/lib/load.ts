@@ -28,6 +28,52 @@ export interface Measurement {
   window: [number, number];
   /** When the half-max run ran, in ms since the epoch (the stall probe's clock). */
   halfWindow: [number, number];
+  /** CPU per request over the bare app's, from short runs alternating with the bare app's. */
+  interleaved?: { pooled: number; min: number; max: number };
+}
+
+/** The bare app, measured in turn with each scenario (interleavedRatio). */
+export interface Baseline {
+  port: number;
+  pid: number;
+  scenario: Scenario;
+}
+
+/**
+ * CPU per request relative to the bare app, from `rounds` pairs of short saturating runs, the
+ * bare app's and the scenario's back to back: on a VM whose speed drifts over minutes, a scenario
+ * and a bare run seconds apart see the same machine (bench/README.md, issue 17). The ratio pools
+ * each side's CPU and requests over all its runs (a full collection that falls in one short run
+ * counts as it would in a long one); min and max are the single pairs' ratios.
+ */
+async function interleavedRatio(
+  port: number,
+  pid: number,
+  s: Scenario,
+  bare: Baseline,
+  opts: { connections: number; rounds: number; seconds: number },
+): Promise<{ pooled: number; min: number; max: number }> {
+  const pairs: Array<{ bare: Run; scenario: Run }> = [];
+  for (let i = 0; i < opts.rounds; i += 1) {
+    // Each run starts once the service has finished what the previous run left (queued requests,
+    // the usage batch, its collections), so neither side pays for the other's tail.
+    await untilQuiet(pid);
+    const b = await run(bare.port, bare.pid, bare.scenario, opts);
+    await untilQuiet(pid);
+    pairs.push({ bare: b, scenario: await run(port, pid, s, opts) });
+  }
+  const perRequest = (runs: Run[]) =>
+    runs.reduce((sum, r) => sum + r.cpuMsPerReq * r.requests, 0) /
+    Math.max(
+      1,
+      runs.reduce((sum, r) => sum + r.requests, 0),
+    );
+  const ratios = pairs.map((p) => p.scenario.cpuMsPerReq / p.bare.cpuMsPerReq);
+  return {
+    pooled: perRequest(pairs.map((p) => p.scenario)) / perRequest(pairs.map((p) => p.bare)),
+    min: Math.min(...ratios),
+    max: Math.max(...ratios),
+  };
 }
 
 interface Run {
@@ -75,6 +121,18 @@ async function run(
   };
 }
 
+/** Resolves once the process used at most one clock tick of CPU in 200 ms (at most 3 s). */
+async function untilQuiet(pid: number): Promise<void> {
+  const deadline = Date.now() + 3000;
+  let before = cpuSeconds(pid);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = cpuSeconds(pid);
+    if (now - before <= 0.01) return;
+    before = now;
+  }
+}
+
 /** CLOCK_MONOTONIC in µs: the clock of a .cpuprofile's timestamps (Linux), any process. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -89,6 +147,7 @@ export async function measure(
   s: Scenario,
   connections: number,
   seconds: number,
+  interleave?: { bare: Baseline; rounds: number; seconds: number },
 ): Promise<Measurement> {
   let rssUnderLoad = 0;
   const sampler = setInterval(
@@ -104,6 +163,14 @@ export async function measure(
     maxInFlight: connections,
   });
   clearInterval(sampler);
+  const interleaved =
+    interleave && interleave.rounds > 0
+      ? await interleavedRatio(port, pid, s, interleave.bare, {
+          connections,
+          rounds: interleave.rounds,
+          seconds: interleave.seconds,
+        })
+      : undefined;
   return {
     name: s.name,
     reqPerSec: max.reqPerSec,
@@ -117,5 +184,6 @@ export async function measure(
     requests: max.requests + half.requests,
     window: max.window,
     halfWindow: [halfStarted, Date.now()],
+    interleaved,
   };
 }
