@@ -17,7 +17,7 @@ import { ROOT, startBenchStack } from './lib/bench-stack';
 import { spawnServer } from './lib/spawn-server';
 import { stallsIn } from './lib/stalls';
 import { memoryMb } from './lib/process-stats';
-import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../src/bootstrap/process-settings';
+import { SERVICE_PROCESS_ENV } from '../src/bootstrap/process-settings';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -141,12 +141,12 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     writeFileSync(stallsFile, '');
     flags.push('-r', join(ROOT, 'bench/lib/stall-probe.cjs'));
   }
-  // Launched as `npm start` launches it (src/bootstrap/process-settings.ts); BENCH_UNTUNED=1
-  // leaves out those start-up settings (the A/B of bench/README.md).
+  // Launched with the environment `npm start` gives it (src/bootstrap/process-settings.ts);
+  // BENCH_UNTUNED=1 leaves it out (the A/B of bench/README.md).
   const untuned = process.env.BENCH_UNTUNED === '1';
   const service = await spawnServer(
     process.execPath,
-    [...(untuned ? [] : SERVICE_NODE_FLAGS), ...flags, ...profile, 'dist/main.js'],
+    [...flags, ...profile, 'dist/main.js'],
     {
       ...env,
       ...(untuned ? {} : SERVICE_PROCESS_ENV),

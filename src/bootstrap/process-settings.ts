@@ -1,7 +1,7 @@
 /**
  * Settings of the service's node process that only take effect at start: glibc sizes its malloc
  * arenas before any of our code runs. `npm start`, the docker-compose command, the process tests
- * and the bench all launch `node dist/main.js` with these; process-settings.spec.ts keeps
+ * and the bench all launch `node dist/main.js` with this environment; process-settings.spec.ts keeps
  * package.json and docker-compose.yml in step with them.
  *
  * `MALLOC_ARENA_MAX=2`: native allocations of the service's threads (libuv's pool, V8's GC and
@@ -12,11 +12,10 @@
  * (`--max-semi-space-size=8`) saved another 15 MB but doubled the scavenges and cost 25 % more
  * CPU per swap build, so it is not used.
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = [];
 export const SERVICE_PROCESS_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
 /** The shell command that starts the built service, as package.json and docker-compose.yml write it. */
 export function serviceStartCommand(): string {
   const env = Object.entries(SERVICE_PROCESS_ENV).map(([name, value]) => `${name}=${value}`);
-  return [...env, 'node', ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' ');
+  return [...env, 'node', 'dist/main.js'].join(' ');
 }
