@@ -1,11 +1,14 @@
 /**
  * The ceiling: a bare NestJS/Express app with one "hello" route and nothing else (no logging,
- * validation, auth, database or chain), run in its own process like the service.
+ * validation, auth, database or chain), run in its own process like the service. Nest's default
+ * Express adapter; `BARE_SERVER_CLASSES=express` runs it on the service's adapter instead
+ * (src/bootstrap/http-adapter.ts), the second bare row of the table.
  */
 import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
+import { ExpressHttpAdapter } from '../src/bootstrap/http-adapter';
 
 @Controller()
 class HelloController {
@@ -19,7 +22,10 @@ class HelloController {
 class BareModule {}
 
 async function main(): Promise<void> {
-  const app = await NestFactory.create(BareModule, { logger: false });
+  const app =
+    process.env.BARE_SERVER_CLASSES === 'express'
+      ? await NestFactory.create(BareModule, new ExpressHttpAdapter(), { logger: false })
+      : await NestFactory.create(BareModule, { logger: false });
   await app.listen(0, '127.0.0.1');
   process.stdout.write(`READY ${(app.getHttpServer().address() as AddressInfo).port}\n`);
 }

@@ -17,7 +17,7 @@ import { ROOT, startBenchStack } from './lib/bench-stack';
 import { spawnServer } from './lib/spawn-server';
 import { stallsIn } from './lib/stalls';
 import { memoryMb } from './lib/process-stats';
-import { SERVICE_PROCESS_ENV } from '../src/bootstrap/process-settings';
+import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../src/bootstrap/process-settings';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -141,12 +141,12 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     writeFileSync(stallsFile, '');
     flags.push('-r', join(ROOT, 'bench/lib/stall-probe.cjs'));
   }
-  // Launched with the environment `npm start` gives it (src/bootstrap/process-settings.ts);
-  // BENCH_UNTUNED=1 leaves it out (the A/B of bench/README.md).
+  // Launched as `npm start` launches it (src/bootstrap/process-settings.ts); BENCH_UNTUNED=1
+  // leaves out those start-up settings (the A/B of bench/README.md).
   const untuned = process.env.BENCH_UNTUNED === '1';
   const service = await spawnServer(
     process.execPath,
-    [...flags, ...profile, 'dist/main.js'],
+    [...(untuned ? [] : SERVICE_NODE_FLAGS), ...flags, ...profile, 'dist/main.js'],
     {
       ...env,
       ...(untuned ? {} : SERVICE_PROCESS_ENV),
@@ -157,13 +157,17 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     ROOT,
   );
   const booted = memoryMb(service.pid);
-  const bare = await spawnServer(
-    process.execPath,
-    ['-r', 'ts-node/register', 'bench/bare-app.ts'],
-    { ...process.env, TS_NODE_SWC: 'true' },
-    /READY (\d+)/,
-    ROOT,
-  );
+  const startBare = (serverClasses?: 'express') =>
+    spawnServer(
+      process.execPath,
+      ['-r', 'ts-node/register', 'bench/bare-app.ts'],
+      { ...process.env, TS_NODE_SWC: 'true', BARE_SERVER_CLASSES: serverClasses },
+      /READY (\d+)/,
+      ROOT,
+    );
+  const bare = await startBare();
+  // The same hello on the service's HTTP adapter: how much of a ratio is the adapter's.
+  const bareOnAdapter = await startBare('express');
   try {
     const { accessToken } = await http(service.port, 'POST', '/auth/login', { email, password });
     const scopes = [
@@ -320,7 +324,20 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
       CONNECTIONS,
       SECONDS,
     );
-    const rows: Array<Measurement & { rpc?: string }> = [];
+    const rows: Array<Measurement & { rpc?: string }> = [
+      await measure(
+        bareOnAdapter.port,
+        bareOnAdapter.pid,
+        {
+          name: "bare NestJS hello on the service's HTTP adapter",
+          method: 'GET',
+          path: '/hello',
+          expectStatus: 200,
+        },
+        CONNECTIONS,
+        SECONDS,
+      ),
+    ];
     // In devnet mode the estimateGas scenarios are bound by the devnet's EVM (one thread
     // simulating each swap); they also run at 4 connections, where the figures describe the
     // service, not the queue.
@@ -382,6 +399,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     if (proxyUrl) await postJson(`${proxyUrl}/__proxy/cache`, { on: false });
     await service.stop();
     await bare.stop();
+    await bareOnAdapter.stop();
     await proxy?.stop();
   }
 }
@@ -405,10 +423,13 @@ function printStalls(file: string, rows: Measurement[]): void {
     '',
     '| scenario | loop delay p99 ms (worst second) | loop delay max ms | GC pauses > 2 ms | GC ms | longest GC ms | SQLite > 2 ms | longest SQLite ms |',
     '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => {
-      const s = stallsIn(file, r.halfWindow);
-      return `| ${r.name} | ${s.delayP99} | ${s.delayMax} | ${s.gcPauses} | ${s.gcMs.toFixed(0)} | ${s.gcMax} | ${s.sqlStalls} | ${s.sqlMax} |`;
-    }),
+    // The bare rows run in their own processes: the probe watches the service only.
+    ...rows
+      .filter((r) => !r.name.startsWith('bare'))
+      .map((r) => {
+        const s = stallsIn(file, r.halfWindow);
+        return `| ${r.name} | ${s.delayP99} | ${s.delayMax} | ${s.gcPauses} | ${s.gcMs.toFixed(0)} | ${s.gcMax} | ${s.sqlStalls} | ${s.sqlMax} |`;
+      }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

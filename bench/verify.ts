@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../src/bootstrap/process-settings';
 import { parseCredentialFile } from '../src/compliance/zk/credential-file';
 import { proveCredential } from '../src/compliance/zk/proof-generator';
 import { ROOT, startBenchStack } from './lib/bench-stack';
@@ -69,8 +70,9 @@ async function main(): Promise<void> {
     for (const mode of modes) {
       const server = await spawnServer(
         process.execPath,
-        ['dist/main.js'],
-        { ...env, ZK_VERIFY_THREADS: mode.threads },
+        // As `npm start` launches it (src/bootstrap/process-settings.ts).
+        [...SERVICE_NODE_FLAGS, 'dist/main.js'],
+        { ...env, ...SERVICE_PROCESS_ENV, ZK_VERIFY_THREADS: mode.threads },
         /Ready on http:\/\/127\.0\.0\.1:(\d+)/,
         ROOT,
       );

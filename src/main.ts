@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
+import { ExpressHttpAdapter } from './bootstrap/http-adapter';
 import { readyLine, startBanner, StartFacts } from './bootstrap/start-banner';
 import type { AddressInfo } from 'node:net';
 import { appConfig, AppConfig } from './config/app.config';
@@ -15,7 +16,7 @@ async function bootstrap(): Promise<void> {
   validateConfiguration();
   const heapGrowingPercent = appConfig().heapGrowingPercent;
   limitHeapGrowth(heapGrowingPercent);
-  const app = await NestFactory.create(AppModule, {
+  const app = await NestFactory.create(AppModule, new ExpressHttpAdapter(), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,

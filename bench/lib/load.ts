@@ -156,6 +156,9 @@ export async function measure(
   );
   await run(port, pid, s, { connections, seconds: 1 });
   const max = await run(port, pid, s, { connections, seconds });
+  // The half-max figure describes a steady half load, not the way out of the saturating run
+  // (its queued requests, the usage batch it left, its collections).
+  await untilQuiet(pid);
   const halfStarted = Date.now();
   const half = await paced(port, s, {
     rate: Math.max(1, max.reqPerSec / 2),

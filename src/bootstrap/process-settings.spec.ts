@@ -6,7 +6,7 @@ const ROOT = join(__dirname, '..', '..');
 
 describe('the service process settings', () => {
   it('are the ones npm start and docker-compose use', () => {
-    expect(serviceStartCommand()).toBe('MALLOC_ARENA_MAX=2 node dist/main.js');
+    expect(serviceStartCommand()).toBe('MALLOC_ARENA_MAX=2 node --v8-pool-size=1 dist/main.js');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };

@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { Server } from 'node:http';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap/configure-app';
+import { ExpressHttpAdapter } from '../../src/bootstrap/http-adapter';
 import { validateConfiguration } from '../../src/config';
 import { AccountProvisioningService } from '../../src/accounts/account-provisioning.service';
 import { Plan } from '../../src/accounts/account.entity';
@@ -93,7 +94,10 @@ async function bootApp(options: TestAppOptions): Promise<INestApplication> {
   for (const o of options.overrides ?? [])
     builder = builder.overrideProvider(o.provide).useValue(o.useValue);
   const moduleRef = await builder.compile();
-  const nest = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
+  const nest = moduleRef.createNestApplication(new ExpressHttpAdapter(), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   try {
     configureApp(nest);
     if (options.listen) await nest.listen(0, '127.0.0.1');

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { SERVICE_PROCESS_ENV } from '../../src/bootstrap/process-settings';
+import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../../src/bootstrap/process-settings';
 
 export interface BuiltAppProcess {
   port: number;
@@ -16,7 +16,7 @@ export interface BuiltAppProcess {
  * prints its Ready line.
  */
 export async function startBuiltApp(env: Record<string, string>): Promise<BuiltAppProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
     cwd: join(__dirname, '..', '..'),
     env: {
       ...process.env,

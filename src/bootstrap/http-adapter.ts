@@ -1,0 +1,70 @@
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Express } from 'express';
+import { createServer, IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * Node's server classes for an Express app whose instances are born with Express's prototypes
+ * (`app.request`, `app.response`). Express 5 otherwise gives every request and response its
+ * prototypes afterwards, `Object.setPrototypeOf(req, app.request)` in `app.handle`; with these the
+ * call finds the prototype already in place and changes nothing.
+ *
+ * Why it matters (`npm run bench:http-server`, bench/README.md, issue 17): with the prototypes
+ * changed on every request, V8 promoted about a third of what a plain Express 5 hello allocated
+ * to the old generation (32-33 % at 2,000 req/s, 2-3 full collections in 6 s); with these
+ * classes 0.1 % and none, and the same hello served 21.7k instead of 7.7-8.0k req/s at 45 instead
+ * of 132-142 µs of CPU a request. (A plain `node:http` hello promotes nothing; one that adds only
+ * the two `setPrototypeOf` calls promotes 18 %.) In the service each full collection queued the
+ * requests behind it for 40-80 ms, which is what the half-load p99 measured.
+ */
+export function expressServerClasses(
+  app: Express,
+): Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
+  // Node's own constructors called on an object made with Express's prototype: `new` on these
+  // functions makes `this` from their `prototype`. (`Reflect.construct(IncomingMessage, args,
+  // ExpressRequest)` gives the same objects but served 27k instead of 123k hello requests in 5 s:
+  // bench/README.md.)
+  const init = constructorAsFunction(IncomingMessage);
+  function ExpressRequest(this: IncomingMessage, socket: Socket): void {
+    init.call(this, socket);
+  }
+  ExpressRequest.prototype = app.request;
+  const initResponse = constructorAsFunction(ServerResponse);
+  function ExpressResponse(this: ServerResponse, req: IncomingMessage, options?: unknown): void {
+    initResponse.call(this, req, options);
+  }
+  ExpressResponse.prototype = app.response;
+  return {
+    IncomingMessage: ExpressRequest as unknown as typeof IncomingMessage,
+    ServerResponse: ExpressResponse as unknown as typeof ServerResponse,
+  };
+}
+
+/**
+ * Node's `IncomingMessage` and `ServerResponse` are plain constructor functions (Node 20-24), so
+ * they can initialise an object made elsewhere. Were one ever an ES class, calling it would throw:
+ * fail at start, loudly, rather than on the first request.
+ */
+function constructorAsFunction(
+  ctor: typeof IncomingMessage | typeof ServerResponse,
+): (this: unknown, ...args: unknown[]) => void {
+  if (Function.prototype.toString.call(ctor).startsWith('class'))
+    throw new Error(
+      `node:http ${ctor.name} is a class in this Node version: update http-adapter.ts`,
+    );
+  return ctor as unknown as (this: unknown, ...args: unknown[]) => void;
+}
+
+/**
+ * Nest's Express adapter with the HTTP server made by `expressServerClasses`. The options this
+ * service does not use (HTTPS, return503OnClosing, forceCloseConnections) keep Nest's own server.
+ */
+export class ExpressHttpAdapter extends ExpressAdapter {
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections)
+      return super.initHttpServer(options);
+    const app = this.getInstance<Express>();
+    this.httpServer = createServer(expressServerClasses(app), app);
+  }
+}
