@@ -42,7 +42,7 @@ export function expressServerClasses(
 }
 
 /**
- * Node's `IncomingMessage` and `ServerResponse` are plain constructor functions (Node 20-24), so
+ * Node's `IncomingMessage` and `ServerResponse` are plain constructor functions (Node 20), so
  * they can initialise an object made elsewhere. Were one ever an ES class, calling it would throw:
  * fail at start, loudly, rather than on the first request.
  */

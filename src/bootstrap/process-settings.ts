@@ -6,7 +6,7 @@
  *
  * `--v8-pool-size=1`: one V8 worker thread (concurrent marking, sweeping, compiling) instead of 4
  * whatever the machine. Measured in the service-only bench (bench/README.md, issue 17): RSS under
- * load stayed at 198-245 MB over four full runs with it, and reached 258-276 MB in runs without
+ * load stayed at 198-245 MB over seven full runs with it, and reached 258-276 MB in runs without
  * it; while full collections were frequent it also cut the half-load p99 (same-minute pairs,
  * preflight 31-57 -> 11-14 ms), since the marking threads no longer took the event loop's core on
  * a 2-vCPU machine. CPU per request within the run-to-run spread. The service scales out as more
