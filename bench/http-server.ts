@@ -7,9 +7,8 @@
  *   scavenges promoted to the old generation, and the full collections;
  * - saturated (32 connections, 5 s): req/s and CPU per request.
  */
-import autocannon from 'autocannon';
 import { ROOT } from './lib/bench-stack';
-import { cpuSeconds } from './lib/process-stats';
+import { run, Scenario } from './lib/load';
 import { RunningServer, spawnServer } from './lib/spawn-server';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -52,26 +51,17 @@ async function start(classes: Classes): Promise<RunningServer & { gc(): GcTrace 
   };
 }
 
-async function load(port: number, opts: { seconds: number; rate?: number }) {
-  return autocannon({
-    url: `http://127.0.0.1:${port}/hello`,
-    connections: opts.rate ? 8 : 32,
-    duration: opts.seconds,
-    ...(opts.rate ? { overallRate: opts.rate } : {}),
-  });
-}
+const hello: Scenario = { name: 'hello', method: 'GET', path: '/hello', expectStatus: 200 };
 
 async function measure(classes: Classes) {
   const server = await start(classes);
   try {
-    await load(server.port, { seconds: 2 }); // warm-up
+    await run(server.port, server.pid, hello, { connections: 32, seconds: 2 }); // warm-up
     server.gc();
-    await load(server.port, { seconds: 6, rate: 2000 });
+    await run(server.port, server.pid, hello, { connections: 8, seconds: 6, rate: 2000 });
     const gc = server.gc();
-    const cpuBefore = cpuSeconds(server.pid);
-    const max = await load(server.port, { seconds: 5 });
-    const cpuMs = ((cpuSeconds(server.pid) - cpuBefore) * 1000) / Math.max(1, max.requests.total);
-    return { classes, ...gc, reqPerSec: max.requests.average, cpuUsPerReq: cpuMs * 1000 };
+    const max = await run(server.port, server.pid, hello, { connections: 32, seconds: 5 });
+    return { classes, ...gc, reqPerSec: max.reqPerSec, cpuUsPerReq: max.cpuMsPerReq * 1000 };
   } finally {
     await server.stop();
   }

@@ -76,7 +76,7 @@ async function interleavedRatio(
   };
 }
 
-interface Run {
+export interface Run {
   requests: number;
   reqPerSec: number;
   p50: number;
@@ -86,7 +86,8 @@ interface Run {
   window: [number, number];
 }
 
-async function run(
+/** One autocannon run against `port` (saturating, or at `rate` req/s), with `pid`'s CPU per request. */
+export async function run(
   port: number,
   pid: number,
   s: Scenario,
