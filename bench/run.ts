@@ -9,7 +9,7 @@
  * `BENCH_MODE=service|devnet` runs one mode only.
  */
 import { HDNodeWallet, JsonRpcProvider, Mnemonic } from 'ethers';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measure, Measurement, Scenario } from './lib/load';
@@ -421,17 +421,22 @@ function printStalls(file: string, rows: Measurement[]): void {
     '',
     'event-loop stalls of the service during each half-max run (BENCH_STALLS):',
     '',
-    '| scenario | loop delay p99 ms (worst second) | loop delay max ms | GC pauses > 2 ms | GC ms | longest GC ms | SQLite > 2 ms | longest SQLite ms |',
-    '|---|---|---|---|---|---|---|---|',
+    '| scenario | loop delay p99 ms (worst second) | loop delay max ms | main thread waited for a CPU, ms | GC pauses > 2 ms | GC ms | longest GC ms | SQLite > 2 ms | longest SQLite ms |',
+    '|---|---|---|---|---|---|---|---|---|',
     // The bare rows run in their own processes: the probe watches the service only.
     ...rows
       .filter((r) => !r.name.startsWith('bare'))
       .map((r) => {
         const s = stallsIn(file, r.halfWindow);
-        return `| ${r.name} | ${s.delayP99} | ${s.delayMax} | ${s.gcPauses} | ${s.gcMs.toFixed(0)} | ${s.gcMax} | ${s.sqlStalls} | ${s.sqlMax} |`;
+        return `| ${r.name} | ${s.delayP99} | ${s.delayMax} | ${Number.isNaN(s.cpuWaitMs) ? '-' : s.cpuWaitMs.toFixed(0)} | ${s.gcPauses} | ${s.gcMs.toFixed(0)} | ${s.gcMax} | ${s.sqlStalls} | ${s.sqlMax} |`;
       }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+  // The windows stay in the file, to line other traces up with them later.
+  appendFileSync(
+    file,
+    rows.map((r) => `${r.halfWindow[0]} HALF ${r.halfWindow[1]} ${r.name}\n`).join(''),
+  );
 }
 
 function printTable(base: Measurement, rows: Array<Measurement & { rpc?: string }>): void {

@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { ApiKeyOrJwtGuard } from './auth/api-key-or-jwt.guard';
-import { AuthMethodInterceptor } from './auth/auth-method.interceptor';
 import { AuthModule } from './auth/auth.module';
 import { IdempotencyModule } from './auth/idempotency/idempotency.module';
 import { ChainModule } from './chain/chain.module';
@@ -50,7 +49,6 @@ import { UsageModule } from './usage/usage.module';
     { provide: APP_GUARD, useClass: ApiKeyOrJwtGuard },
     { provide: APP_GUARD, useExisting: MonthlyQuotaGuard },
     { provide: APP_GUARD, useClass: AccountRateLimitGuard },
-    { provide: APP_INTERCEPTOR, useClass: AuthMethodInterceptor },
     DemoAccountSeeder,
   ],
 })

@@ -166,6 +166,8 @@ export async function measure(
     seconds,
     maxInFlight: connections,
   });
+  // Before the interleaved pairs below: they saturate the service again.
+  const halfWindow: [number, number] = [halfStarted, Date.now()];
   clearInterval(sampler);
   const interleaved =
     interleave && interleave.rounds > 0
@@ -187,7 +189,7 @@ export async function measure(
     unexpected: max.unexpected + half.unexpected,
     requests: max.requests + half.requests,
     window: max.window,
-    halfWindow: [halfStarted, Date.now()],
+    halfWindow,
     interleaved,
   };
 }

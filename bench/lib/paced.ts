@@ -4,7 +4,10 @@
  * second and then idle, so "half of max" was max throughput for half a second). Latency counts
  * from when a request was due, so a stalled server cannot hide its queue (no coordinated
  * omission).
+ * BENCH_TRACE=<file>: appends each request's due time (ms since the epoch, the stall probe's clock)
+ * and latency (ms), one request a line, to line slow requests up with the stall probe's file.
  */
+import { appendFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import type { Scenario } from './load';
 
@@ -29,6 +32,8 @@ export async function paced(
     ...(body ? { 'content-length': body.length } : {}),
   };
   const latencies: number[] = [];
+  const trace: string[] = [];
+  const traceFile = process.env.BENCH_TRACE;
   let unexpected = 0;
   const one = (dueAt: number) =>
     new Promise<void>((resolve) => {
@@ -37,7 +42,10 @@ export async function paced(
         (res) => {
           res.resume();
           res.on('end', () => {
-            latencies.push(performance.now() - dueAt);
+            const latency = performance.now() - dueAt;
+            latencies.push(latency);
+            if (traceFile)
+              trace.push(`${Math.round(performance.timeOrigin + dueAt)} ${latency.toFixed(2)}\n`);
             if (res.statusCode !== s.expectStatus) unexpected += 1;
             resolve();
           });
@@ -69,6 +77,7 @@ export async function paced(
   });
   await Promise.all(inFlight);
   agent.destroy();
+  if (traceFile) appendFileSync(traceFile, trace.join(''));
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;

@@ -2,13 +2,15 @@
  * BENCH_STALLS=<file>: preloaded into the service (`node -r`), it appends to <file> what stalls
  * the event loop, with wall-clock timestamps (ms since the epoch) to line up with the bench's
  * windows and the request log:
- *   <ts> ELD p50= p99= max=   the event-loop delay of the last second (ms, 1 ms resolution)
+ *   <ts> ELD p50= p99= max= run= wait=   the event-loop delay of the last second (ms, 1 ms
+ *                             resolution); on Linux also how long the main thread ran and how long
+ *                             it waited, runnable, for a CPU (/proc schedstat), ms
  *   <ts> GC kind= <ms>        every GC pause over 2 ms (kind 1: scavenge, 2/4: mark-compact)
  *   <ts> SQL <fn> <ms> <sql>  every synchronous SQLite statement over 2 ms (better-sqlite3)
  * Plain JavaScript: it runs inside `node dist/main.js`, before anything else is loaded.
  */
 'use strict';
-const { appendFileSync } = require('node:fs');
+const { appendFileSync, readFileSync } = require('node:fs');
 const Module = require('node:module');
 const { monitorEventLoopDelay, PerformanceObserver, performance } = require('node:perf_hooks');
 
@@ -19,9 +21,23 @@ const wall = (t) => Math.round(performance.timeOrigin + t);
 
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
+// The main thread's time on a CPU and waiting on a run queue, ns (Linux; absent elsewhere).
+const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+const sched = () => {
+  try {
+    return readFileSync(schedstat, 'latin1').split(' ').slice(0, 2).map(Number);
+  } catch {
+    return undefined;
+  }
+};
+let lastSched = sched();
 setInterval(() => {
+  const now = sched();
+  const cpu =
+    now && lastSched ? ` run=${ms(now[0] - lastSched[0])} wait=${ms(now[1] - lastSched[1])}` : '';
+  lastSched = now;
   out(
-    `${Date.now()} ELD p50=${ms(delay.percentile(50))} p99=${ms(delay.percentile(99))} max=${ms(delay.max)}`,
+    `${Date.now()} ELD p50=${ms(delay.percentile(50))} p99=${ms(delay.percentile(99))} max=${ms(delay.max)}${cpu}`,
   );
   delay.reset();
 }, 1000).unref();

@@ -5,6 +5,8 @@ export interface Stalls {
   /** The worst per-second event-loop delay p99 and max in the window, ms. */
   delayP99: number;
   delayMax: number;
+  /** How long the main thread waited, runnable, for a CPU (Linux), ms; NaN where unknown. */
+  cpuWaitMs: number;
   /** GC pauses over 2 ms: count, the sum and the longest, ms. */
   gcPauses: number;
   gcMs: number;
@@ -19,6 +21,7 @@ export function stallsIn(file: string, [from, to]: [number, number]): Stalls {
   const stalls: Stalls = {
     delayP99: 0,
     delayMax: 0,
+    cpuWaitMs: NaN,
     gcPauses: 0,
     gcMs: 0,
     gcMax: 0,
@@ -34,6 +37,8 @@ export function stallsIn(file: string, [from, to]: [number, number]): Stalls {
       const [, p99, max] = /p99=([\d.]+) max=([\d.]+)/.exec(line) ?? [];
       stalls.delayP99 = Math.max(stalls.delayP99, Number(p99));
       stalls.delayMax = Math.max(stalls.delayMax, Number(max));
+      const wait = / wait=([\d.]+)/.exec(line)?.[1];
+      if (wait !== undefined) stalls.cpuWaitMs = (stalls.cpuWaitMs || 0) + Number(wait);
     } else if (kind === 'GC' || kind === 'SQL') {
       const took = Number(/ ([\d.]+)ms/.exec(line)?.[1]);
       if (kind === 'GC') {

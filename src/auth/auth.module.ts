@@ -16,8 +16,9 @@ import { RefreshToken } from './tokens/refresh-token.entity';
 import { UsersModule } from './users/users.module';
 
 /**
- * Login, tokens and API keys. The global guards (ApiKeyOrJwtGuard, then AccountRateLimitGuard) and
- * the AuthMethodInterceptor are registered in AppModule, after the request-validation guard.
+ * Login, tokens and API keys. The global guards (ApiKeyOrJwtGuard, then AccountRateLimitGuard) are
+ * registered in AppModule, after the request-validation guard; `authMethod` is added to success
+ * bodies as the HTTP adapter replies (auth-method.ts).
  */
 @Module({
   imports: [

@@ -1,9 +1,20 @@
-import { Controller, Get, HttpCode, INestApplication, Module, Query, Req } from '@nestjs/common';
+import {
+  BadRequestException,
+  Controller,
+  Get,
+  HttpCode,
+  INestApplication,
+  Module,
+  Param,
+  Query,
+  Req,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Request } from 'express';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { attachPrincipal } from '../auth/principal';
 import { ExpressHttpAdapter } from './http-adapter';
 
 @Controller()
@@ -12,6 +23,16 @@ class ProbeController {
   @HttpCode(202)
   probe(@Req() req: Request, @Query('q') q: string) {
     return { q, header: req.get('x-probe'), ip: req.ip, path: req.path };
+  }
+
+  /** As if the auth guard had let an API-key caller in (or not, for `public`). */
+  @Get('protected/:shape')
+  protectedRoute(@Req() req: Request, @Param('shape') shape: string) {
+    if (shape !== 'public')
+      attachPrincipal(req, { method: 'api_key', accountId: 'a1', apiKeyId: 'k1', scopes: [] });
+    if (shape === 'error') throw new BadRequestException('no');
+    if (shape === 'array') return [1, 2];
+    return { value: 1 };
   }
 }
 
@@ -58,6 +79,30 @@ describe('ExpressHttpAdapter', () => {
       expect((await fetch(`${url}/probe?q=7`)).status).toBe(202);
       expect(born[0].req).toBe(IncomingMessage.prototype);
       expect(born[0].req).not.toBe(express.request);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('puts authMethod first on a protected success object body, and nowhere else', async () => {
+    const { app, url } = await boot(new ExpressHttpAdapter());
+    try {
+      const get = async (shape: string) => {
+        const res = await fetch(`${url}/protected/${shape}`);
+        return { status: res.status, text: await res.text() };
+      };
+      expect(await get('object')).toEqual({
+        status: 200,
+        text: '{"authMethod":"api_key","value":1}',
+      });
+      expect(await get('array')).toEqual({ status: 200, text: '[1,2]' });
+      expect(await get('public')).toEqual({
+        status: 200,
+        text: '{"value":1}',
+      });
+      const error = await get('error');
+      expect(error.status).toBe(400);
+      expect(JSON.parse(error.text)).not.toHaveProperty('authMethod');
     } finally {
       await app.close();
     }

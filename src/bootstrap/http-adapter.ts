@@ -1,8 +1,9 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Express } from 'express';
+import type { Express, Response } from 'express';
 import { createServer, IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
+import { withAuthMethod } from '../auth/auth-method';
 
 /**
  * Node's server classes for an Express app whose instances are born with Express's prototypes
@@ -59,8 +60,19 @@ function constructorAsFunction(
 /**
  * Nest's Express adapter with the HTTP server made by `expressServerClasses`. The options this
  * service does not use (HTTPS, return503OnClosing, forceCloseConnections) keep Nest's own server.
+ * Its replies below 400 carry `authMethod` on a protected endpoint's object body (auth-method.ts);
+ * error envelopes are written by ErrorEnvelopeFilter, not here.
  */
 export class ExpressHttpAdapter extends ExpressAdapter {
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    const status = statusCode ?? response.statusCode;
+    return super.reply(
+      response,
+      status < 400 ? withAuthMethod(response.req, body) : body,
+      statusCode,
+    );
+  }
+
   override initHttpServer(options: NestApplicationOptions): void {
     if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections)
       return super.initHttpServer(options);

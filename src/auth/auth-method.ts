@@ -1,0 +1,25 @@
+import { StreamableFile } from '@nestjs/common';
+import { principalOf } from './principal';
+
+/**
+ * A successful object body of a protected endpoint, with `authMethod` (api_key | jwt) first
+ * (spec §5.6); anything else as it is: no caller (public routes), arrays, buffers, files.
+ *
+ * Applied by the HTTP adapter as it replies (bootstrap/http-adapter.ts), not by a global Nest
+ * interceptor: any interceptor makes Nest run the route through an RxJS pipeline with two
+ * AsyncResources and a client-disconnect watch, which cost 19 % of a defi config request's CPU and
+ * 13 % of a swap build's (bench/README.md, issue 17).
+ */
+export function withAuthMethod(req: unknown, body: unknown): unknown {
+  const principal = principalOf(req);
+  if (
+    !principal ||
+    body === null ||
+    typeof body !== 'object' ||
+    Array.isArray(body) ||
+    Buffer.isBuffer(body) ||
+    body instanceof StreamableFile
+  )
+    return body;
+  return { authMethod: principal.method, ...body };
+}
