@@ -1,7 +1,7 @@
 /**
  * The ceiling: a bare NestJS/Express app with one "hello" route and nothing else (no logging,
  * validation, auth, database or chain), run in its own process like the service. Nest's default
- * Express adapter; `BARE_SERVER_CLASSES=express` runs it on the service's adapter instead
+ * Express adapter; `SERVER_CLASSES=express` runs it on the service's adapter instead
  * (src/bootstrap/http-adapter.ts), the second bare row of the table.
  */
 import 'reflect-metadata';
@@ -23,7 +23,7 @@ class BareModule {}
 
 async function main(): Promise<void> {
   const app =
-    process.env.BARE_SERVER_CLASSES === 'express'
+    process.env.SERVER_CLASSES === 'express'
       ? await NestFactory.create(BareModule, new ExpressHttpAdapter(), { logger: false })
       : await NestFactory.create(BareModule, { logger: false });
   await app.listen(0, '127.0.0.1');

@@ -161,7 +161,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     spawnServer(
       process.execPath,
       ['-r', 'ts-node/register', 'bench/bare-app.ts'],
-      { ...process.env, TS_NODE_SWC: 'true', BARE_SERVER_CLASSES: serverClasses },
+      { ...process.env, TS_NODE_SWC: 'true', SERVER_CLASSES: serverClasses },
       /READY (\d+)/,
       ROOT,
     );
