@@ -13,6 +13,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measure, Measurement, Scenario } from './lib/load';
+import { stopPacedProcess } from './lib/paced-process';
 import { ROOT, startBenchStack } from './lib/bench-stack';
 import { spawnServer } from './lib/spawn-server';
 import { stallsIn } from './lib/stalls';
@@ -111,11 +112,12 @@ async function rpcPerRequest(port: number, count: RpcCounter, s: Scenario): Prom
 }
 
 /** Starts the caching proxy in its own process, in front of `upstream`. */
-function startProxy(upstream: string) {
+function startProxy(upstream: string, stallsFile: string | undefined) {
+  const probe = stallsFile ? ['-r', join(ROOT, 'bench/lib/stall-probe.cjs')] : [];
   return spawnServer(
     process.execPath,
-    ['-r', 'ts-node/register', 'bench/rpc-cache-proxy.ts', upstream],
-    { ...process.env, TS_NODE_SWC: 'true' },
+    [...probe, '-r', 'ts-node/register', 'bench/rpc-cache-proxy.ts', upstream],
+    { ...process.env, TS_NODE_SWC: 'true', BENCH_STALLS: stallsFile, BENCH_STALLS_WHO: 'proxy' },
     /READY (\d+)/,
     ROOT,
   );
@@ -123,7 +125,12 @@ function startProxy(upstream: string) {
 
 async function runMode(stack: Stack, mode: Mode): Promise<void> {
   const { devnet, env, email, password } = stack;
-  const proxy = mode === 'service' ? await startProxy(devnet.rpcUrl) : undefined;
+  // BENCH_STALLS=<file>: what stalls the service's event loop (GC pauses, synchronous SQLite,
+  // event-loop delay), logged by a preloaded probe and summed up per half-max run below. The
+  // paced client (paced-process.ts) and the RPC proxy log theirs to the same file, tagged.
+  const stallsFile = process.env.BENCH_STALLS && resolve(process.env.BENCH_STALLS);
+  if (stallsFile) writeFileSync(stallsFile, '');
+  const proxy = mode === 'service' ? await startProxy(devnet.rpcUrl, stallsFile) : undefined;
   const proxyUrl = proxy && `http://127.0.0.1:${proxy.port}`;
   const count = proxyUrl ? proxyCounter(proxyUrl) : devnetCounter(devnet.rpcUrl);
 
@@ -134,13 +141,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     : [];
   // BENCH_NODE_FLAGS: extra flags for the service's node (e.g. heap experiments).
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  // BENCH_STALLS=<file>: what stalls the service's event loop (GC pauses, synchronous SQLite,
-  // event-loop delay), logged by a preloaded probe and summed up per half-max run below.
-  const stallsFile = process.env.BENCH_STALLS && resolve(process.env.BENCH_STALLS);
-  if (stallsFile) {
-    writeFileSync(stallsFile, '');
-    flags.push('-r', join(ROOT, 'bench/lib/stall-probe.cjs'));
-  }
+  if (stallsFile) flags.push('-r', join(ROOT, 'bench/lib/stall-probe.cjs'));
   // Launched as `npm start` launches it (src/bootstrap/process-settings.ts); BENCH_UNTUNED=1
   // leaves out those start-up settings (the A/B of bench/README.md).
   const untuned = process.env.BENCH_UNTUNED === '1';
@@ -412,6 +413,7 @@ async function main(): Promise<void> {
   try {
     for (const mode of modes) await runMode(stack, mode);
   } finally {
+    stopPacedProcess();
     await stack.stop();
   }
 }
@@ -421,14 +423,14 @@ function printStalls(file: string, rows: Measurement[]): void {
     '',
     'event-loop stalls of the service during each half-max run (BENCH_STALLS):',
     '',
-    '| scenario | loop delay p99 ms (worst second) | loop delay max ms | main thread waited for a CPU, ms | GC pauses > 2 ms | GC ms | longest GC ms | SQLite > 2 ms | longest SQLite ms |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| scenario | loop delay p99 ms (worst second) | loop delay max ms | main thread waited for a CPU, ms | GC pauses > 2 ms | GC ms | longest GC ms | SQLite > 2 ms | longest SQLite ms | paced client: GC pauses > 2 ms, longest ms |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     // The bare rows run in their own processes: the probe watches the service only.
     ...rows
       .filter((r) => !r.name.startsWith('bare'))
       .map((r) => {
         const s = stallsIn(file, r.halfWindow);
-        return `| ${r.name} | ${s.delayP99} | ${s.delayMax} | ${Number.isNaN(s.cpuWaitMs) ? '-' : s.cpuWaitMs.toFixed(0)} | ${s.gcPauses} | ${s.gcMs.toFixed(0)} | ${s.gcMax} | ${s.sqlStalls} | ${s.sqlMax} |`;
+        return `| ${r.name} | ${s.delayP99} | ${s.delayMax} | ${Number.isNaN(s.cpuWaitMs) ? '-' : s.cpuWaitMs.toFixed(0)} | ${s.gcPauses} | ${s.gcMs.toFixed(0)} | ${s.gcMax} | ${s.sqlStalls} | ${s.sqlMax} | ${s.clientGcPauses}, ${s.clientGcMax} |`;
       }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

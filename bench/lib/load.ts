@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { paced } from './paced';
+import { pacedInProcess } from './paced-process';
 import { cpuSeconds, memoryMb } from './process-stats';
 
 export interface Scenario {
@@ -139,8 +139,8 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
  * One scenario: a warm-up, a saturating run at `connections` (throughput, CPU per request), then
- * an open-loop run at half that throughput with requests evenly spaced (paced.ts), whose p99 is
- * the latency target's figure.
+ * an open-loop run at half that throughput with requests evenly spaced (paced-client.cjs, a
+ * client process of its own), whose p99 is the latency target's figure.
  */
 export async function measure(
   port: number,
@@ -161,7 +161,7 @@ export async function measure(
   // (its queued requests, the usage batch it left, its collections).
   await untilQuiet(pid);
   const halfStarted = Date.now();
-  const half = await paced(port, s, {
+  const half = await pacedInProcess(port, s, {
     rate: Math.max(1, max.reqPerSec / 2),
     seconds,
     maxInFlight: connections,

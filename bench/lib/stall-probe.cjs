@@ -7,71 +7,82 @@
  *                             it waited, runnable, for a CPU (/proc schedstat), ms
  *   <ts> GC kind= <ms>        every GC pause over 2 ms (kind 1: scavenge, 2/4: mark-compact)
  *   <ts> SQL <fn> <ms> <sql>  every synchronous SQLite statement over 2 ms (better-sqlite3)
+ * BENCH_STALLS_WHO=<name> prefixes the kinds (`client:GC`, `proxy:ELD`) when another process of
+ * the bench (the load generator, the RPC proxy) loads the probe too: the summary counts the
+ * service's lines only, the others are there to line up with them.
  * Plain JavaScript: it runs inside `node dist/main.js`, before anything else is loaded.
  */
 'use strict';
 const { appendFileSync, readFileSync } = require('node:fs');
 const Module = require('node:module');
 const { monitorEventLoopDelay, PerformanceObserver, performance } = require('node:perf_hooks');
+const { isMainThread } = require('node:worker_threads');
 
-const file = process.env.BENCH_STALLS;
-const out = (line) => appendFileSync(file, `${line}\n`);
-const ms = (ns) => (ns / 1e6).toFixed(1);
-const wall = (t) => Math.round(performance.timeOrigin + t);
+// `-r` preloads the probe into worker threads too (the SQLite checkpointer's): it watches the
+// main thread, whose loop serves the requests, only.
+if (isMainThread) watch();
 
-const delay = monitorEventLoopDelay({ resolution: 1 });
-delay.enable();
-// The main thread's time on a CPU and waiting on a run queue, ns (Linux; absent elsewhere).
-const schedstat = `/proc/self/task/${process.pid}/schedstat`;
-const sched = () => {
-  try {
-    return readFileSync(schedstat, 'latin1').split(' ').slice(0, 2).map(Number);
-  } catch {
-    return undefined;
-  }
-};
-let lastSched = sched();
-setInterval(() => {
-  const now = sched();
-  const cpu =
-    now && lastSched ? ` run=${ms(now[0] - lastSched[0])} wait=${ms(now[1] - lastSched[1])}` : '';
-  lastSched = now;
-  out(
-    `${Date.now()} ELD p50=${ms(delay.percentile(50))} p99=${ms(delay.percentile(99))} max=${ms(delay.max)}${cpu}`,
-  );
-  delay.reset();
-}, 1000).unref();
+function watch() {
+  const file = process.env.BENCH_STALLS;
+  const who = process.env.BENCH_STALLS_WHO ? `${process.env.BENCH_STALLS_WHO}:` : '';
+  const out = (line) => appendFileSync(file, `${line}\n`);
+  const ms = (ns) => (ns / 1e6).toFixed(1);
+  const wall = (t) => Math.round(performance.timeOrigin + t);
 
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries())
-    if (e.duration > 2)
-      out(`${wall(e.startTime)} GC kind=${e.detail?.kind} ${e.duration.toFixed(1)}ms`);
-}).observe({ entryTypes: ['gc'] });
-
-const load = Module.prototype.require;
-let timed = false;
-Module.prototype.require = function require(id) {
-  const loaded = load.apply(this, arguments);
-  if (id === 'better-sqlite3' && !timed) {
-    timed = true;
-    const probe = new loaded(':memory:');
-    const Statement = Object.getPrototypeOf(probe.prepare('select 1'));
-    probe.close();
-    for (const fn of ['run', 'all', 'get']) {
-      const original = Statement[fn];
-      Statement[fn] = function timedStatement() {
-        const started = performance.now();
-        try {
-          return original.apply(this, arguments);
-        } finally {
-          const took = performance.now() - started;
-          if (took > 2)
-            out(
-              `${wall(started)} SQL ${fn} ${took.toFixed(1)}ms ${this.source.slice(0, 60).replace(/\s+/g, ' ')}`,
-            );
-        }
-      };
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  // The main thread's time on a CPU and waiting on a run queue, ns (Linux; absent elsewhere).
+  const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+  const sched = () => {
+    try {
+      return readFileSync(schedstat, 'latin1').split(' ').slice(0, 2).map(Number);
+    } catch {
+      return undefined;
     }
-  }
-  return loaded;
-};
+  };
+  let lastSched = sched();
+  setInterval(() => {
+    const now = sched();
+    const cpu =
+      now && lastSched ? ` run=${ms(now[0] - lastSched[0])} wait=${ms(now[1] - lastSched[1])}` : '';
+    lastSched = now;
+    out(
+      `${Date.now()} ${who}ELD p50=${ms(delay.percentile(50))} p99=${ms(delay.percentile(99))} max=${ms(delay.max)}${cpu}`,
+    );
+    delay.reset();
+  }, 1000).unref();
+
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.duration > 2)
+        out(`${wall(e.startTime)} ${who}GC kind=${e.detail?.kind} ${e.duration.toFixed(1)}ms`);
+  }).observe({ entryTypes: ['gc'] });
+
+  const load = Module.prototype.require;
+  let timed = false;
+  Module.prototype.require = function require(id) {
+    const loaded = load.apply(this, arguments);
+    if (id === 'better-sqlite3' && !timed) {
+      timed = true;
+      const probe = new loaded(':memory:');
+      const Statement = Object.getPrototypeOf(probe.prepare('select 1'));
+      probe.close();
+      for (const fn of ['run', 'all', 'get']) {
+        const original = Statement[fn];
+        Statement[fn] = function timedStatement() {
+          const started = performance.now();
+          try {
+            return original.apply(this, arguments);
+          } finally {
+            const took = performance.now() - started;
+            if (took > 2)
+              out(
+                `${wall(started)} ${who}SQL ${fn} ${took.toFixed(1)}ms ${this.source.slice(0, 60).replace(/\s+/g, ' ')}`,
+              );
+          }
+        };
+      }
+    }
+    return loaded;
+  };
+}

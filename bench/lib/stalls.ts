@@ -14,6 +14,9 @@ export interface Stalls {
   /** Synchronous SQLite statements over 2 ms: count and the longest, ms. */
   sqlStalls: number;
   sqlMax: number;
+  /** GC pauses over 2 ms of the paced client (`client:GC`, its own process): count, longest. */
+  clientGcPauses: number;
+  clientGcMax: number;
 }
 
 /** Reads the probe's file and sums up the lines stamped inside [from, to] (ms since the epoch). */
@@ -27,6 +30,8 @@ export function stallsIn(file: string, [from, to]: [number, number]): Stalls {
     gcMax: 0,
     sqlStalls: 0,
     sqlMax: 0,
+    clientGcPauses: 0,
+    clientGcMax: 0,
   };
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const [stamp, kind] = line.split(' ', 2);
@@ -39,6 +44,9 @@ export function stallsIn(file: string, [from, to]: [number, number]): Stalls {
       stalls.delayMax = Math.max(stalls.delayMax, Number(max));
       const wait = / wait=([\d.]+)/.exec(line)?.[1];
       if (wait !== undefined) stalls.cpuWaitMs = (stalls.cpuWaitMs || 0) + Number(wait);
+    } else if (kind === 'client:GC') {
+      stalls.clientGcPauses += 1;
+      stalls.clientGcMax = Math.max(stalls.clientGcMax, Number(/ ([\d.]+)ms/.exec(line)?.[1]));
     } else if (kind === 'GC' || kind === 'SQL') {
       const took = Number(/ ([\d.]+)ms/.exec(line)?.[1]);
       if (kind === 'GC') {

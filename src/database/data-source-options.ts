@@ -51,6 +51,7 @@ export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOption
     ...common,
     type: 'better-sqlite3',
     database: config.path,
+    // The WAL is checkpointed by a worker thread, not in a request's COMMIT (SqliteCheckpointer).
     enableWAL: true,
     prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {
       db.pragma('busy_timeout = 5000');

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseConfig, DatabaseConfig } from '../config/database.config';
 import { buildDataSourceOptions } from './data-source-options';
+import { SqliteCheckpointer } from './sqlite-checkpointer';
 
 @Module({
   imports: [
@@ -15,5 +16,7 @@ import { buildDataSourceOptions } from './data-source-options';
       }),
     }),
   ],
+  providers: [SqliteCheckpointer],
+  exports: [SqliteCheckpointer],
 })
 export class DatabaseModule {}
