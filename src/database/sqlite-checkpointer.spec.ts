@@ -2,7 +2,10 @@ import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { pollUntil } from '../../test/helpers/wait';
 import { SqliteCheckpointer } from './sqlite-checkpointer';
+
+const TEN_SECONDS = { timeoutMs: 10_000 };
 
 const PAGE = 4096;
 /** ~2,000 WAL pages a burst: twice SQLite's own autocheckpoint threshold. */
@@ -15,14 +18,6 @@ const sizeOf = (file: string) => {
     return 0;
   }
 };
-
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe(SqliteCheckpointer.name, () => {
   let dir: string;
@@ -74,11 +69,21 @@ describe(SqliteCheckpointer.name, () => {
     const walAfterOneBurst = wal();
     expect(walAfterOneBurst).toBeGreaterThan(1000 * PAGE);
     // No checkpoint asked for: the worker's timer copies the pages back.
-    await until('the first checkpoint', () => db() > emptyDb + 1000 * PAGE);
+    await pollUntil(
+      'the first checkpoint',
+      db,
+      (size) => size > emptyDb + 1000 * PAGE,
+      TEN_SECONDS,
+    );
     for (let n = 1; n <= 4; n += 1) {
       const before = db();
       await burst(n);
-      await until(`checkpoint ${n + 1}`, () => db() > before + 1000 * PAGE);
+      await pollUntil(
+        `checkpoint ${n + 1}`,
+        db,
+        (size) => size > before + 1000 * PAGE,
+        TEN_SECONDS,
+      );
     }
     // Five bursts written; a WAL nobody checkpointed would hold all of them.
     expect(wal()).toBeLessThan(2.5 * walAfterOneBurst);
@@ -98,7 +103,7 @@ describe(SqliteCheckpointer.name, () => {
   it('gives checkpoints back to the service connection when the worker dies', async () => {
     const worker = (checkpointer as unknown as { worker: { terminate(): Promise<number> } }).worker;
     await worker.terminate();
-    await until('the fallback', async () => (await autocheckpoint()) === 1000);
+    await pollUntil('the fallback', autocheckpoint, (pages) => pages === 1000, TEN_SECONDS);
     expect(checkpointer.running).toBe(false);
     expect(await checkpointer.checkpoint()).toBeUndefined();
   });
