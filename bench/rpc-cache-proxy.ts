@@ -9,6 +9,7 @@
  */
 import { Agent, createServer, IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { appendFileSync } from 'node:fs';
 
 const upstream = new URL(process.argv[2] ?? '');
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -77,7 +78,13 @@ async function answer(call: RpcRequest): Promise<string> {
     return `{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},${hit}}`;
   }
   stats.misses += 1;
+  const started = Date.now();
   const raw = await forward(JSON.stringify(call));
+  if (caching && process.env.BENCH_STALLS)
+    appendFileSync(
+      process.env.BENCH_STALLS,
+      `${started} proxy:MISS ${call.method} ${Date.now() - started}ms\n`,
+    );
   const parsed = JSON.parse(raw) as { result?: unknown; error?: unknown };
   const payload =
     'error' in parsed

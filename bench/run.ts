@@ -383,7 +383,16 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
       mkdirSync(process.env.BENCH_PROFILE, { recursive: true });
       writeFileSync(
         join(process.env.BENCH_PROFILE, `windows-${mode}.json`),
-        JSON.stringify(Object.fromEntries(rows.map((r) => [r.name, r.window])), null, 1),
+        JSON.stringify(
+          Object.fromEntries(
+            rows.flatMap((r) => [
+              [r.name, r.window],
+              [`${r.name} @half`, r.halfWindowUs],
+            ]),
+          ),
+          null,
+          1,
+        ),
       );
     }
     process.stdout.write(
@@ -423,14 +432,14 @@ function printStalls(file: string, rows: Measurement[]): void {
     '',
     'event-loop stalls of the service during each half-max run (BENCH_STALLS):',
     '',
-    '| scenario | loop delay p99 ms (worst second) | loop delay max ms | main thread waited for a CPU, ms | GC pauses > 2 ms | GC ms | longest GC ms | SQLite > 2 ms | longest SQLite ms | paced client: GC pauses > 2 ms, longest ms |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | loop delay p99 ms (worst second) | loop delay max ms | main thread waited for a CPU, ms | GC pauses > 2 ms | GC ms | longest GC ms | SQLite > 2 ms | longest SQLite ms | paced client: GC pauses > 2 ms, longest ms | old-gen growth KB/req (seconds with a full GC) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     // The bare rows run in their own processes: the probe watches the service only.
     ...rows
       .filter((r) => !r.name.startsWith('bare'))
       .map((r) => {
         const s = stallsIn(file, r.halfWindow);
-        return `| ${r.name} | ${s.delayP99} | ${s.delayMax} | ${Number.isNaN(s.cpuWaitMs) ? '-' : s.cpuWaitMs.toFixed(0)} | ${s.gcPauses} | ${s.gcMs.toFixed(0)} | ${s.gcMax} | ${s.sqlStalls} | ${s.sqlMax} | ${s.clientGcPauses}, ${s.clientGcMax} |`;
+        return `| ${r.name} | ${s.delayP99} | ${s.delayMax} | ${Number.isNaN(s.cpuWaitMs) ? '-' : s.cpuWaitMs.toFixed(0)} | ${s.gcPauses} | ${s.gcMs.toFixed(0)} | ${s.gcMax} | ${s.sqlStalls} | ${s.sqlMax} | ${s.clientGcPauses}, ${s.clientGcMax} | ${Number.isNaN(s.oldGrowthKbPerSecond) ? '-' : (s.oldGrowthKbPerSecond / (r.reqPerSec / 2)).toFixed(2)} (${s.oldShrankSeconds}) |`;
       }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -446,12 +455,12 @@ function printTable(base: Measurement, rows: Array<Measurement & { rpc?: string 
   const lines = [
     `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s per run`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | p99 @ half max ms | CPU ms/req | RSS under load MB | peak RSS MB | RPC/req | req/s vs bare | CPU vs bare | CPU vs bare, interleaved (range of pairs) | unexpected |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    `| ${base.name} | ${f(base.reqPerSec, 0)} | ${base.p50} | ${base.p99} | ${base.p99AtHalf} | ${f(base.cpuMsPerReq, 3)} | ${f(base.rssUnderLoadMb, 0)} | ${f(base.rssMb, 0)} | - | 1.00 | 1.00 | - | ${base.unexpected} |`,
+    '| scenario | req/s | p50 ms | p99 ms | p99 @ half max ms | CPU ms/req | CPU ms/req @ half max | RSS under load MB | peak RSS MB | RPC/req | req/s vs bare | CPU vs bare | CPU vs bare, interleaved (range of pairs) | unexpected |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| ${base.name} | ${f(base.reqPerSec, 0)} | ${base.p50} | ${base.p99} | ${base.p99AtHalf} | ${f(base.cpuMsPerReq, 3)} | ${f(base.cpuMsPerReqAtHalf, 3)} | ${f(base.rssUnderLoadMb, 0)} | ${f(base.rssMb, 0)} | - | 1.00 | 1.00 | - | ${base.unexpected} |`,
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${f(r.reqPerSec, 0)} | ${r.p50} | ${r.p99} | ${r.p99AtHalf} | ${f(r.cpuMsPerReq, 3)} | ${f(r.rssUnderLoadMb, 0)} | ${f(r.rssMb, 0)} | ${r.rpc ?? '-'} | ${f(r.reqPerSec / base.reqPerSec, 2)} | ${f(r.cpuMsPerReq / base.cpuMsPerReq, 2)} | ${r.interleaved ? `${f(r.interleaved.pooled, 2)} (${f(r.interleaved.min, 2)}-${f(r.interleaved.max, 2)})` : '-'} | ${r.unexpected} |`,
+        `| ${r.name} | ${f(r.reqPerSec, 0)} | ${r.p50} | ${r.p99} | ${r.p99AtHalf} | ${f(r.cpuMsPerReq, 3)} | ${f(r.cpuMsPerReqAtHalf, 3)} | ${f(r.rssUnderLoadMb, 0)} | ${f(r.rssMb, 0)} | ${r.rpc ?? '-'} | ${f(r.reqPerSec / base.reqPerSec, 2)} | ${f(r.cpuMsPerReq / base.cpuMsPerReq, 2)} | ${r.interleaved ? `${f(r.interleaved.pooled, 2)} (${f(r.interleaved.min, 2)}-${f(r.interleaved.max, 2)})` : '-'} | ${r.unexpected} |`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -19,6 +19,8 @@ export interface Measurement {
   p99: number;
   p99AtHalf: number;
   cpuMsPerReq: number;
+  /** CPU per request during the half-max run: the per-request cost when requests rarely overlap. */
+  cpuMsPerReqAtHalf: number;
   rssMb: number;
   /** The largest RSS sampled (every 100 ms) while this scenario's load ran. */
   rssUnderLoadMb: number;
@@ -28,6 +30,8 @@ export interface Measurement {
   window: [number, number];
   /** When the half-max run ran, in ms since the epoch (the stall probe's clock). */
   halfWindow: [number, number];
+  /** The same, in µs of the monotonic clock (profile-summary.ts `--window`, `<name> @half`). */
+  halfWindowUs: [number, number];
   /** CPU per request over the bare app's, from short runs alternating with the bare app's. */
   interleaved?: { pooled: number; min: number; max: number };
 }
@@ -161,6 +165,8 @@ export async function measure(
   // (its queued requests, the usage batch it left, its collections).
   await untilQuiet(pid);
   const halfStarted = Date.now();
+  const halfStartedUs = monotonicUs();
+  const cpuBeforeHalf = cpuSeconds(pid);
   const half = await pacedInProcess(port, s, {
     rate: Math.max(1, max.reqPerSec / 2),
     seconds,
@@ -168,6 +174,8 @@ export async function measure(
   });
   // Before the interleaved pairs below: they saturate the service again.
   const halfWindow: [number, number] = [halfStarted, Date.now()];
+  const halfWindowUs: [number, number] = [halfStartedUs, monotonicUs()];
+  const cpuMsPerReqAtHalf = ((cpuSeconds(pid) - cpuBeforeHalf) * 1000) / Math.max(1, half.requests);
   clearInterval(sampler);
   const interleaved =
     interleave && interleave.rounds > 0
@@ -184,12 +192,14 @@ export async function measure(
     p99: max.p99,
     p99AtHalf: Math.round(half.p99 * 10) / 10,
     cpuMsPerReq: max.cpuMsPerReq,
+    cpuMsPerReqAtHalf,
     rssMb: memoryMb(pid).peak,
     rssUnderLoadMb: rssUnderLoad,
     unexpected: max.unexpected + half.unexpected,
     requests: max.requests + half.requests,
     window: max.window,
     halfWindow,
+    halfWindowUs,
     interleaved,
   };
 }

@@ -2,11 +2,15 @@
  * BENCH_STALLS=<file>: preloaded into the service (`node -r`), it appends to <file> what stalls
  * the event loop, with wall-clock timestamps (ms since the epoch) to line up with the bench's
  * windows and the request log:
- *   <ts> ELD p50= p99= max= run= wait=   the event-loop delay of the last second (ms, 1 ms
- *                             resolution); on Linux also how long the main thread ran and how long
- *                             it waited, runnable, for a CPU (/proc schedstat), ms
+ *   <ts> ELD p50= p99= max= run= wait= minflt= majflt= steal= old=
+ *                             the event-loop delay of the last second (ms, 1 ms resolution); on
+ *                             Linux also how long the main thread ran and how long it waited,
+ *                             runnable, for a CPU (/proc schedstat), ms; the process's page faults
+ *                             and the machine's steal time (ms, 10 ms ticks) in that second; and
+ *                             what the old generation gained, KB (negative: a full collection)
  *   <ts> GC kind= <ms>        every GC pause over 2 ms (kind 1: scavenge, 2/4: mark-compact)
  *   <ts> SQL <fn> <ms> <sql>  every synchronous SQLite statement over 2 ms (better-sqlite3)
+ * The RPC proxy adds `proxy:MISS <method> <ms>` for each read it had to forward while caching.
  * BENCH_STALLS_WHO=<name> prefixes the kinds (`client:GC`, `proxy:ELD`) when another process of
  * the bench (the load generator, the RPC proxy) loads the probe too: the summary counts the
  * service's lines only, the others are there to line up with them.
@@ -17,6 +21,7 @@ const { appendFileSync, readFileSync } = require('node:fs');
 const Module = require('node:module');
 const { monitorEventLoopDelay, PerformanceObserver, performance } = require('node:perf_hooks');
 const { isMainThread } = require('node:worker_threads');
+const v8 = require('node:v8');
 
 // `-r` preloads the probe into worker threads too (the SQLite checkpointer's): it watches the
 // main thread, whose loop serves the requests, only.
@@ -40,14 +45,54 @@ function watch() {
       return undefined;
     }
   };
+  // This process's page faults (minor, major) and the machine's steal time, ticks (Linux).
+  const faults = () => {
+    try {
+      const fields = readFileSync('/proc/self/stat', 'latin1').split(') ')[1].split(' ');
+      return [Number(fields[7]), Number(fields[9])];
+    } catch {
+      return undefined;
+    }
+  };
+  const steal = () => {
+    try {
+      return Number(readFileSync('/proc/stat', 'latin1').split('\n')[0].trim().split(/\s+/)[8]);
+    } catch {
+      return undefined;
+    }
+  };
+  // What the old generation (old, code and large-object spaces) gained since the last line, KB:
+  // what scavenges promoted plus what was allocated there directly (negative across a full GC).
+  const oldGen = () => {
+    let used = 0;
+    for (const space of v8.getHeapSpaceStatistics())
+      if (!space.space_name.startsWith('new_')) used += space.space_used_size;
+    return used;
+  };
+  let lastOld = oldGen();
   let lastSched = sched();
+  let lastFaults = faults();
+  let lastSteal = steal();
   setInterval(() => {
     const now = sched();
     const cpu =
       now && lastSched ? ` run=${ms(now[0] - lastSched[0])} wait=${ms(now[1] - lastSched[1])}` : '';
     lastSched = now;
+    const nowFaults = faults();
+    const nowSteal = steal();
+    const mem =
+      nowFaults && lastFaults
+        ? ` minflt=${nowFaults[0] - lastFaults[0]} majflt=${nowFaults[1] - lastFaults[1]}`
+        : '';
+    const stolen =
+      nowSteal !== undefined && lastSteal !== undefined ? ` steal=${(nowSteal - lastSteal) * 10}` : '';
+    lastFaults = nowFaults;
+    lastSteal = nowSteal;
+    const nowOld = oldGen();
+    const old = ` old=${Math.round((nowOld - lastOld) / 1024)}`;
+    lastOld = nowOld;
     out(
-      `${Date.now()} ${who}ELD p50=${ms(delay.percentile(50))} p99=${ms(delay.percentile(99))} max=${ms(delay.max)}${cpu}`,
+      `${Date.now()} ${who}ELD p50=${ms(delay.percentile(50))} p99=${ms(delay.percentile(99))} max=${ms(delay.max)}${cpu}${mem}${stolen}${old}`,
     );
     delay.reset();
   }, 1000).unref();

@@ -17,6 +17,14 @@ export interface Stalls {
   /** GC pauses over 2 ms of the paced client (`client:GC`, its own process): count, longest. */
   clientGcPauses: number;
   clientGcMax: number;
+  /**
+   * What the old generation gained per second, KB, averaged over the window's seconds without a
+   * full collection (those lose what it freed); NaN where the probe logged none. Divided by the
+   * request rate: old-generation bytes per request, which set how often a full collection comes.
+   */
+  oldGrowthKbPerSecond: number;
+  /** Seconds of the window whose old generation shrank: a full collection ran (any pause length). */
+  oldShrankSeconds: number;
 }
 
 /** Reads the probe's file and sums up the lines stamped inside [from, to] (ms since the epoch). */
@@ -32,7 +40,10 @@ export function stallsIn(file: string, [from, to]: [number, number]): Stalls {
     sqlMax: 0,
     clientGcPauses: 0,
     clientGcMax: 0,
+    oldGrowthKbPerSecond: NaN,
+    oldShrankSeconds: 0,
   };
+  const growth: number[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const [stamp, kind] = line.split(' ', 2);
     const at = Number(stamp);
@@ -44,6 +55,12 @@ export function stallsIn(file: string, [from, to]: [number, number]): Stalls {
       stalls.delayMax = Math.max(stalls.delayMax, Number(max));
       const wait = / wait=([\d.]+)/.exec(line)?.[1];
       if (wait !== undefined) stalls.cpuWaitMs = (stalls.cpuWaitMs || 0) + Number(wait);
+      // The first second of the window also holds what the run before it left.
+      const old = / old=(-?\d+)/.exec(line)?.[1];
+      if (old !== undefined && at > from + 1000) {
+        if (Number(old) < 0) stalls.oldShrankSeconds += 1;
+        else growth.push(Number(old));
+      }
     } else if (kind === 'client:GC') {
       stalls.clientGcPauses += 1;
       stalls.clientGcMax = Math.max(stalls.clientGcMax, Number(/ ([\d.]+)ms/.exec(line)?.[1]));
@@ -59,5 +76,7 @@ export function stallsIn(file: string, [from, to]: [number, number]): Stalls {
       }
     }
   }
+  if (growth.length > 0)
+    stalls.oldGrowthKbPerSecond = growth.reduce((sum, kb) => sum + kb, 0) / growth.length;
   return stalls;
 }

@@ -69,7 +69,7 @@ export class ChainReaderService {
     const pages = blockPages(fromBlock, head, pageBlocks);
     return readPages(
       pages,
-      (page) => this.rpc.getLogs({ ...filter, ...page }),
+      (page) => this.rpc.getLogs(Object.assign({}, filter, page)),
       LOG_PAGES_IN_FLIGHT,
     );
   }

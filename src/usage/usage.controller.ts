@@ -32,6 +32,6 @@ export class UsageController {
     @Query() query: UsageStatsQueryDto,
   ) {
     const stats = await this.stats.statsFor({ accountId: principal.accountId, ...query });
-    return { ...stats, rateLimit, plan, quota };
+    return Object.assign(stats, { rateLimit, plan, quota });
   }
 }

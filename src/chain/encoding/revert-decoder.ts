@@ -94,7 +94,7 @@ export function decodeRevert(data: string | null | undefined, depth = 0): Decode
   // Unwrap hook failures (and router command failures) to the innermost reason.
   if (depth < MAX_DEPTH && parsed.name === 'WrappedError') {
     const inner = decodeRevert(parsed.args[2] as string, depth + 1);
-    return { ...inner, raisedBy: inner.raisedBy ?? (parsed.args[0] as string) };
+    return Object.assign({}, inner, { raisedBy: inner.raisedBy ?? (parsed.args[0] as string) });
   }
   if (
     depth < MAX_DEPTH &&

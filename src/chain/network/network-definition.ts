@@ -123,14 +123,12 @@ export function resolveNetworkFile(
       'COMPLIANCE_HOOK_ADDRESS',
     ),
   };
-  const weth = {
-    ...file.tokens.WETH,
+  const weth = Object.assign({}, file.tokens.WETH, {
     address: required(file.tokens.WETH.address, `${file.name}.tokens.WETH`),
-  };
-  const tusdc = {
-    ...file.tokens.tUSDC,
+  });
+  const tusdc = Object.assign({}, file.tokens.tUSDC, {
     address: required(overrides.tusdcAddress ?? file.tokens.tUSDC.address, 'TUSDC_ADDRESS'),
-  };
+  });
   const [currency0, currency1] =
     BigInt(weth.address) < BigInt(tusdc.address)
       ? [weth.address, tusdc.address]

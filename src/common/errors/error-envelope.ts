@@ -148,7 +148,7 @@ export function renderError(err: unknown): RenderedError {
   const rendered = renderApiError(
     new ApiError('INTERNAL_ERROR', 'An unexpected error occurred', { extra: { errorId } }),
   );
-  return { ...rendered, unexpected: { errorId, cause: err } };
+  return Object.assign({}, rendered, { unexpected: { errorId, cause: err } });
 }
 
 /** Errors raised by Express middleware (body-parser) carry their status on the error object. */

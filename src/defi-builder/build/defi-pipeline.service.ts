@@ -64,9 +64,10 @@ export class DefiPipelineService {
     // preflight
     const needs = operation.preflight(request);
     const pre = await this.preflight.run({
-      ...needs,
       userAddress: request.userAddress,
-      ...context,
+      principal: context.principal,
+      buildOnly: context.buildOnly,
+      ...needs,
     });
     // build
     const deadline = request.deadline ?? pre.state.blockTimestamp + DEFAULT_DEADLINE_SECONDS;

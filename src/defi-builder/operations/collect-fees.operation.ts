@@ -39,7 +39,7 @@ export const collectFeesOperation: CollectOperation = {
         }),
       ),
       gas: 'collect',
-      details: { ...positionChangeBase(position, price), recipient },
+      details: Object.assign(positionChangeBase(position, price), { recipient }),
     };
   },
 };

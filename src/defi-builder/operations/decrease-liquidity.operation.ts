@@ -88,8 +88,7 @@ export const decreaseLiquidityOperation: DecreaseOperation = {
       to: pre.network.contracts.positionManager,
       data,
       gas: burn ? 'burn' : 'decrease',
-      details: {
-        ...positionChangeBase(position, price),
+      details: Object.assign(positionChangeBase(position, price), {
         liquidity: removed.toString(),
         remainingLiquidity: (whole - removed).toString(),
         amount0Min: min.amount0.toString(),
@@ -99,7 +98,7 @@ export const decreaseLiquidityOperation: DecreaseOperation = {
         slippageBps,
         burn,
         recipient: position.owner,
-      },
+      }),
     };
   },
 };

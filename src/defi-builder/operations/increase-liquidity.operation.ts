@@ -91,15 +91,14 @@ export const increaseLiquidityOperation: IncreaseOperation = {
         }),
       ),
       gas: 'increase',
-      details: {
-        ...positionChangeBase(position, price),
+      details: Object.assign(positionChangeBase(position, price), {
         liquidity: plan.liquidity.toString(),
         amount0Max: plan.max.amount0.toString(),
         amount1Max: plan.max.amount1.toString(),
         expectedAmount0: plan.expected.amount0.toString(),
         expectedAmount1: plan.expected.amount1.toString(),
         slippageBps: plan.slippageBps,
-      },
+      }),
     };
   },
 };

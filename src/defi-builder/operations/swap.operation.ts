@@ -53,15 +53,15 @@ export const swapOperation: DefiOperation<SwapRequestDto, Tokens, SwapReads, Swa
     const exactIn = limits.tradeType === 'EXACT_INPUT';
     const permit = dto.permit && { permit: dto.permit, signature: dto.permitSignature! };
     const data = encodeSwapCalldata({
-      ...(exactIn
-        ? { amountIn: limits.exact, amountOutMinimum: limits.limit }
-        : { tradeType: 'EXACT_OUTPUT', amountOut: limits.exact, amountInMaximum: limits.limit }),
       poolKey: network.pool,
       zeroForOne,
       deadline: BigInt(deadline),
       ethIn: tokenIn.native,
       ethOut: tokenOut.native,
       permit,
+      ...(exactIn
+        ? { amountIn: limits.exact, amountOutMinimum: limits.limit }
+        : { tradeType: 'EXACT_OUTPUT', amountOut: limits.exact, amountInMaximum: limits.limit }),
     });
     const quoted = limits.quoted === null ? null : limits.quoted.toString();
     return {

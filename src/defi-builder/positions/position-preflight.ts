@@ -12,7 +12,7 @@ import type { Preflight } from '../preflight/preflight.service';
 import { inPool, PositionRecord, positionOf, positionReads } from './position-reads';
 
 export function positionOperationReads(network: NetworkDefinition, tokenId: bigint) {
-  return { ...positionReads(network, tokenId), slot0: slot0Read(network) };
+  return Object.assign(positionReads(network, tokenId), { slot0: slot0Read(network) });
 }
 
 export type PositionOperationReads = ReturnType<typeof positionOperationReads>;

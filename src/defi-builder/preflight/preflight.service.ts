@@ -91,8 +91,9 @@ export class PreflightService {
     });
     const planned = planSpend(network, state, spendRequest);
     const spend = {
-      ...planned,
+      approvals: planned.approvals,
       warnings: [...balanceWarnings, ...planned.warnings],
+      ...(planned.permitData && { permitData: planned.permitData }),
       balanceShort: balanceWarnings.length > 0,
     };
     return { network, user, walletBound, tokens, state, reads, session, spend };

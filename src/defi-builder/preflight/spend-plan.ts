@@ -79,7 +79,8 @@ export function describeApproval(
     step.kind === 'erc20'
       ? `Approve Permit2 to move your ${symbol}`
       : `Allow the ${SPENDER_NAMES[use]} to spend ${symbol} through Permit2`;
-  return { ...step, symbol, spenderName, description };
+  const { token, spender, kind, transaction } = step;
+  return { token, spender, kind, transaction, symbol, spenderName, description };
 }
 
 export function planSpend(
@@ -102,7 +103,7 @@ export function planSpend(
   };
   if (request.signed) {
     const { field, permit, signature, owner } = request.signed;
-    const errors = checkSignedPermit(field, permit, signature, { ...expectation, owner });
+    const errors = checkSignedPermit(field, permit, signature, { owner, ...expectation });
     if (errors.length > 0) throw toValidationError(errors);
   }
   const symbolOf = (token: string) =>

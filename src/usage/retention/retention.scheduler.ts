@@ -82,11 +82,12 @@ export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplica
 
   private async sweep(now: number): Promise<Record<string, number>> {
     const batch = this.config.pruneBatchSize;
-    const deleted = {
-      ...(await this.usage.pruneExpired(now, batch)),
-      ...(await this.authSessions.pruneExpired(now, batch)),
-      ...(await this.siweNonces.pruneExpired(now, batch)),
-    };
+    const deleted = Object.assign(
+      {},
+      await this.usage.pruneExpired(now, batch),
+      await this.authSessions.pruneExpired(now, batch),
+      await this.siweNonces.pruneExpired(now, batch),
+    );
     this.logger.log({ deleted }, 'Retention sweep done');
     return deleted;
   }

@@ -77,15 +77,17 @@ export function foldStats(groups: readonly RollupGroup[]): UsageBreakdown {
   }
   return {
     totals,
-    byEndpoint: [...endpoints.values()].sort(byRequestsDesc).map(({ sum, max, ...e }) => ({
-      ...e,
-      avgLatencyMs: e.requests ? Math.round(sum / e.requests) : 0,
-      maxLatencyMs: max,
-    })),
+    byEndpoint: [...endpoints.values()].sort(byRequestsDesc).map(({ sum, max, ...e }) =>
+      Object.assign(e, {
+        avgLatencyMs: e.requests ? Math.round(sum / e.requests) : 0,
+        maxLatencyMs: max,
+      }),
+    ),
     byCode: Object.fromEntries([...codes].sort((a, b) => b[1] - a[1])),
-    byKey: [...keys.values()].sort(byRequestsDesc).map(({ last, ...k }) => ({
-      ...k,
-      lastRequestAt: last ? new Date(last).toISOString() : null,
-    })),
+    byKey: [...keys.values()]
+      .sort(byRequestsDesc)
+      .map(({ last, ...k }) =>
+        Object.assign(k, { lastRequestAt: last ? new Date(last).toISOString() : null }),
+      ),
   };
 }
