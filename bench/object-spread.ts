@@ -8,11 +8,9 @@
  * (bench/README.md, issue 17, "Seventh session"); eslint.config.mjs now refuses the form on the
  * request path. Prints old-generation bytes per call for each form and the ratio to the literal.
  */
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { settleHeap } from '../src/bootstrap/heap';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 const CALLS = Number(process.env.CALLS ?? 200_000);
 
 interface Step {
@@ -62,7 +60,7 @@ const oldGeneration = () =>
 let sink: object | undefined;
 function bytesPerCall(form: (s: Step, i: number) => object): number {
   for (let i = 0; i < 20_000; i++) sink = form(step(i), i); // warm-up: ICs, optimised code
-  gc();
+  settleHeap(); // one full collection: each form starts from what is live
   const before = oldGeneration();
   for (let i = 0; i < CALLS; i++) sink = form(step(i), i);
   return (oldGeneration() - before) / CALLS;
