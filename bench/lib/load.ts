@@ -18,6 +18,12 @@ export interface Measurement {
   p50: number;
   p99: number;
   p99AtHalf: number;
+  /**
+   * The control's p99 (a bare app) at the same paced rate, run just before the scenario's half-max
+   * run: what this machine, the client and the kernel add to any server's tail that minute
+   * (bench/README.md, "Eighth session").
+   */
+  controlP99AtHalf?: number;
   cpuMsPerReq: number;
   /** CPU per request during the half-max run: the per-request cost when requests rarely overlap. */
   cpuMsPerReqAtHalf: number;
@@ -127,7 +133,7 @@ export async function run(
 }
 
 /** Resolves once the process used at most one clock tick of CPU in 200 ms (at most 3 s). */
-async function untilQuiet(pid: number): Promise<void> {
+export async function untilQuiet(pid: number): Promise<void> {
   const deadline = Date.now() + 3000;
   let before = cpuSeconds(pid);
   while (Date.now() < deadline) {
@@ -144,7 +150,9 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 /**
  * One scenario: a warm-up, a saturating run at `connections` (throughput, CPU per request), then
  * an open-loop run at half that throughput with requests evenly spaced (paced-client.cjs, a
- * client process of its own), whose p99 is the latency target's figure.
+ * client process of its own), whose p99 is the latency target's figure. With `control`, that bare
+ * app is first paced at the same rate for as long, so the row carries the machine's own tail at
+ * that rate, measured the same minute.
  */
 export async function measure(
   port: number,
@@ -152,8 +160,12 @@ export async function measure(
   s: Scenario,
   connections: number,
   seconds: number,
-  interleave?: { bare: Baseline; rounds: number; seconds: number },
+  extra: {
+    interleave?: { bare: Baseline; rounds: number; seconds: number };
+    control?: Baseline;
+  } = {},
 ): Promise<Measurement> {
+  const { interleave, control } = extra;
   let rssUnderLoad = 0;
   const sampler = setInterval(
     () => (rssUnderLoad = Math.max(rssUnderLoad, memoryMb(pid).rss)),
@@ -161,17 +173,20 @@ export async function measure(
   );
   await run(port, pid, s, { connections, seconds: 1 });
   const max = await run(port, pid, s, { connections, seconds });
+  const halfOpts = { rate: Math.max(1, max.reqPerSec / 2), seconds, maxInFlight: connections };
   // The half-max figure describes a steady half load, not the way out of the saturating run
   // (its queued requests, the usage batch it left, its collections).
   await untilQuiet(pid);
+  const controlRun = control && (await pacedInProcess(control.port, control.scenario, halfOpts));
+  if (control) await untilQuiet(control.pid);
+  if (controlRun && controlRun.unexpected > 0)
+    process.stderr.write(
+      `control run before ${s.name}: ${controlRun.unexpected} unexpected answers\n`,
+    );
   const halfStarted = Date.now();
   const halfStartedUs = monotonicUs();
   const cpuBeforeHalf = cpuSeconds(pid);
-  const half = await pacedInProcess(port, s, {
-    rate: Math.max(1, max.reqPerSec / 2),
-    seconds,
-    maxInFlight: connections,
-  });
+  const half = await pacedInProcess(port, s, halfOpts);
   // Before the interleaved pairs below: they saturate the service again.
   const halfWindow: [number, number] = [halfStarted, Date.now()];
   const halfWindowUs: [number, number] = [halfStartedUs, monotonicUs()];
@@ -191,6 +206,7 @@ export async function measure(
     p50: max.p50,
     p99: max.p99,
     p99AtHalf: Math.round(half.p99 * 10) / 10,
+    controlP99AtHalf: controlRun && Math.round(controlRun.p99 * 10) / 10,
     cpuMsPerReq: max.cpuMsPerReq,
     cpuMsPerReqAtHalf,
     rssMb: memoryMb(pid).peak,
