@@ -1,10 +1,11 @@
 /**
  * `npm run bench:idle-gap`: what this machine charges for the same work at a lower duty cycle,
- * with no server, client or socket involved. One unit of JavaScript (JSON round trips of a
- * 200-row object, ~0.6 ms of CPU on a fast vCPU) runs in 10 ms bursts separated by sleeps, so
- * the process is busy 100, 75, 50 or 25 % of the time; the figure is the CPU the process used per
- * unit (user + system, median). Rounds alternate the duty cycles, so the VM's drift over minutes
- * falls on all of them.
+ * with no server, client or socket involved. A fixed unit of JavaScript (6 JSON round trips of a
+ * 200-row object, lib/json-unit.cjs) runs in 10 ms bursts separated by sleeps sized for a target
+ * busy share of 100, 75, 50 or 25 % of the wall time; the table prints the share each cell really
+ * had (timers fire late) and the CPU the process used per unit (user + system, median). Each
+ * round runs every duty cycle, in an order rotated by one per round, so the VM's drift over
+ * minutes falls on all of them.
  *
  * Why it is here: the service's CPU per request is higher at half of max throughput than at
  * saturation (the bench's `CPU ms/req @ half max`), and with it the share of the main thread a
@@ -16,50 +17,44 @@
  * stretch of them. Nothing else of the bench runs meanwhile, so what it shows is the host's.
  */
 import { cpus } from 'node:os';
+import { median } from './lib/median';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { jsonUnits } = require('./lib/json-unit.cjs') as { jsonUnits(n: number): number };
 
 const DUTIES = [1, 0.75, 0.5, 0.25];
 const BURST_MS = 10;
+const UNITS = 6;
 const SECONDS_PER_CELL = Number(process.env.BENCH_CELL_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DRIFT_SECONDS = Number(process.env.BENCH_DRIFT_SECONDS ?? 30);
 const SLOW = 1.4;
 
-const doc = {
-  rows: Array.from({ length: 200 }, (_, i) => ({
-    id: i,
-    name: `row ${i}`,
-    v: [i, i * 2, `v${i}`],
-  })),
-};
-function unit(): number {
-  let n = 0;
-  for (let k = 0; k < 6; k += 1) n += (JSON.parse(JSON.stringify(doc)) as typeof doc).rows.length;
-  return n;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Units back to back for `ms` of wall time; pushes each one's CPU µs. */
 function burst(ms: number, costs: number[]): void {
   const until = performance.now() + ms;
   while (performance.now() < until) {
     const before = process.cpuUsage();
-    unit();
+    jsonUnits(UNITS);
     const used = process.cpuUsage(before);
     costs.push(used.user + used.system);
   }
 }
 
-/** Median CPU µs per unit over `seconds` of bursts at `duty` (busy share of wall time). */
-async function atDuty(duty: number, seconds: number): Promise<number> {
+/** `seconds` of bursts aiming at `duty`: median CPU µs per unit and the busy share it really had. */
+async function atDuty(duty: number, seconds: number): Promise<{ us: number; busy: number }> {
   const costs: number[] = [];
-  const end = performance.now() + seconds * 1000;
-  while (performance.now() < end) {
+  let busy = 0;
+  const started = performance.now();
+  while (performance.now() - started < seconds * 1000) {
+    const t = performance.now();
     burst(BURST_MS, costs);
+    busy += performance.now() - t;
     if (duty < 1) await sleep((BURST_MS * (1 - duty)) / duty);
   }
-  return median(costs);
+  return { us: median(costs), busy: busy / (performance.now() - started) };
 }
 
 /** Median CPU µs per unit in each half-second of `seconds` of units without a pause. */
@@ -75,20 +70,24 @@ function drift(seconds: number): number[] {
 }
 
 async function main(): Promise<void> {
-  for (let i = 0; i < 2000; i += 1) unit(); // optimised before anything is timed
-  const cells = new Map<number, number[]>(DUTIES.map((d) => [d, []]));
+  for (let i = 0; i < 500; i += 1) jsonUnits(UNITS); // optimised before anything is timed
+  const cells = new Map<number, Array<{ us: number; busy: number }>>(DUTIES.map((d) => [d, []]));
   for (let r = 0; r < ROUNDS; r += 1)
-    for (const duty of DUTIES) cells.get(duty)?.push(await atDuty(duty, SECONDS_PER_CELL));
-  const full = median(cells.get(1) ?? []);
+    for (let i = 0; i < DUTIES.length; i += 1) {
+      const duty = DUTIES[(i + r) % DUTIES.length];
+      cells.get(duty)?.push(await atDuty(duty, SECONDS_PER_CELL));
+    }
+  const full = median((cells.get(1) ?? []).map((c) => c.us));
   const lines = [
     `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${BURST_MS} ms bursts, ${ROUNDS} rounds of ${SECONDS_PER_CELL} s per duty cycle (median of the rounds; range in brackets)`,
     '',
-    '| busy share of wall time | CPU µs per unit | vs always busy |',
+    '| busy share of wall time: aimed at (measured) | CPU µs per unit | vs always busy |',
     '|---|---|---|',
     ...DUTIES.map((duty) => {
-      const xs = cells.get(duty) ?? [];
+      const xs = (cells.get(duty) ?? []).map((c) => c.us);
+      const busy = median((cells.get(duty) ?? []).map((c) => c.busy));
       const m = median(xs);
-      return `| ${duty * 100} % | ${m} (${Math.min(...xs)}-${Math.max(...xs)}) | ${(m / full).toFixed(2)} |`;
+      return `| ${duty * 100} % (${(busy * 100).toFixed(0)} %) | ${m.toFixed(0)} (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}) | ${(m / full).toFixed(2)} |`;
     }),
   ];
   if (DRIFT_SECONDS > 0) {
@@ -107,7 +106,7 @@ async function main(): Promise<void> {
       '',
       `| median CPU µs per unit | half-seconds over ${SLOW}x that | their median µs per unit | longest stretch of them |`,
       '|---|---|---|---|',
-      `| ${usual} | ${slow.length} of ${halves.length} | ${slow.length ? median(slow) : '-'} | ${(longest / 2).toFixed(1)} s |`,
+      `| ${usual.toFixed(0)} | ${slow.length} of ${halves.length} | ${slow.length ? median(slow).toFixed(0) : '-'} | ${(longest / 2).toFixed(1)} s |`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -19,7 +19,7 @@ export interface Measurement {
   p99: number;
   p99AtHalf: number;
   /**
-   * The control's p99 (a bare app) at the same paced rate, run just before the scenario's half-max
+   * The control's p99 (a bare app) at the same paced rate, run just after the scenario's half-max
    * run: what this machine, the client and the kernel add to any server's tail that minute
    * (bench/README.md, "Eighth session").
    */
@@ -151,7 +151,7 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
  * One scenario: a warm-up, a saturating run at `connections` (throughput, CPU per request), then
  * an open-loop run at half that throughput with requests evenly spaced (paced-client.cjs, a
  * client process of its own), whose p99 is the latency target's figure. With `control`, that bare
- * app is first paced at the same rate for as long, so the row carries the machine's own tail at
+ * app is then paced at the same rate for as long, so the row carries the machine's own tail at
  * that rate, measured the same minute.
  */
 export async function measure(
@@ -177,12 +177,6 @@ export async function measure(
   // The half-max figure describes a steady half load, not the way out of the saturating run
   // (its queued requests, the usage batch it left, its collections).
   await untilQuiet(pid);
-  const controlRun = control && (await pacedInProcess(control.port, control.scenario, halfOpts));
-  if (control) await untilQuiet(control.pid);
-  if (controlRun && controlRun.unexpected > 0)
-    process.stderr.write(
-      `control run before ${s.name}: ${controlRun.unexpected} unexpected answers\n`,
-    );
   const halfStarted = Date.now();
   const halfStartedUs = monotonicUs();
   const cpuBeforeHalf = cpuSeconds(pid);
@@ -192,6 +186,13 @@ export async function measure(
   const halfWindowUs: [number, number] = [halfStartedUs, monotonicUs()];
   const cpuMsPerReqAtHalf = ((cpuSeconds(pid) - cpuBeforeHalf) * 1000) / Math.max(1, half.requests);
   clearInterval(sampler);
+  // After the scenario's run, not before: the scenario starts as it always has, from a service
+  // that has just gone quiet (an idle vCPU runs slower at first: bench/README.md, "Eighth session").
+  const controlRun = control && (await pacedInProcess(control.port, control.scenario, halfOpts));
+  if (controlRun && controlRun.unexpected > 0)
+    process.stderr.write(
+      `control run after ${s.name}: ${controlRun.unexpected} unexpected answers\n`,
+    );
   const interleaved =
     interleave && interleave.rounds > 0
       ? await interleavedRatio(port, pid, s, interleave.bare, {
