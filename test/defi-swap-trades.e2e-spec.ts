@@ -60,18 +60,26 @@ describe('DeFi builder: swap trade types, native ETH, Permit2 signatures, balanc
     expect(spent <= maxIn).toBe(true);
   });
 
-  it('EXACT_OUTPUT with amountInMaximum below the price is reported by the simulation, not hidden', async () => {
+  it('EXACT_OUTPUT with amountInMaximum below the price is refused (400 SIMULATION_REVERTED), and returned with the warning under buildOnly=true', async () => {
     const user = s.chain.wallets[1]; // session + approvals from the previous test
-    const res = await postSwap(s.t, s.token, {
+    const body = {
       tokenIn: s.WETH,
       tokenOut: s.TUSDC,
       amount: '250000000',
       tradeType: 'EXACT_OUTPUT',
       amountInMaximum: '1000',
       userAddress: user.address,
-    }).expect(200);
+    };
+    const refused = await postSwap(s.t, s.token, body).expect(400);
+    expect(refused.body).toMatchObject({ code: 'SIMULATION_REVERTED', phase: 'build' });
+    const res = await postSwap(s.t, s.token, body, '?buildOnly=true').expect(200);
     expect(res.body).toMatchObject({ maxAmountIn: '1000', slippageBps: null });
-    expect(res.body.simulation.ok).toBe(false);
+    // The same revert either way: refused by default, reported under buildOnly.
+    expect(res.body.simulation).toEqual({
+      ok: false,
+      revertCode: refused.body.details[0].revertCode,
+      revertReason: refused.body.details[0].revertReason,
+    });
   });
 
   it('pays native ETH (exact input): no approvals, value = amount, the pool sees WETH', async () => {

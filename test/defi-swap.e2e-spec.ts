@@ -138,15 +138,27 @@ describe('DeFi builder: swap on the devnet', () => {
     expect(res.body.hint).toContain('/onboarding/activate-session-demo');
   });
 
-  it('reports a simulation revert (slippage impossible to meet) instead of hiding it', async () => {
+  it('refuses a swap that reverts in simulation (amountOutMinimum above the quote): 400 SIMULATION_REVERTED, phase build, the reason decoded; buildOnly=true returns it with the warning', async () => {
     const user = chain.wallets[1]; // session + approvals from the first test
-    const res = await postSwap(t, token, {
+    const body = {
       tokenIn: WETH,
       tokenOut: TUSDC,
       amount: '1000000',
       userAddress: user.address,
       amountOutMinimum: '1000000000000',
-    }).expect(200);
+    };
+    const refused = await postSwap(t, token, body).expect(400);
+    expect(refused.body).toMatchObject({
+      code: 'SIMULATION_REVERTED',
+      phase: 'build',
+      error: 'Bad Request',
+      details: [{ revertCode: 'SLIPPAGE_EXCEEDED' }],
+    });
+    expect(refused.body.details[0].revertReason).toMatch(/^V4TooLittleReceived\(/);
+    expect(refused.body.hint).toContain('buildOnly=true');
+    expect(refused.body.transaction).toBeUndefined();
+
+    const res = await postSwap(t, token, body, '?buildOnly=true').expect(200);
     expect(res.body.simulation).toMatchObject({ ok: false, revertCode: 'SLIPPAGE_EXCEEDED' });
     expect(res.body.gasSource).toBe('calibrated');
     expect(res.body.warnings.map((w: { code: string }) => w.code)).toContain('SIMULATION_REVERTED');

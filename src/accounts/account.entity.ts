@@ -3,13 +3,16 @@ import type { Plan } from './plans';
 
 export { PLANS, type Plan } from './plans';
 
+/** The name column's width. */
+export const ACCOUNT_NAME_MAX_LENGTH = 200;
+
 /** An institution: it owns users, API keys and wallets, and carries the plan (rate limit, monthly quota). */
 @Entity('accounts')
 export class Account {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @Column({ type: 'varchar', length: ACCOUNT_NAME_MAX_LENGTH })
   name: string;
 
   @Column({ type: 'varchar', length: 32, default: 'free' })

@@ -1,8 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { IS_PUBLIC_KEY } from '../common/auth/public.decorator';
 import { ApiError } from '../common/errors/api-error';
+import { preventStoring } from '../common/http/no-store.decorator';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { malformedAuthorization } from './authorization-header';
 import { attachPrincipal, Principal } from './principal';
@@ -19,6 +20,7 @@ const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i;
  * Global guard (after request validation, before the rate limit). X-API-Key present: the key
  * alone decides (spec §5.1). Otherwise Authorization: Bearer <access JWT>. Routes without
  * @Public() need a principal; @RequireScope / @RequireDashboardLogin add their requirement.
+ * Their responses are never stored by a cache (Cache-Control: no-store).
  */
 @Injectable()
 export class ApiKeyOrJwtGuard implements CanActivate {
@@ -36,7 +38,11 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
     const requirement =
       this.reflector.getAllAndOverride<AuthRequirement>(AUTH_REQUIREMENT_KEY, targets) ?? {};
-    const req = context.switchToHttp().getRequest<Request>();
+    const http = context.switchToHttp();
+    // Every answer of a protected route is one caller's (account data, one-time nonces and
+    // challenges, its refusals): set here, once, so no route can forget it.
+    preventStoring(http.getResponse<Response>());
+    const req = http.getRequest<Request>();
     const principal = await this.authenticate(req);
     // From here on the request belongs to an account: the usage module meters it, whatever
     // happens next (scope refusal, rate limit, handler error).

@@ -1,5 +1,6 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { ApiError } from '../common/errors/api-error';
 import { sendError } from '../common/errors/error-envelope.filter';
 import {
@@ -9,6 +10,7 @@ import {
 } from '../common/validation/json-shape';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
+const TOO_LARGE_MESSAGE = 'Request body is larger than 16 KiB';
 
 const JSON_HINT =
   'Send one JSON document (check quotes, commas and brackets) with Content-Type: application/json.';
@@ -20,6 +22,11 @@ const JSON_HINT =
  */
 export function useJsonBodies(app: INestApplication): void {
   const logger = new Logger('BodyParser');
+  (app.getHttpServer() as Server).on('checkContinue', answerExpectContinue);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (declaresTooLargeBody(req)) return refuseTooLargeBody(res, logger);
+    next();
+  });
   app.use((req: Request, res: Response, next: NextFunction) => {
     // req.is() is null without a body, false for a body of another type; an empty body is none.
     if (req.headers['content-length'] === '0' || req.is('application/json') !== false)
@@ -36,18 +43,66 @@ export function useJsonBodies(app: INestApplication): void {
       logger,
     );
   });
-  app.use(
-    express.json({
-      limit: BODY_LIMIT_BYTES,
-      strict: true,
-      verify: refuseHostileShapes,
-      reviver: refuseLoneSurrogates,
-    }),
-  );
+  const parseJson = express.json({
+    limit: BODY_LIMIT_BYTES,
+    strict: true,
+    verify: refuseHostileShapes,
+    reviver: refuseLoneSurrogates,
+  });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.headers['content-length'] === undefined)
+      refuseWhenStreamPassesLimit(req, () => refuseTooLargeBody(res, logger));
+    // Once refused, body-parser's own late error (after the socket closed) has nobody to answer.
+    parseJson(req, res, (err?: unknown) => {
+      if (!res.headersSent) next(err);
+    });
+  });
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     sendError(res, bodyParserError(err), logger);
   });
+}
+
+/**
+ * express.json refuses a body past the limit but answers only once it has read the whole body
+ * (body-parser's read.js `dump`): a client declaring 10 GB kept the socket until it had sent them
+ * all or the request timeout fired. A declared length over the limit is refused before any of the
+ * body is read, and a streamed (chunked) one as soon as it passes the limit; the connection then
+ * closes after the answer, so the rest is never read (issue 30).
+ */
+function declaresTooLargeBody(req: IncomingMessage): boolean {
+  // Node's parser has already answered 400 to a Content-Length that is not a decimal number.
+  const declared = req.headers['content-length'];
+  return declared !== undefined && Number(declared) > BODY_LIMIT_BYTES;
+}
+
+function refuseWhenStreamPassesLimit(req: Request, refuse: () => void): void {
+  let received = 0;
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= BODY_LIMIT_BYTES) return;
+    req.off('data', count);
+    refuse();
+  };
+  // body-parser adds its own 'data' listener in the same tick, so both see every chunk.
+  req.on('data', count);
+}
+
+function refuseTooLargeBody(res: Response, logger: Logger): void {
+  if (res.headersSent) return;
+  // Node ends the socket once a response marked `Connection: close` is written.
+  res.setHeader('Connection', 'close');
+  sendError(res, new ApiError('PAYLOAD_TOO_LARGE', TOO_LARGE_MESSAGE), logger);
+}
+
+/**
+ * `Expect: 100-continue` asks whether to send the body at all: Node says yes to everything unless
+ * the server listens for 'checkContinue'. A declared length over the limit gets no 100, only the
+ * 413 of the pipeline, and the client never sends the body.
+ */
+function answerExpectContinue(this: Server, req: IncomingMessage, res: ServerResponse): void {
+  if (!declaresTooLargeBody(req)) res.writeContinue();
+  this.emit('request', req, res);
 }
 
 class JsonShapeError extends Error {
@@ -102,8 +157,7 @@ function bodyParserError(err: unknown): unknown {
   }
   const e = err as { type?: unknown; status?: unknown };
   if (typeof e.type !== 'string') return err;
-  if (e.status === 413)
-    return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is larger than 16 KiB');
+  if (e.status === 413) return new ApiError('PAYLOAD_TOO_LARGE', TOO_LARGE_MESSAGE);
   if (e.type === 'entity.parse.failed')
     return new ApiError('INVALID_PARAMS', 'Request body is not valid JSON', { hint: JSON_HINT });
   return new ApiError('INVALID_PARAMS', 'Request body could not be read (send UTF-8 JSON)', {

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import express from 'express';
+import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { ROOT_LOGGER } from '../common/logging/logging.module';
@@ -8,6 +9,7 @@ import { httpConfig, HttpConfig } from '../config/http.config';
 import { setUpOpenApi } from '../common/openapi/openapi-setup';
 import { InFlightRequests } from '../lifecycle/in-flight-requests';
 import { useJsonBodies } from './body-parsing';
+import { limitRequestReceipt } from './http-adapter';
 import { DOCS_PATH, useCors, useSecurityHeaders } from './http-security';
 
 export { BODY_LIMIT_BYTES } from './body-parsing';
@@ -27,6 +29,7 @@ export function configureApp(app: INestApplication): void {
   // (bench/README.md, issue 17). The dashboard's files keep theirs (express.static sets its own).
   http.set('etag', false);
   const config = app.get<HttpConfig>(httpConfig.KEY);
+  limitRequestReceipt(app.getHttpServer() as Server, config.requestTimeouts);
   // req.ip (throttling of failed authentications, logs) is the client's, not the load balancer's.
   http.set('trust proxy', config.trustProxy);
   app.use(app.get(InFlightRequests).middleware);

@@ -1,9 +1,35 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Response } from 'express';
-import { createServer, IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
+import {
+  createServer,
+  IncomingMessage,
+  type Server,
+  ServerResponse,
+  type ServerOptions,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { withAuthMethod } from '../auth/auth-method';
+import type { RequestTimeouts } from '../config/http.config';
+
+/**
+ * How often Node looks for requests past their timeouts (default 30 s): a client is cut off at
+ * most this long after its timeout. The check walks only the connections in mid-request. A
+ * `createServer` option only (`ExpressHttpAdapter.initHttpServer`).
+ */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+/**
+ * Bounds how long a client may take to send a request (http.config.ts `readRequestTimeouts`).
+ * Past either timeout Node answers `408` with `Connection: close` and destroys the socket; once a
+ * request has arrived, answering it is not bounded. Node compares them every
+ * TIMEOUT_CHECK_INTERVAL_MS. The idle time between requests on a kept-alive connection is
+ * `keepAliveTimeout`, left at Node's 5 s.
+ */
+export function limitRequestReceipt(server: Server, timeouts: RequestTimeouts): void {
+  server.requestTimeout = timeouts.requestTimeoutMs;
+  server.headersTimeout = timeouts.headersTimeoutMs;
+}
 
 /**
  * Node's server classes for an Express app whose instances are born with Express's prototypes
@@ -77,6 +103,9 @@ export class ExpressHttpAdapter extends ExpressAdapter {
     if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections)
       return super.initHttpServer(options);
     const app = this.getInstance<Express>();
-    this.httpServer = createServer(expressServerClasses(app), app);
+    this.httpServer = createServer(
+      { ...expressServerClasses(app), connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+      app,
+    );
   }
 }

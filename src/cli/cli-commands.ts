@@ -1,7 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { PLANS, Plan } from '../accounts/account.entity';
+import { ACCOUNT_NAME_MAX_LENGTH, PLANS, Plan } from '../accounts/account.entity';
 import { AccountProvisioningService } from '../accounts/account-provisioning.service';
 import { AccountsService } from '../accounts/accounts.service';
+import { printableNameProblem } from '../common/validation/is-printable-name';
 import { CliUsageError, required } from './cli-usage';
 import { CREDENTIAL_USAGE, runCredentialCommand } from './credential-commands';
 
@@ -40,6 +41,16 @@ function plan(value: string): Plan {
   return value as Plan;
 }
 
+/** The account's name as people will read it: the same rule as every name the API takes. */
+function accountName(flags: Record<string, string>): string {
+  const name = required(flags, 'name');
+  if (name.length > ACCOUNT_NAME_MAX_LENGTH)
+    throw new CliUsageError(`--name must have at most ${ACCOUNT_NAME_MAX_LENGTH} characters`);
+  const problem = printableNameProblem('--name', name);
+  if (problem) throw new CliUsageError(problem);
+  return name;
+}
+
 /** A whole-number override flag; 0 removes the override (null). */
 function override(flags: Record<string, string>, name: string): number | null {
   const text = required(flags, name);
@@ -62,7 +73,7 @@ export async function runCommand(
         throw new CliUsageError('--password must have at least 12 characters');
       return {
         ...(await provisioning.createAccountWithUser({
-          name: required(flags, 'name'),
+          name: accountName(flags),
           email: required(flags, 'email'),
           password,
           plan: plan(flags.plan ?? 'free'),

@@ -28,6 +28,7 @@ describe('authConfig', () => {
     JWT_SECRET: undefined,
     APP_MODE: undefined,
     API_KEY_PREFIX: undefined,
+    API_KEY_MAX_LIFETIME_DAYS: undefined,
   });
 
   it('reads the environment only: an unset JWT_SECRET stays unset outside production', () => {
@@ -66,5 +67,18 @@ describe('authConfig', () => {
     expect(withEnv({ ...base(), API_KEY_PREFIX: 'acme2' }, () => authConfig()).apiKeyPrefix).toBe(
       'acme2',
     );
+  });
+
+  it('bounds the lifetime of new API keys: 730 days unless API_KEY_MAX_LIFETIME_DAYS says otherwise', () => {
+    expect(withEnv(base(), () => authConfig()).apiKeyMaxLifetimeDays).toBe(730);
+    expect(
+      withEnv({ ...base(), API_KEY_MAX_LIFETIME_DAYS: '90' }, () => authConfig())
+        .apiKeyMaxLifetimeDays,
+    ).toBe(90);
+    for (const bad of ['0', '-1', '1.5', 'forever', '36501']) {
+      expect(() =>
+        withEnv({ ...base(), API_KEY_MAX_LIFETIME_DAYS: bad }, () => authConfig()),
+      ).toThrow(/API_KEY_MAX_LIFETIME_DAYS must be an integer between 1 and 36500/);
+    }
   });
 });

@@ -32,6 +32,11 @@ export const authConfig = registerAs('auth', () => {
      * database), within this time. Expiry is checked on every request.
      */
     apiKeyCacheMs: envInt(env, 'API_KEY_CACHE_MS', 5_000, { min: 0, max: 60_000 }),
+    /**
+     * The latest expiresAt a new key may be given, in days from its creation (a key without
+     * expiresAt never expires). Bounds the year-9999 expiry that is "never" in all but name.
+     */
+    apiKeyMaxLifetimeDays: envInt(env, 'API_KEY_MAX_LIFETIME_DAYS', 730, { min: 1, max: 36_500 }),
     /** Login attempts allowed per email + client IP per minute. */
     loginAttemptsPerMinute: 10,
     /** Failed logins per client IP and minute (any emails), then 429 for that IP. */

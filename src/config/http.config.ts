@@ -1,5 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
-import { envBool, envOptional, InvalidConfigError } from './env-reader';
+import { envBool, envInt, envOptional, InvalidConfigError } from './env-reader';
 
 /** The headers a browser dashboard may send, and the ones its scripts may read (rate limit, ids). */
 export const CORS_ALLOWED_HEADERS = [
@@ -74,7 +74,39 @@ export function parseTrustProxy(text: string | undefined): boolean | number | st
   return list;
 }
 
-/** Browser-facing HTTP settings: cross-origin access and the API reference. */
+export interface RequestTimeouts {
+  /** How long a client may take to send a request's headers (Node's `server.headersTimeout`). */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, body included (`server.requestTimeout`). */
+  requestTimeoutMs: number;
+}
+
+/**
+ * Node 20 keeps a socket that sends a request slowly for 300 s (`requestTimeout`'s default). It
+ * refuses a `headersTimeout` above `requestTimeout` when both are given to `createServer`
+ * (ERR_OUT_OF_RANGE) but not when they are set on the server afterwards, as here: checked now.
+ * Unset, the headers timeout is 10 s, or the request timeout if that is shorter. Answering is not
+ * bounded by these: they stop once the request has been received.
+ */
+export function readRequestTimeouts(env: Record<string, string | undefined>): RequestTimeouts {
+  const bounds = { min: 1_000, max: 3_600_000 };
+  const requestTimeoutMs = envInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, bounds);
+  const headersTimeoutMs = envInt(
+    env,
+    'HTTP_HEADERS_TIMEOUT_MS',
+    Math.min(10_000, requestTimeoutMs),
+    bounds,
+  );
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new InvalidConfigError(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+      String(headersTimeoutMs),
+    );
+  return { headersTimeoutMs, requestTimeoutMs };
+}
+
+/** HTTP settings: how long a request may take to arrive, cross-origin access, the API reference. */
 export const httpConfig = registerAs('http', () => {
   const env = process.env;
   return {
@@ -82,6 +114,7 @@ export const httpConfig = registerAs('http', () => {
     /** Serve /docs and /docs/json (switch off in production if the reference must not be public). */
     docsEnabled: envBool(env, 'DOCS_ENABLED', true),
     trustProxy: parseTrustProxy(envOptional(env, 'TRUST_PROXY')),
+    requestTimeouts: readRequestTimeouts(env),
   };
 });
 

@@ -18,7 +18,9 @@ import { swapOperation } from './operations/swap.operation';
 
 const ERRORS =
   'Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, ' +
-  '400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).';
+  '400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED, ' +
+  '400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true a warning). ' +
+  'userAddress must be a wallet: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.';
 
 @ApiTags('defi')
 @Controller('api/v1/defi')
@@ -46,6 +48,7 @@ export class DefiController {
     'SESSION_NOT_ACTIVE',
     'BALANCE_INSUFFICIENT',
     'BUILD_FAILED',
+    'SIMULATION_REVERTED',
     'CHAIN_UNAVAILABLE',
   )
   swap(
@@ -96,6 +99,7 @@ export class DefiController {
     'SESSION_NOT_ACTIVE',
     'BALANCE_INSUFFICIENT',
     'BUILD_FAILED',
+    'SIMULATION_REVERTED',
     'CHAIN_UNAVAILABLE',
   )
   addLiquidity(

@@ -71,6 +71,9 @@ describe('ApiKeysController (dashboard, JWT only)', () => {
       { name: 'x', scopes: ['defi:swap', 'defi:swap'] },
       { name: 'x', scopes: ['defi:swap'], expiresAt: '2001-01-01T00:00:00Z' },
       { name: 'x', scopes: ['defi:swap'], expiresAt: 'tomorrow' },
+      { name: 'x', scopes: ['defi:swap'], expiresAt: 1e15 },
+      { name: 'x', scopes: ['defi:swap'], expiresAt: '9999-12-31T23:59:59Z' },
+      { name: 'x\u202Egpj.exe', scopes: ['defi:swap'] },
       { name: 'x', scopes: ['defi:swap'], extra: true },
     ];
     for (const body of cases) {
@@ -85,6 +88,98 @@ describe('ApiKeysController (dashboard, JWT only)', () => {
       .post('/api/v1/api-keys')
       .send({ name: 'all', scopes: [...SCOPES] })
       .expect(201);
+  });
+
+  it('takes expiresAt as an ISO 8601 string only, in the future and at most 730 days ahead', async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const owner = await login(t, await t.createAccount({ plan: 'pro' }));
+    const create = (expiresAt: unknown) =>
+      as(owner)
+        .post('/api/v1/api-keys')
+        .send({ name: 'expiring', scopes: ['usage:read'], expiresAt });
+    const detailsOf = async (expiresAt: unknown) => {
+      const res = await create(expiresAt).expect(400);
+      expect(res.body).toMatchObject({ code: 'INVALID_PARAMS', phase: 'validation' });
+      return res.body.details as Array<{ field: string; constraint: string; message: string }>;
+    };
+
+    // Epoch milliseconds (1e15 is year 33658) and seconds: numbers are refused, whatever they mean.
+    for (const number of [1e15, Math.floor(Date.now() / 1000) + 3_600, Date.now() + day]) {
+      expect(await detailsOf(number)).toEqual([
+        {
+          field: 'expiresAt',
+          constraint: 'isIsoDateTime',
+          message: expect.stringContaining('expiresAt must be an ISO 8601 string'),
+        },
+      ]);
+    }
+    for (const text of ['+033658-09-27T01:46:40Z', '2027-02-30T00:00:00Z', '2027-01-01T00:00:00']) {
+      expect((await detailsOf(text))[0]).toMatchObject({ constraint: 'isIsoDateTime' });
+    }
+    expect(await detailsOf(new Date(Date.now() - 60_000).toISOString())).toEqual([
+      {
+        field: 'expiresAt',
+        constraint: 'isFutureDate',
+        message: 'expiresAt must be in the future',
+      },
+    ]);
+    for (const far of ['9999-12-31T23:59:59Z', new Date(Date.now() + 731 * day).toISOString()]) {
+      expect(await detailsOf(far)).toEqual([
+        {
+          field: 'expiresAt',
+          constraint: 'maxLifetime',
+          message: expect.stringMatching(
+            /^expiresAt must be at most 730 days from now \(the longest key lifetime here\): \S+Z or earlier$/,
+          ),
+        },
+      ]);
+    }
+
+    // Inside the window: a date-time with any offset, or a date (midnight UTC), as the dashboard sends.
+    const inAYear = new Date(Date.now() + 365 * day);
+    const exact = await create(inAYear.toISOString()).expect(201);
+    expect(exact.body.expiresAt).toBe(inAYear.toISOString());
+    const lastDay = new Date(Date.now() + 729 * day).toISOString().slice(0, 10);
+    expect((await create(`${lastDay}T23:59:59Z`).expect(201)).body.expiresAt).toBe(
+      `${lastDay}T23:59:59.000Z`,
+    );
+    expect((await create(lastDay).expect(201)).body.expiresAt).toBe(`${lastDay}T00:00:00.000Z`);
+    const inAMonth = new Date(Math.floor((Date.now() + 30 * day) / 1000) * 1000);
+    const atMinus0530 = new Date(inAMonth.getTime() - 5.5 * 3_600_000).toISOString().slice(0, 19);
+    expect((await create(`${atMinus0530}-05:30`).expect(201)).body.expiresAt).toBe(
+      inAMonth.toISOString(),
+    );
+  });
+
+  it('refuses key names with control, bidi or invisible characters, naming the field', async () => {
+    for (const name of [
+      'invoice\u202Egpj.exe',
+      'a\u2066b',
+      'ad\u200Bmin',
+      '\uFEFFkey',
+      'k\u0000',
+      'k\r\nx',
+    ]) {
+      const res = await as(token)
+        .post('/api/v1/api-keys')
+        .send({ name, scopes: ['usage:read'] })
+        .expect(400);
+      expect(res.body).toMatchObject({ code: 'INVALID_PARAMS', phase: 'validation' });
+      expect(res.body.details).toEqual([
+        {
+          field: 'name',
+          constraint: 'isPrintableName',
+          message: expect.stringMatching(
+            /^name contains U\+[0-9A-F]{4}; names may not hold control characters .*bidirectional overrides/,
+          ),
+        },
+      ]);
+    }
+    const fine = await as(token)
+      .post('/api/v1/api-keys')
+      .send({ name: 'Zoë’s 東京 deploy 🚀', scopes: ['usage:read'] })
+      .expect(201);
+    expect(fine.body.name).toBe('Zoë’s 東京 deploy 🚀');
   });
 
   it("revokes (idempotently) and hides other accounts' keys (BOLA -> 404)", async () => {

@@ -5,7 +5,7 @@ import { PLAN_MAX_API_KEYS } from '../../src/accounts/plans';
 import { JwtSecret } from '../../src/auth/tokens/jwt-secret';
 import { AuthConfig, authConfig } from '../../src/config/auth.config';
 import { createTestApp, TestApp } from '../helpers/app';
-import { createApiKey, login } from '../helpers/auth';
+import { createApiKey, login, loginPair } from '../helpers/auth';
 
 /** JWT claims (issue 16: 7) and the API key cap and paginated list (issue 16: 6). */
 describe('JWT claims, API key cap and key list pages', () => {
@@ -17,7 +17,10 @@ describe('JWT claims, API key cap and key list pages', () => {
   afterAll(() => t?.close());
 
   /** Signs with the service's own secret: what a leaked secret or a buggy issuer could mint. */
-  function forge(claims: Record<string, unknown>, options: { noTimestamp?: boolean } = {}) {
+  function forge(
+    claims: Record<string, unknown>,
+    options: { noTimestamp?: boolean; header?: Record<string, unknown> } = {},
+  ) {
     const config = t.app.get<AuthConfig>(authConfig.KEY);
     return new JwtService().sign(claims, {
       secret: t.app.get(JwtSecret).value,
@@ -25,6 +28,7 @@ describe('JWT claims, API key cap and key list pages', () => {
       issuer: config.jwtIssuer,
       audience: config.jwtAudience,
       ...options,
+      header: { alg: 'HS256', typ: 'JWT', ...options.header },
     });
   }
 
@@ -67,6 +71,54 @@ describe('JWT claims, API key cap and key list pages', () => {
       exp: Math.floor(Date.now() / 1000) + 600,
     });
     expect((await stats(otherAccount).expect(401)).body.code).toBe('JWT_INVALID');
+  });
+
+  it('refuses a token whose header names critical extensions (crit, RFC 7515 §4.1.11), on every route', async () => {
+    const account = await t.createAccount();
+    const { accessToken, refreshToken } = await loginPair(t, account);
+    const claimsOf = (token: string) => {
+      const {
+        exp: _e,
+        iat: _i,
+        iss: _s,
+        aud: _a,
+        ...rest
+      } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<
+        string,
+        unknown
+      >;
+      return { ...rest, exp: Math.floor(Date.now() / 1000) + 600 };
+    };
+    const claims = claimsOf(accessToken);
+    // The control: the same claims, signed the same way without crit, are accepted.
+    await stats(forge(claims)).expect(200);
+
+    for (const header of [
+      { crit: ['exp'] },
+      { crit: ['b64'], b64: false },
+      { crit: ['urn:example:unknown'], 'urn:example:unknown': true },
+      { crit: [] },
+    ]) {
+      const token = forge(claims, { header });
+      const [encodedHeader] = token.split('.');
+      expect(JSON.parse(Buffer.from(encodedHeader, 'base64url').toString())).toMatchObject(header);
+      const refused = await stats(token).expect(401);
+      expect({ header, code: refused.body.code }).toEqual({ header, code: 'JWT_INVALID' });
+      // JWT-only routes (key management) too.
+      const keys = await request(t.server)
+        .get('/api/v1/api-keys')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(401);
+      expect(keys.body.code).toBe('JWT_INVALID');
+    }
+    // A refresh token with crit cannot end the login either (logout trusts a verified token).
+    const critRefresh = forge(claimsOf(refreshToken), { header: { crit: ['exp'] } });
+    const loggedOut = await request(t.server)
+      .post('/api/v1/auth/logout')
+      .send({ refreshToken: critRefresh })
+      .expect(401);
+    expect(loggedOut.body.code).toBe('JWT_INVALID');
+    await stats(accessToken).expect(200);
   });
 
   it('caps active keys per plan with 409 API_KEY_LIMIT_REACHED; revoked keys do not count', async () => {

@@ -385,7 +385,7 @@ export interface paths {
          * Build an unsigned Uniswap v4 swap (UniversalRouter): exact input or exact output, native ETH, Permit2 signatures
          * @description **Auth:** an API key with the `defi:swap` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
+         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED, 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true a warning). userAddress must be a wallet: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["swap"];
         delete?: never;
@@ -429,7 +429,7 @@ export interface paths {
          * Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build).
+         *     Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED, 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true a warning). userAddress must be a wallet: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["addLiquidity"];
         delete?: never;
@@ -539,7 +539,7 @@ export interface paths {
          * Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`).
+         *     Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["increaseLiquidity"];
         delete?: never;
@@ -561,7 +561,7 @@ export interface paths {
          * Build an unsigned decrease (DECREASE_LIQUIDITY or BURN_POSITION + TAKE_PAIR)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`).
+         *     An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["decreaseLiquidity"];
         delete?: never;
@@ -583,7 +583,7 @@ export interface paths {
          * Build an unsigned fee collection (DECREASE_LIQUIDITY of 0 + TAKE_PAIR)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`).
+         *     An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["collectFees"];
         delete?: never;
@@ -784,7 +784,7 @@ export interface components {
         };
         CreateApiKeyDto: {
             /**
-             * @description A label to recognise the key by
+             * @description A label to recognise the key by. Control characters (NUL, line breaks, tabs), bidirectional overrides and zero-width or other invisible format characters are refused.
              * @example CI pipeline
              */
             name: string;
@@ -798,7 +798,7 @@ export interface components {
             scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "usage:read" | "onboarding:write" | "compliance:verify")[];
             /**
              * Format: date-time
-             * @description Expiry (ISO 8601, in the future); omitted: the key never expires
+             * @description Expiry: an ISO 8601 string, a date-time with an offset (2027-01-01T00:00:00Z) or a date (midnight UTC); numbers are refused. It must be in the future and at most the deployment’s key lifetime from now (730 days unless configured otherwise). Omitted: the key never expires.
              * @example 2027-01-01T00:00:00Z
              */
             expiresAt?: string;
@@ -1929,7 +1929,7 @@ export interface components {
              */
             deadline?: number;
             /**
-             * @description Who receives the fees. Default: userAddress.
+             * @description Who receives the fees. Default: userAddress. Refused (400 INVALID_PARAMS, field recipient): the zero address, the v4 action markers 0x…01/0x…02 and other reserved addresses below 0x10000, a protocol contract (PoolManager, PositionManager, UniversalRouter, Permit2, the hook, the registry, …) or a token contract.
              * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
              */
             recipient?: string;
@@ -3180,6 +3180,8 @@ export interface operations {
              *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             *
+             *     `SIMULATION_REVERTED` (build): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
              */
             400: {
                 headers: {
@@ -3404,6 +3406,8 @@ export interface operations {
              *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             *
+             *     `SIMULATION_REVERTED` (build): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
              */
             400: {
                 headers: {
@@ -3853,6 +3857,8 @@ export interface operations {
              *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             *
+             *     `SIMULATION_REVERTED` (build): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
              */
             400: {
                 headers: {
@@ -3978,6 +3984,8 @@ export interface operations {
              *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             *
+             *     `SIMULATION_REVERTED` (build): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
              */
             400: {
                 headers: {
@@ -4094,6 +4102,8 @@ export interface operations {
              *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
+             *
+             *     `SIMULATION_REVERTED` (build): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
              */
             400: {
                 headers: {

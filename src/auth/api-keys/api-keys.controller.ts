@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post, Query } from
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../../common/errors/api-error';
-import { NoStore } from '../../common/http/no-store.decorator';
 import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { CurrentPrincipal, Principal } from '../principal';
 import { RequireDashboardLogin } from '../require-scope.decorator';
@@ -13,7 +12,6 @@ import { ListApiKeysQueryDto } from './dto/list-api-keys-query.dto';
 
 /** Dashboard key management: JWT only, always scoped to the caller's account. */
 @ApiTags('api-keys')
-@NoStore()
 @RequireDashboardLogin()
 @Controller('api/v1/api-keys')
 export class ApiKeysController {

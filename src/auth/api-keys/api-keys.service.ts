@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { IsNull, LessThan, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import { toValidationError } from '../../common/validation/validation-exception.factory';
 import { authConfig, AuthConfig } from '../../config/auth.config';
 import type { Principal } from '../principal';
 import type { Scope } from '../scopes';
@@ -21,6 +22,7 @@ import {
 const LAST_USED_RESOLUTION_MS = 60_000;
 /** Rows held by the authentication cache at most (cleared when full). */
 const CACHED_KEYS_MAX = 10_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ApiKeyView {
   id: string;
@@ -55,6 +57,7 @@ export class ApiKeysService {
     owner: { accountId: string; userId?: string },
     input: { name: string; scopes: Scope[]; expiresAt?: Date },
   ): Promise<ApiKeyView & { key: string }> {
+    if (input.expiresAt) this.assertWithinLifetime(input.expiresAt);
     await this.assertBelowCap(owner.accountId);
     const key = generateApiKey(this.config.apiKeyPrefix, this.config.apiKeyMode);
     const parsed = parseApiKey(key, this.config.apiKeyPrefix)!;
@@ -109,6 +112,23 @@ export class ApiKeysService {
       items: items.map((row) => this.view(row)),
       nextCursor: rows.length > limit && last ? encodeApiKeyCursor(last) : null,
     };
+  }
+
+  /**
+   * The request's DTO has checked the form and that the expiry is in the future; the horizon is
+   * this deployment's (API_KEY_MAX_LIFETIME_DAYS), so it is checked here, still as a field error.
+   */
+  private assertWithinLifetime(expiresAt: Date): void {
+    const days = this.config.apiKeyMaxLifetimeDays;
+    const latest = new Date(Date.now() + days * DAY_MS);
+    if (expiresAt.getTime() <= latest.getTime()) return;
+    throw toValidationError([
+      {
+        field: 'expiresAt',
+        constraint: 'maxLifetime',
+        message: `expiresAt must be at most ${days} days from now (the longest key lifetime here): ${latest.toISOString()} or earlier`,
+      },
+    ]);
   }
 
   /** Revoked keys do not count. Checked before the insert: a concurrent burst may pass by a few. */

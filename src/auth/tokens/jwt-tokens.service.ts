@@ -47,20 +47,25 @@ export class JwtTokensService {
   /**
    * Any defect (signature, algorithm, iss, aud, expiry, wrong typ, missing claim) is JWT_INVALID.
    * jsonwebtoken checks exp only when present: a token without exp or iat would never expire.
+   * It ignores `crit` too; RFC 7515 §4.1.11 says a token naming extensions the recipient does not
+   * understand must be refused, and we understand none (we never issue `crit`).
    */
   async verify(token: string, typ: TokenType): Promise<TokenClaims> {
-    let payload: Record<string, unknown>;
+    let verified: { header: Record<string, unknown>; payload: Record<string, unknown> };
     try {
-      payload = await this.jwt.verifyAsync<Record<string, unknown>>(token, {
+      verified = await this.jwt.verifyAsync<typeof verified>(token, {
         secret: this.secret.value,
         algorithms: ['HS256'],
         issuer: this.config.jwtIssuer,
         audience: this.config.jwtAudience,
         clockTolerance: this.config.clockSkewSeconds,
+        complete: true,
       });
     } catch {
       throw invalid(typ);
     }
+    const { header, payload } = verified;
+    if ('crit' in header) throw invalid(typ);
     const { sub, acc, sid, jti, exp, iat } = payload;
     if (!Number.isFinite(exp) || !Number.isFinite(iat)) throw invalid(typ);
     if (payload.typ !== typ || !isId(sub) || !isId(acc) || !isId(sid) || !isId(jti))

@@ -48,6 +48,8 @@ describe('ERROR_CATALOGUE', () => {
   const growth: Array<[ErrorCode, number, string]> = [
     ['POSITION_NOT_FOUND', 404, 'preflight'],
     ['POSITION_NOT_OWNED', 403, 'preflight'],
+    // Design §7: nothing returned by default is a transaction known to revert (issue 30).
+    ['SIMULATION_REVERTED', 400, 'build'],
   ];
 
   it.each(growth)('%s is %i in phase %s (design §7)', (code, status, phase) => {

@@ -195,9 +195,9 @@ const entries = {
     hint: 'Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).',
   },
   SIMULATION_REVERTED: {
-    status: 200,
+    status: 400,
     phase: 'build',
-    hint: 'eth_estimateGas reverted: see simulation.revertCode; the transaction would fail if broadcast now.',
+    hint: 'The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.',
   },
   INTERNAL_ERROR: {
     status: 500,

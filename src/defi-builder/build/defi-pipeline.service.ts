@@ -1,19 +1,23 @@
 /**
  * Every DeFi operation runs the spec's phases in this order (§7), top to bottom:
- *   validation  the global ValidationPipe on the request DTO (before auth, design §4)
+ *   validation  the global ValidationPipe on the request DTO (before auth, design §4); after auth,
+ *               the payout addresses against the network (payout-recipients.ts)
  *   auth        the API-key-or-JWT guard and the route's scope (@RequireScope)
  *   preflight   PreflightService.run: ownership, tokens, ONE batched read, session gate, spend plan
  *   build       the operation's pure calldata, then the shared tail: deadline, gas plan
- *               (simulation), warnings and the common response fields (design §6)
+ *               (simulation: a revert is refused unless buildOnly, design §7), warnings and the
+ *               common response fields (design §6)
  * An operation (operations/*.operation.ts) only says what its preflight needs and how it encodes.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../auth/principal';
-import type { ChainReads } from '../chain/defi-chain.port';
-import type { BuildResponseBase } from '../defi-builder.types';
+import { ApiError } from '../../common/errors/api-error';
+import { ChainReads, DEFI_CHAIN, DefiChain } from '../chain/defi-chain.port';
+import type { BuildResponseBase, SimulationView } from '../defi-builder.types';
 import { Preflight, PreflightRequest, PreflightService } from '../preflight/preflight.service';
 import { sessionDeadlineWarnings } from '../preflight/session-view';
 import { GasEstimatorService, GasOperation } from './gas-estimator.service';
+import { assertPayoutRecipients, Payout } from './payout-recipients';
 
 export const DEFAULT_DEADLINE_SECONDS = 20 * 60;
 
@@ -40,6 +44,11 @@ export interface DefiOperation<
   D,
 > {
   preflight(request: Req): Omit<PreflightRequest<K, R>, 'userAddress' | 'principal' | 'buildOnly'>;
+  /**
+   * Where the transaction pays out besides userAddress (who signs, and receives swap output,
+   * position NFTs and the tokens of an exit): e.g. collect's recipient. Checked before preflight.
+   */
+  payouts?(request: Req): Payout[];
   /** Pure: calldata from the request and the preflight; throws ApiError BUILD_FAILED. */
   build(request: Req, preflight: Preflight<K, R>, deadline: number): BuiltCall<D>;
 }
@@ -52,6 +61,7 @@ export interface OperationContext {
 @Injectable()
 export class DefiPipelineService {
   constructor(
+    @Inject(DEFI_CHAIN) private readonly chain: DefiChain,
     private readonly preflight: PreflightService,
     private readonly gas: GasEstimatorService,
   ) {}
@@ -61,6 +71,11 @@ export class DefiPipelineService {
     request: Req,
     context: OperationContext,
   ): Promise<BuildResponseBase & D> {
+    // validation that needs the network: nothing is built to pay out where tokens are lost
+    assertPayoutRecipients(this.chain.network(), [
+      { field: 'userAddress', address: request.userAddress },
+      ...(operation.payouts?.(request) ?? []),
+    ]);
     // preflight
     const needs = operation.preflight(request);
     const pre = await this.preflight.run({
@@ -82,6 +97,7 @@ export class DefiPipelineService {
         balanceShort: pre.spend.balanceShort === true,
       },
     );
+    if (gas.simulation.ok === false && !context.buildOnly) throw simulationReverted(gas.simulation);
     return {
       chainId: pre.network.chainId,
       transaction: {
@@ -106,4 +122,16 @@ export class DefiPipelineService {
       deadline,
     };
   }
+}
+
+/**
+ * Design §7: nothing returned by default is a transaction the service already knows will revert.
+ * With buildOnly=true the same revert is a SIMULATION_REVERTED warning on a 200.
+ */
+function simulationReverted(simulation: SimulationView): ApiError {
+  return new ApiError(
+    'SIMULATION_REVERTED',
+    `The transaction reverts when simulated at the latest block (${simulation.revertReason}); it was not returned`,
+    { extra: { revertCode: simulation.revertCode, revertReason: simulation.revertReason } },
+  );
 }

@@ -25,6 +25,9 @@ type CollectOperation = DefiOperation<
 export const collectFeesOperation: CollectOperation = {
   preflight: (dto) => ({ session: 'none', ...positionPreflight(dto.tokenId) }),
 
+  payouts: (dto) =>
+    dto.recipient === undefined ? [] : [{ field: 'recipient', address: dto.recipient }],
+
   build: (dto, pre, deadline) => {
     const position = positionFromPreflight(dto.tokenId, pre);
     const recipient = getAddress(dto.recipient ?? position.owner);

@@ -27,7 +27,9 @@ import { PositionsService } from './positions.service';
 const ERRORS =
   'Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), ' +
   '403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), ' +
-  '403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`).';
+  '403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), ' +
+  '400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). ' +
+  'Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.';
 
 @ApiTags('positions')
 @Controller('api/v1/defi')
@@ -96,6 +98,7 @@ export class PositionsController {
     'SESSION_NOT_ACTIVE',
     'BALANCE_INSUFFICIENT',
     'BUILD_FAILED',
+    'SIMULATION_REVERTED',
     'CHAIN_UNAVAILABLE',
   )
   increase(
@@ -125,6 +128,7 @@ export class PositionsController {
     'POSITION_NOT_FOUND',
     'POSITION_NOT_OWNED',
     'BUILD_FAILED',
+    'SIMULATION_REVERTED',
     'CHAIN_UNAVAILABLE',
   )
   decrease(@Body() body: DecreaseLiquidityDto, @CurrentPrincipal() principal?: Principal) {
@@ -147,6 +151,7 @@ export class PositionsController {
     'POSITION_NOT_FOUND',
     'POSITION_NOT_OWNED',
     'BUILD_FAILED',
+    'SIMULATION_REVERTED',
     'CHAIN_UNAVAILABLE',
   )
   collect(@Body() body: CollectFeesDto, @CurrentPrincipal() principal?: Principal) {

@@ -1,28 +1,29 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
   ArrayUnique,
   IsArray,
-  IsDate,
   IsIn,
   IsOptional,
   IsString,
   Length,
-  MinDate,
 } from 'class-validator';
+import { IsIsoDateTime } from '../../../common/validation/is-iso-date-time';
+import { IsPrintableName } from '../../../common/validation/is-printable-name';
 import { Scope, SCOPES } from '../../scopes';
 
 export class CreateApiKeyDto {
   @ApiProperty({
-    description: 'A label to recognise the key by',
+    description:
+      'A label to recognise the key by. Control characters (NUL, line breaks, tabs), bidirectional overrides and zero-width or other invisible format characters are refused.',
     example: 'CI pipeline',
     minLength: 1,
     maxLength: 100,
   })
   @IsString()
   @Length(1, 100)
+  @IsPrintableName()
   name: string;
 
   @ApiProperty({
@@ -39,12 +40,15 @@ export class CreateApiKeyDto {
   scopes: Scope[];
 
   @ApiPropertyOptional({
-    description: 'Expiry (ISO 8601, in the future); omitted: the key never expires',
+    description:
+      'Expiry: an ISO 8601 string, a date-time with an offset (2027-01-01T00:00:00Z) or a date (midnight UTC); numbers are refused. ' +
+      'It must be in the future and at most the deployment’s key lifetime from now (730 days unless configured otherwise). ' +
+      'Omitted: the key never expires.',
+    type: String,
+    format: 'date-time',
     example: '2027-01-01T00:00:00Z',
   })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate({ message: 'expiresAt must be an ISO 8601 date-time' })
-  @MinDate(() => new Date(), { message: 'expiresAt must be in the future' })
+  @IsIsoDateTime({ future: true })
   expiresAt?: Date;
 }

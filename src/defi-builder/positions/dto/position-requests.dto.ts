@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { IsWalletAddress } from '../../../common/validation/is-evm-address';
+import { IsEvmAddress, IsWalletAddress } from '../../../common/validation/is-evm-address';
 import { IsFutureUnixSeconds, IsUint128String, register } from '../../dto/validators';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -146,11 +146,12 @@ export class DecreaseLiquidityDto extends PositionRequest {
 /** Body of POST /api/v1/defi/liquidity/collect. */
 export class CollectFeesDto extends PositionRequest {
   @ApiPropertyOptional({
-    description: 'Who receives the fees. Default: userAddress.',
+    description:
+      'Who receives the fees. Default: userAddress. Refused (400 INVALID_PARAMS, field recipient): the zero address, the v4 action markers 0x…01/0x…02 and other reserved addresses below 0x10000, a protocol contract (PoolManager, PositionManager, UniversalRouter, Permit2, the hook, the registry, …) or a token contract.',
     example: WALLET,
   })
   @IsOptional()
-  @IsWalletAddress()
+  @IsEvmAddress()
   recipient?: string;
 }
 
