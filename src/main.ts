@@ -9,11 +9,12 @@ import { appConfig, AppConfig } from './config/app.config';
 import { httpConfig, HttpConfig } from './config/http.config';
 import { validateConfiguration } from './config';
 import { ChainConnection } from './chain/chain-connection';
+import { checkConfiguredNetworkFile } from './chain/network/network-loader';
 import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
 
 async function bootstrap(): Promise<void> {
   const started = process.hrtime.bigint();
-  validateConfiguration();
+  validateConfiguration([checkConfiguredNetworkFile]);
   const heapGrowingPercent = appConfig().heapGrowingPercent;
   limitHeapGrowth(heapGrowingPercent);
   const app = await NestFactory.create(AppModule, new ExpressHttpAdapter(), {

@@ -30,6 +30,8 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
         APP_MODE: 'production',
         ...chain.env,
         JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
+        // Required in production; the wallets below sign for localhost (signSiwe's default).
+        SIWE_DOMAIN: 'localhost',
         ATTESTER_PRIVATE_KEY: chain.attesterKey,
         ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       },
@@ -40,6 +42,7 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
     kit = await openCredentialKit(t, chain, {
       APP_MODE: 'production',
       JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
+      SIWE_DOMAIN: 'localhost',
       ATTESTER_PRIVATE_KEY: chain.attesterKey,
       ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       ZK_ISSUER_PRIVATE_KEY: DEVNET_ISSUER_PRIVATE_KEY,

@@ -18,9 +18,16 @@ import { createJsonRpcTransport, JsonRpcTransport } from './json-rpc-http';
 import type { ChainConfig } from '../config/chain.config';
 import { DevnetProcess, sharedDevnet } from './devnet/devnet-process';
 import { superviseDevnet, SupervisedDevnet } from './devnet/devnet-supervisor';
-import { devnetNetworkDefinition } from './network/network-definition';
-import { loadNetwork } from './network/network-loader';
+import { devnetNetworkDefinition, NetworkFile } from './network/network-definition';
+import { loadNetwork, loadNetworkFileAt } from './network/network-loader';
 import type { NetworkDefinition } from './network/network.types';
+
+/** The network file a connection read (absent on the embedded devnet: its deployment is the truth). */
+export interface NetworkFileSource {
+  file: NetworkFile;
+  /** Its path, or the shipped file's name: for messages. */
+  source: string;
+}
 
 export function createChainProvider(
   rpcUrl: string,
@@ -60,21 +67,32 @@ export class ChainConnection implements OnApplicationShutdown {
     readonly devnet?: DevnetProcess,
     /** Set when this connection owns (and restarts) its devnet; a shared test devnet is not. */
     private readonly supervisor?: SupervisedDevnet,
+    /** Set when the network came from a file (CHAIN_RPC_URL given): what the start check verifies. */
+    readonly networkFile?: NetworkFileSource,
   ) {
     this.reads = createJsonRpcTransport(rpcUrl, timeoutMs);
   }
 
   static async open(config: ChainConfig): Promise<ChainConnection> {
     if (config.rpcUrl) {
-      const network = loadNetwork(config.network, config.overrides);
+      const {
+        definition: network,
+        file,
+        source,
+      } = config.networkFile
+        ? loadNetworkFileAt(config.networkFile, config.overrides)
+        : loadNetwork(config.network, config.overrides);
       ChainConnection.logger.log(
-        `chain ${network.name} (chainId ${network.chainId}) via ${redactUrl(config.rpcUrl)}`,
+        `chain ${network.name} (chainId ${network.chainId}, network file ${source}) via ${redactUrl(config.rpcUrl)}`,
       );
       return new ChainConnection(
         config.rpcUrl,
         network,
         createChainProvider(config.rpcUrl, network.chainId, config.timeoutMs),
         config.timeoutMs,
+        undefined,
+        undefined,
+        { file, source },
       );
     }
     const options = { port: config.devnetPort, readyTimeoutMs: config.devnetStartTimeoutMs };
@@ -107,7 +125,7 @@ export class ChainConnection implements OnApplicationShutdown {
 }
 
 /** RPC URLs often embed API keys (e.g. https://base-sepolia.g.alchemy.com/v2/<key>). */
-function redactUrl(url: string): string {
+export function redactUrl(url: string): string {
   const parsed = new URL(url);
   return `${parsed.protocol}//${parsed.host}${parsed.pathname.length > 1 ? '/…' : ''}`;
 }

@@ -3,9 +3,10 @@
  * appends (the DeFi builder's quote and slot0), in ONE Multicall3 aggregate3 eth_call: one RPC
  * request, one consistent block, one clock.
  */
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error';
 import { MULTICALL3 } from './abi/multicall3';
-import { readWord } from './encoding/abi-words';
+import { readWord, ReturnDataError } from './encoding/abi-words';
 import { ChainRpcService, LogFilter, RawLog } from './chain-rpc.service';
 import { blockPages, readPages } from './logs/log-pages';
 import { Call3, Call3Result, decodeAggregate3, encodeAggregate3 } from './encoding/multicall';
@@ -31,6 +32,37 @@ export function outcomeOf(result: Call3Result): CallOutcome {
     : { ok: false, revert: decodeRevert(result.returnData) };
 }
 
+/** Shown with a read that came back empty: the usual cause is a network file for another chain. */
+export const NO_CONTRACT_HINT =
+  'The contracts of the network file are not on this chain (a read answered no data): run npm run cli -- verify-network --rpc <CHAIN_RPC_URL> --network-file <file>.';
+
+/**
+ * Runs `decode`; return data too short for it (an address without code answers 0x) becomes 503
+ * CHAIN_UNAVAILABLE naming the contract read, instead of an unexplained 500.
+ */
+export function decodeChainAnswer<T>(decode: () => T, target: () => string | undefined): T {
+  try {
+    return decode();
+  } catch (err) {
+    if (!(err instanceof ReturnDataError)) throw err;
+    const at = target();
+    ChainReaderService.logger.warn(
+      `a read of ${at ?? 'a contract'} answered no data (${err.message}): ${NO_CONTRACT_HINT}`,
+    );
+    throw new ApiError(
+      'CHAIN_UNAVAILABLE',
+      `The chain answered a read of ${at ?? 'a contract of the network'} with no data`,
+      { hint: NO_CONTRACT_HINT, cause: err },
+    );
+  }
+}
+
+/** The target of the first call whose successful answer is shorter than one word. */
+function firstEmptyAnswer(calls: readonly Call3[], results: readonly Call3Result[]) {
+  const i = results.findIndex((r) => r.success && r.returnData.length < 66);
+  return i < 0 ? undefined : calls[i]?.target;
+}
+
 export interface WalletRead {
   state: WalletState;
   /** Outcomes of the extra calls, in the order given (calls that allow failure may have reverted). */
@@ -39,6 +71,8 @@ export interface WalletRead {
 
 @Injectable()
 export class ChainReaderService {
+  static readonly logger = new Logger(ChainReaderService.name);
+
   constructor(
     private readonly rpc: ChainRpcService,
     private readonly network: NetworkService,
@@ -50,7 +84,11 @@ export class ChainReaderService {
       to: this.network.contracts.multicall3,
       data: encodeAggregate3(calls),
     });
-    const results = decodeAggregate3(raw);
+    const multicall3 = this.network.contracts.multicall3;
+    const results = decodeChainAnswer(
+      () => decodeAggregate3(raw),
+      () => `Multicall3 ${multicall3}`,
+    );
     if (results.length !== calls.length)
       throw new Error(`Multicall3 returned ${results.length} results for ${calls.length} calls`);
     return results;
@@ -75,12 +113,13 @@ export class ChainReaderService {
   }
 
   async readWallet(wallet: string, extraCalls: readonly Call3[] = []): Promise<WalletRead> {
-    const results = await this.aggregate3([
-      ...walletReadCalls(this.network.definition, wallet),
-      ...extraCalls,
-    ]);
+    const calls = [...walletReadCalls(this.network.definition, wallet), ...extraCalls];
+    const results = await this.aggregate3(calls);
     return {
-      state: decodeWalletState(results),
+      state: decodeChainAnswer(
+        () => decodeWalletState(results),
+        () => firstEmptyAnswer(calls, results),
+      ),
       extra: results.slice(WALLET_READ_CALL_COUNT).map(outcomeOf),
     };
   }
@@ -91,7 +130,11 @@ export class ChainReaderService {
       { target: this.network.contracts.multicall3, allowFailure: false, callData: BLOCK_NUMBER },
       ...calls,
     ]);
-    return { blockNumber: Number(readWord(block.returnData, 0)), outcomes: results.map(outcomeOf) };
+    const blockNumber = decodeChainAnswer(
+      () => Number(readWord(block.returnData, 0)),
+      () => `Multicall3 ${this.network.contracts.multicall3}`,
+    );
+    return { blockNumber, outcomes: results.map(outcomeOf) };
   }
 }
 

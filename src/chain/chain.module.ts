@@ -5,12 +5,14 @@ import { ChainConnection } from './chain-connection';
 import { ChainReaderService } from './chain-reader.service';
 import { ChainRpcService } from './chain-rpc.service';
 import { ChainHealthIndicator } from './chain.health';
+import { NetworkFileCheck } from './network/network-file-check';
 import { NetworkService } from './network/network.service';
 
 /**
  * Chain access for every feature module (global): the provider, the network's addresses, the
  * batched reader, and readiness. Opening the connection starts the embedded devnet when no
- * CHAIN_RPC_URL is configured, so the app is ready only once the chain is.
+ * CHAIN_RPC_URL is configured, so the app is ready only once the chain is; otherwise the network
+ * file is checked against the chain before the app serves (NetworkFileCheck).
  */
 @Global()
 @Module({
@@ -22,6 +24,7 @@ import { NetworkService } from './network/network.service';
       inject: [chainConfig.KEY],
     },
     NetworkService,
+    NetworkFileCheck,
     ChainRpcService,
     ChainReaderService,
     ChainHealthIndicator,

@@ -4,36 +4,11 @@ import { AccountProvisioningService } from '../accounts/account-provisioning.ser
 import { AccountsService } from '../accounts/accounts.service';
 import { printableNameProblem } from '../common/validation/is-printable-name';
 import { CliUsageError, required } from './cli-usage';
-import { CREDENTIAL_USAGE, runCredentialCommand } from './credential-commands';
+
+export { parseFlags, splitCommand, USAGE } from './cli-usage';
+import { runCredentialCommand } from './credential-commands';
 
 export { CliUsageError };
-
-export const USAGE = `Usage: npm run cli -- <command> [options]
-  create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
-  set-plan --email EMAIL --plan free|pro|enterprise
-  set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)
-  set-quota --email EMAIL --per-month N         (N = 0 removes the override)
-${CREDENTIAL_USAGE}`;
-
-/** `credentials <verb>` is one command of two words; every other command is one word. */
-export function splitCommand(argv: string[]): { command: string; args: string[] } {
-  const [first, ...rest] = argv;
-  if (first === 'credentials' && rest[0] && !rest[0].startsWith('--'))
-    return { command: `credentials ${rest[0]}`, args: rest.slice(1) };
-  return { command: first, args: rest };
-}
-
-export function parseFlags(args: string[]): Record<string, string> {
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < args.length; i += 2) {
-    const name = args[i];
-    const value = args[i + 1];
-    if (!name?.startsWith('--') || value === undefined)
-      throw new CliUsageError(`Unexpected argument: ${name ?? ''}`);
-    flags[name.slice(2)] = value;
-  }
-  return flags;
-}
 
 function plan(value: string): Plan {
   if (!(PLANS as readonly string[]).includes(value))

@@ -1,7 +1,54 @@
+/**
+ * The CLI's usage text and argument splitting: dependency-free, so `main.ts` answers `--help` and
+ * the standalone commands without loading the app.
+ */
 export class CliUsageError extends Error {}
 
 export function required(flags: Record<string, string>, name: string): string {
   const value = flags[name];
   if (!value) throw new CliUsageError(`--${name} is required`);
   return value;
+}
+
+export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SECONDS] --out FILE   (demo issuer, test network)
+  credentials revoke --wallet W         (empties the wallet's credentials, rotates the root, ends their sessions)
+  credentials refresh --credential FILE [--out FILE]   (the credential's Merkle path in today's tree)
+  credentials push-root --root DECIMAL [--revocation yes]   (an external issuer's new root;
+                                        after a revocation the previous root stops verifying)
+  revoke-session --wallet W             (the attester ends the wallet's session on chain)`;
+
+export const USAGE = `Usage: npm run cli -- <command> [options]
+  create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
+  set-plan --email EMAIL --plan free|pro|enterprise
+  set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)
+  set-quota --email EMAIL --per-month N         (N = 0 removes the override)
+${CREDENTIAL_USAGE}
+  keys generate [--out-dir D] [--json]  (issuer and attester key pairs, no database or config;
+                                        --out-dir writes the private keys to files, mode 0600)
+  verify-network --rpc URL --network-file F [--json]
+                                        (no database or config: does F describe the chain at URL?
+                                        exit 1 with one line per mismatched field)
+  deploy --rpc URL --network-file F --deployer-key-file K [--attester ADDRESS]
+         [--test-token | --token ADDRESS] [--initial-price 3000] [--seed-liquidity [--seed-weth 0.1]] [--json]
+                                        (no database or config: deploys our contracts on the chain
+                                        F describes, writes their addresses back into F; resumable)`;
+
+/** `credentials <verb>` and `keys <verb>` are commands of two words; every other is one word. */
+export function splitCommand(argv: string[]): { command: string; args: string[] } {
+  const [first, ...rest] = argv;
+  if ((first === 'credentials' || first === 'keys') && rest[0] && !rest[0].startsWith('--'))
+    return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
+  return { command: first, args: rest };
+}
+
+export function parseFlags(args: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const name = args[i];
+    const value = args[i + 1];
+    if (!name?.startsWith('--') || value === undefined)
+      throw new CliUsageError(`Unexpected argument: ${name ?? ''}`);
+    flags[name.slice(2)] = value;
+  }
+  return flags;
 }

@@ -11,13 +11,6 @@ import { parseCredentialFile, type CredentialFile } from '../compliance/zk/crede
 import { isEvmAddress, parseFieldElement } from '../compliance/zk/field';
 import { CliUsageError, required } from './cli-usage';
 
-export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SECONDS] --out FILE   (demo issuer, test network)
-  credentials revoke --wallet W         (empties the wallet's credentials, rotates the root, ends their sessions)
-  credentials refresh --credential FILE [--out FILE]   (the credential's Merkle path in today's tree)
-  credentials push-root --root DECIMAL [--revocation yes]   (an external issuer's new root;
-                                        after a revocation the previous root stops verifying)
-  revoke-session --wallet W             (the attester ends the wallet's session on chain)`;
-
 function wallet(flags: Record<string, string>): string {
   const value = required(flags, 'wallet');
   if (!isEvmAddress(value)) throw new CliUsageError('--wallet must be 0x followed by 40 hex');

@@ -1,8 +1,11 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { validateConfiguration } from '../config';
-import { CliModule } from './cli.module';
-import { CliUsageError, parseFlags, runCommand, splitCommand, USAGE } from './cli-commands';
+import type * as NestCore from '@nestjs/core';
+import type * as Config from '../config';
+import type * as CliCommands from './cli-commands';
+import type * as CliModuleFile from './cli.module';
+import type * as NetworkLoader from '../chain/network/network-loader';
+import { CliUsageError, parseFlags, splitCommand, USAGE } from './cli-usage';
+import { STANDALONE_COMMANDS } from './standalone-commands';
 
 async function main(argv: string[]): Promise<number> {
   const { command, args } = splitCommand(argv);
@@ -10,7 +13,23 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
   }
-  validateConfiguration();
+  const standalone = STANDALONE_COMMANDS[command];
+  if (standalone) {
+    const { exitCode, output } = await standalone(args);
+    process.stdout.write(output);
+    return exitCode;
+  }
+  // The app (Nest, TypeORM, the compliance stack) loads only for the commands that need it: the
+  // standalone ones above answer in well under a second instead of ~4 s.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { NestFactory } = require('@nestjs/core') as typeof NestCore;
+  const { validateConfiguration } = require('../config') as typeof Config;
+  const { CliModule } = require('./cli.module') as typeof CliModuleFile;
+  const { runCommand } = require('./cli-commands') as typeof CliCommands;
+  const { checkConfiguredNetworkFile } =
+    require('../chain/network/network-loader') as typeof NetworkLoader;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  validateConfiguration([checkConfiguredNetworkFile]);
   const app = await NestFactory.createApplicationContext(CliModule, {
     logger: ['error'],
     abortOnError: false,

@@ -1,6 +1,6 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { appModeOf } from './app.config';
-import { envInt, envOptional, envString, InvalidConfigError } from './env-reader';
+import { envInt, envOptional, envString, invalidConfig } from './env-reader';
 
 export const API_KEY_PREFIX_PATTERN = /^[a-z][a-z0-9]{1,15}$/;
 export const MIN_SECRET_LENGTH = 32;
@@ -8,14 +8,15 @@ export const MIN_SECRET_LENGTH = 32;
 export const authConfig = registerAs('auth', () => {
   const env = process.env;
   const mode = appModeOf(env);
-  const apiKeyPrefix = envString(env, 'API_KEY_PREFIX', 'cgk');
-  if (!API_KEY_PREFIX_PATTERN.test(apiKeyPrefix)) {
-    throw new InvalidConfigError(
-      'API_KEY_PREFIX',
-      'must be 2-16 lower-case letters or digits, starting with a letter',
-      apiKeyPrefix,
-    );
-  }
+  const given = envString(env, 'API_KEY_PREFIX', 'cgk');
+  const apiKeyPrefix = API_KEY_PREFIX_PATTERN.test(given)
+    ? given
+    : invalidConfig(
+        'API_KEY_PREFIX',
+        'must be 2-16 lower-case letters or digits, starting with a letter',
+        given,
+        'cgk',
+      );
   return {
     jwtSecret: jwtSecret(env, mode),
     jwtIssuer: 'compliance-defi-builder',
@@ -57,13 +58,19 @@ export const authConfig = registerAs('auth', () => {
 function jwtSecret(env: Record<string, string | undefined>, mode: string): string | undefined {
   const given = envOptional(env, 'JWT_SECRET');
   if (given !== undefined && given.length < MIN_SECRET_LENGTH)
-    throw new InvalidConfigError(
+    return invalidConfig(
       'JWT_SECRET',
       `must have at least ${MIN_SECRET_LENGTH} characters`,
       given,
+      undefined,
     );
   if (given === undefined && mode === 'production')
-    throw new InvalidConfigError('JWT_SECRET', 'is required in production mode', undefined);
+    return invalidConfig(
+      'JWT_SECRET',
+      `is required in production mode: ${MIN_SECRET_LENGTH}+ random characters, e.g. openssl rand -base64 48`,
+      undefined,
+      undefined,
+    );
   return given;
 }
 

@@ -1,7 +1,9 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { getAddress, isAddress } from 'ethers';
 import { appModeOf } from './app.config';
-import { envBool, envEnum, envInt, envOptional, envUrl, InvalidConfigError } from './env-reader';
+import { envBool, envEnum, envInt, envOptional, envUrl, invalidConfig } from './env-reader';
 
 export const CHAIN_NETWORKS = ['devnet', 'base-sepolia'] as const;
 export type ChainNetworkName = (typeof CHAIN_NETWORKS)[number];
@@ -12,34 +14,64 @@ function envAddress(env: Env, name: string): string | undefined {
   const value = envOptional(env, name);
   if (value === undefined) return undefined;
   if (!isAddress(value))
-    throw new InvalidConfigError(name, 'must be a 0x-prefixed 40-hex-character address', value);
+    return invalidConfig(name, 'must be a 0x-prefixed 40-hex-character address', value, undefined);
   return getAddress(value.toLowerCase());
 }
 
 /**
+ * CHAIN_NETWORK_FILE: a network file by path (absolute, or relative to the working directory),
+ * e.g. the one `npm run devnet -- --bare --network-file F` wrote and `npm run cli -- deploy`
+ * completed. It replaces CHAIN_NETWORK (a shipped file by name): setting both is an error.
+ */
+function networkFilePath(env: Env, rpcUrl: string | undefined): string | undefined {
+  const given = envOptional(env, 'CHAIN_NETWORK_FILE');
+  if (given === undefined) return undefined;
+  const path = resolve(given);
+  if (envOptional(env, 'CHAIN_NETWORK') !== undefined)
+    return invalidConfig(
+      'CHAIN_NETWORK_FILE',
+      'cannot be combined with CHAIN_NETWORK: set one of them (CHAIN_NETWORK names a shipped network file, CHAIN_NETWORK_FILE a file by path)',
+      given,
+      path,
+    );
+  if (!rpcUrl)
+    invalidConfig(
+      'CHAIN_RPC_URL',
+      'is required with CHAIN_NETWORK_FILE (the RPC of the chain the file describes)',
+      undefined,
+      undefined,
+    );
+  if (!existsSync(path))
+    return invalidConfig(
+      'CHAIN_NETWORK_FILE',
+      `must name a file (${path} does not exist)`,
+      given,
+      path,
+    );
+  return path;
+}
+
+/**
  * Chain access. No CHAIN_RPC_URL: the service starts its embedded devnet (DEVNET_PORT). The
- * addresses come from the network file named by CHAIN_NETWORK: `devnet` by default in demo mode
- * (embedded devnet, `npm run devnet`, the test helper), `base-sepolia` by default in production
- * mode. The attester key and the session length belong to the compliance namespace.
+ * addresses come from the network file at CHAIN_NETWORK_FILE, or else the shipped one named by
+ * CHAIN_NETWORK: `devnet` by default in demo mode (embedded devnet, `npm run devnet`, the test
+ * helper), `base-sepolia` by default in production mode. The attester key and the session length
+ * belong to the compliance namespace.
  */
 export const chainConfig = registerAs('chain', () => {
   const env = process.env;
   const rpcUrl = envUrl(env, 'CHAIN_RPC_URL', ['http', 'https']);
   const production = appModeOf(env) === 'production';
   const underTest = env.NODE_ENV === 'test';
+  const networkFile = networkFilePath(env, rpcUrl);
   const network = envEnum<ChainNetworkName>(
     env,
     'CHAIN_NETWORK',
     CHAIN_NETWORKS,
     production ? 'base-sepolia' : 'devnet',
   );
-  if (!rpcUrl && network !== 'devnet') {
-    throw new InvalidConfigError(
-      'CHAIN_RPC_URL',
-      `is required when CHAIN_NETWORK=${network}`,
-      undefined,
-    );
-  }
+  if (!rpcUrl && !networkFile && network !== 'devnet')
+    invalidConfig('CHAIN_RPC_URL', `is required when CHAIN_NETWORK=${network}`, undefined, null);
   const overrides = {
     complianceRegistryAddress: envAddress(env, 'COMPLIANCE_REGISTRY_ADDRESS'),
     complianceHookAddress: envAddress(env, 'COMPLIANCE_HOOK_ADDRESS'),
@@ -52,7 +84,9 @@ export const chainConfig = registerAs('chain', () => {
       ? envInt(env, 'CHAIN_LOGS_PAGE_BLOCKS', 10_000, { min: 1, max: 1_000_000 })
       : undefined,
   };
-  if (network === 'base-sepolia') {
+  // What the file holds (a network file, our contracts deployed) is the chain layer's to judge:
+  // src/chain/network/network-loader.ts refuses it at start, naming the fields and what to run.
+  if (network === 'base-sepolia' && !networkFile) {
     // Our contracts are not in the public network file: a deployment must name them.
     for (const [name, value] of [
       ['COMPLIANCE_REGISTRY_ADDRESS', overrides.complianceRegistryAddress],
@@ -60,17 +94,16 @@ export const chainConfig = registerAs('chain', () => {
       ['TUSDC_ADDRESS', overrides.tusdcAddress],
     ] as const) {
       if (!value)
-        throw new InvalidConfigError(
-          name,
-          'is required with CHAIN_NETWORK=base-sepolia',
-          undefined,
-        );
+        invalidConfig(name, 'is required with CHAIN_NETWORK=base-sepolia', undefined, null);
     }
   }
   return {
     /** Undefined: start the embedded devnet. */
     rpcUrl,
+    /** The shipped network file the service reads, unless networkFile is set. */
     network,
+    /** Absolute path of the operator's network file (CHAIN_NETWORK_FILE); replaces `network`. */
+    networkFile,
     devnetPort: envInt(env, 'DEVNET_PORT', underTest ? 0 : 8545, { min: 0, max: 65535 }),
     /**
      * Share one embedded devnet among all app instances of this process instead of one each (and

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { complianceConfig } from './compliance.config';
+import { collectConfigErrors } from './env-reader';
 
 const VARS = [
   'APP_MODE',
@@ -49,13 +50,37 @@ describe('complianceConfig', () => {
     ).toEqual([]);
   });
 
-  it('requires the issuer key and the attester key in production', () => {
+  it('requires the SIWE domain, the issuer key and the attester key in production', () => {
+    const production = { APP_MODE: 'production', SIWE_DOMAIN: 'app.example.com' };
     expect(() => withEnv({ APP_MODE: 'production' }, () => complianceConfig())).toThrow(
+      /SIWE_DOMAIN is required in production mode/,
+    );
+    expect(() => withEnv(production, () => complianceConfig())).toThrow(
       /ZK_ISSUER_PUBLIC_KEY is required/,
     );
     expect(() =>
-      withEnv({ APP_MODE: 'production', ZK_ISSUER_PUBLIC_KEY: ISSUER }, () => complianceConfig()),
+      withEnv({ ...production, ZK_ISSUER_PUBLIC_KEY: ISSUER }, () => complianceConfig()),
     ).toThrow(/ATTESTER_PRIVATE_KEY is required/);
+    const config = withEnv(
+      { ...production, ZK_ISSUER_PUBLIC_KEY: ISSUER, ATTESTER_PRIVATE_KEY: '0x' + '12'.repeat(32) },
+      () => complianceConfig(),
+    );
+    expect(config).toMatchObject({
+      production: true,
+      siweDomain: 'app.example.com',
+      siweUri: 'https://app.example.com',
+    });
+  });
+
+  it('reports every missing production setting when collected (validateConfiguration)', () => {
+    const problems = withEnv({ APP_MODE: 'production' }, () =>
+      collectConfigErrors(complianceConfig),
+    );
+    expect(problems.map((problem) => problem.variable)).toEqual([
+      'SIWE_DOMAIN',
+      'ZK_ISSUER_PUBLIC_KEY',
+      'ATTESTER_PRIVATE_KEY',
+    ]);
   });
 
   it.each([
@@ -63,6 +88,8 @@ describe('complianceConfig', () => {
     ['ATTESTER_PRIVATE_KEY', '0x1234', /ATTESTER_PRIVATE_KEY must be 0x followed by 64 hex/],
     ['SESSION_TTL_SECONDS', '5', /SESSION_TTL_SECONDS must be an integer between 60/],
     ['SIWE_DOMAIN', 'https://x', /SIWE_DOMAIN must be an RFC 3986 authority/],
+    ['ZK_ISSUER_PUBLIC_KEY', '<x>,<y>', /ZK_ISSUER_PUBLIC_KEY must be "<x>,<y>"/],
+    ['ZK_ISSUER_PUBLIC_KEY', '0x1,0x2', /ZK_ISSUER_PUBLIC_KEY must be "<x>,<y>"/],
   ])('fails the boot naming %s for a bad value', (name, value, message) => {
     expect(() => withEnv({ [name]: value }, () => complianceConfig())).toThrow(message);
   });

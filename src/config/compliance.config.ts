@@ -1,6 +1,6 @@
 import { ConfigType, registerAs } from '@nestjs/config';
-import { APP_MODES } from './app.config';
-import { envEnum, envInt, envOptional, envString, InvalidConfigError } from './env-reader';
+import { appModeOf } from './app.config';
+import { envInt, envOptional, envString, invalidConfig } from './env-reader';
 
 /** ERC-4361 nonces from GET /onboarding/nonce live this long (the SIWE message's max age too). */
 export const SIWE_NONCE_TTL_SECONDS = 600;
@@ -20,15 +20,8 @@ export const PROOF_CLOCK_SKEW_SECONDS = 300;
  */
 export const complianceConfig = registerAs('compliance', () => {
   const env = process.env;
-  const production = envEnum(env, 'APP_MODE', APP_MODES, 'demo') === 'production';
-  const siweDomain = envString(env, 'SIWE_DOMAIN', 'localhost');
-  if (!/^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/.test(siweDomain)) {
-    throw new InvalidConfigError(
-      'SIWE_DOMAIN',
-      'must be an RFC 3986 authority: host[:port]',
-      siweDomain,
-    );
-  }
+  const production = appModeOf(env) === 'production';
+  const siweDomain = siweDomainOf(env, production);
   return {
     siweDomain,
     /** The URI put in server-prepared SIWE messages (clients may sign any URI). */
@@ -68,40 +61,71 @@ export const complianceConfig = registerAs('compliance', () => {
 
 export type ComplianceConfig = ConfigType<typeof complianceConfig>;
 
-function issuerPublicKey(
-  env: Record<string, string | undefined>,
-  production: boolean,
-): string | undefined {
+type Env = Record<string, string | undefined>;
+
+/**
+ * The host[:port] users sign in at: every SIWE message names it and a wallet shows it. localhost
+ * is right for the demo only, so production must say it (a silent localhost would refuse every
+ * message signed for the real domain).
+ */
+function siweDomainOf(env: Env, production: boolean): string {
+  const given = envOptional(env, 'SIWE_DOMAIN');
+  if (given === undefined && production)
+    return invalidConfig(
+      'SIWE_DOMAIN',
+      'is required in production mode: the host[:port] users sign in at, e.g. app.example.com',
+      undefined,
+      'localhost',
+    );
+  const siweDomain = given ?? 'localhost';
+  if (!/^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/.test(siweDomain))
+    return invalidConfig(
+      'SIWE_DOMAIN',
+      'must be an RFC 3986 authority: host[:port]',
+      siweDomain,
+      'localhost',
+    );
+  return siweDomain;
+}
+
+function issuerPublicKey(env: Env, production: boolean): string | undefined {
   const given = envOptional(env, 'ZK_ISSUER_PUBLIC_KEY');
   if (given === undefined && production)
-    throw new InvalidConfigError(
+    return invalidConfig(
       'ZK_ISSUER_PUBLIC_KEY',
-      'is required in production mode ("<x>,<y>")',
+      'is required in production mode: the credential issuer\'s "<x>,<y>", from npm run cli -- keys generate',
+      undefined,
+      undefined,
+    );
+  // The shape only: whether the point is on Baby Jubjub is ComplianceKeys' check (zk code).
+  if (given !== undefined && !/^\d+\s*,\s*\d+$/.test(given))
+    return invalidConfig(
+      'ZK_ISSUER_PUBLIC_KEY',
+      'must be "<x>,<y>": two decimal coordinates',
+      given,
       undefined,
     );
   return given;
 }
 
-function attesterPrivateKey(
-  env: Record<string, string | undefined>,
-  production: boolean,
-): string | undefined {
+function attesterPrivateKey(env: Env, production: boolean): string | undefined {
   const given = envOptional(env, 'ATTESTER_PRIVATE_KEY');
   if (given === undefined) {
     if (production)
-      throw new InvalidConfigError(
+      return invalidConfig(
         'ATTESTER_PRIVATE_KEY',
-        'is required in production mode',
+        'is required in production mode: 0x + 64 hex, from npm run cli -- keys generate',
+        undefined,
         undefined,
       );
     return undefined;
   }
-  if (!/^0x[0-9a-fA-F]{64}$/.test(given)) {
-    throw new InvalidConfigError(
+  if (!/^0x[0-9a-fA-F]{64}$/.test(given))
+    return invalidConfig(
       'ATTESTER_PRIVATE_KEY',
       'must be 0x followed by 64 hex characters',
       given,
+      undefined,
     );
-  }
   return given;
 }

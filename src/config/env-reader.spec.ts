@@ -1,4 +1,14 @@
-import { envBool, envEnum, envInt, envString, envUrl, InvalidConfigError } from './env-reader';
+import {
+  collectConfigErrors,
+  envBool,
+  envEnum,
+  envInt,
+  envString,
+  envUrl,
+  invalidConfig,
+  InvalidConfigError,
+  redactConfigValue,
+} from './env-reader';
 
 describe('env-reader', () => {
   it('uses the fallback for unset or blank variables', () => {
@@ -43,5 +53,56 @@ describe('env-reader', () => {
     expect(() => envUrl({ U: 'http://h' }, 'U', ['postgres'])).toThrow(
       /U must use one of the protocols postgres/,
     );
+  });
+
+  it('shows a URL without its credentials or path (an RPC path often holds an API key)', () => {
+    expect(redactConfigValue('DATABASE_URL', 'mysql://app:hunter2@db.internal:5432/cgk')).toBe(
+      'mysql://<redacted>@db.internal:5432/…',
+    );
+    expect(redactConfigValue('CHAIN_RPC_URL', 'wss://base.example.com/v2/abcdef')).toBe(
+      'wss://base.example.com/…',
+    );
+    expect(redactConfigValue('REDIS_URL', 'not a url')).toBe('not a url');
+    expect(() =>
+      envUrl({ DATABASE_URL: 'mysql://app:hunter2@db/x' }, 'DATABASE_URL', ['postgres']),
+    ).toThrow(
+      'DATABASE_URL must use one of the protocols postgres (got "mysql://<redacted>@db/…")',
+    );
+  });
+});
+
+describe(collectConfigErrors.name, () => {
+  it('records every problem instead of throwing, the readers going on with a placeholder', () => {
+    const env = { PORT: 'x', DEBUG: 'maybe', MODE: 'staging', U: 'nope' };
+    const read: unknown[] = [];
+    const problems = collectConfigErrors(() =>
+      read.push(
+        envInt(env, 'PORT', 3000),
+        envBool(env, 'DEBUG', false),
+        envEnum(env, 'MODE', ['demo'], 'demo'),
+        envUrl(env, 'U', ['https']),
+        envString(env, 'NAME'),
+        invalidConfig('OTHER', 'must be other', 'v', 42),
+      ),
+    );
+    expect(read).toEqual([3000, false, 'demo', undefined, '', 42]);
+    expect(problems.map((problem) => problem.problem)).toEqual([
+      'PORT must be an integer between -9007199254740991 and 9007199254740991 (got "x")',
+      'DEBUG must be true or false (got "maybe")',
+      'MODE must be one of demo (got "staging")',
+      'U must be a URL (https) (got "nope")',
+      'NAME is required (it is not set)',
+      'OTHER must be other (got "v")',
+    ]);
+  });
+
+  it('keeps what a parser throws itself, and throws again once collecting is over', () => {
+    const problems = collectConfigErrors(() => {
+      envInt({ A: 'x' }, 'A', 1);
+      throw new InvalidConfigError('B', 'must be b', undefined);
+    });
+    expect(problems.map((problem) => problem.variable)).toEqual(['A', 'B']);
+    expect(() => envInt({ A: 'x' }, 'A', 1)).toThrow(InvalidConfigError);
+    expect(() => collectConfigErrors(() => JSON.parse('{'))).toThrow(SyntaxError);
   });
 });

@@ -1,5 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
-import { envBool, envInt, envOptional, InvalidConfigError } from './env-reader';
+import { envBool, envInt, envOptional, invalidConfig } from './env-reader';
 
 /** The headers a browser dashboard may send, and the ones its scripts may read (rate limit, ids). */
 export const CORS_ALLOWED_HEADERS = [
@@ -30,21 +30,21 @@ export function parseCorsOrigins(text: string | undefined): string[] {
     .split(',')
     .map((origin) => origin.trim())
     .filter((origin) => origin.length > 0)
-    .map((origin) => {
+    .flatMap((origin) => {
       let url: URL | undefined;
       try {
         url = new URL(origin);
       } catch {
         url = undefined;
       }
-      if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== origin) {
-        throw new InvalidConfigError(
-          'CORS_ORIGINS',
-          'must list exact origins such as https://dashboard.example.com (scheme://host[:port], comma-separated, no path, no wildcard)',
-          origin,
-        );
-      }
-      return origin;
+      if (url && ['http:', 'https:'].includes(url.protocol) && url.origin === origin)
+        return [origin];
+      return invalidConfig(
+        'CORS_ORIGINS',
+        'must list exact origins such as https://dashboard.example.com (scheme://host[:port], comma-separated, no path, no wildcard)',
+        origin,
+        [],
+      );
     });
 }
 
@@ -66,10 +66,11 @@ export function parseTrustProxy(text: string | undefined): boolean | number | st
     list.length === 0 ||
     list.some((entry) => !/^[0-9a-fA-F:./]+$|^(loopback|linklocal|uniquelocal)$/.test(entry))
   )
-    throw new InvalidConfigError(
+    return invalidConfig(
       'TRUST_PROXY',
       'must be true, false, a hop count, or comma-separated proxy addresses/subnets (loopback, 10.0.0.0/8)',
       text,
+      false,
     );
   return list;
 }
@@ -91,18 +92,16 @@ export interface RequestTimeouts {
 export function readRequestTimeouts(env: Record<string, string | undefined>): RequestTimeouts {
   const bounds = { min: 1_000, max: 3_600_000 };
   const requestTimeoutMs = envInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, bounds);
-  const headersTimeoutMs = envInt(
-    env,
-    'HTTP_HEADERS_TIMEOUT_MS',
-    Math.min(10_000, requestTimeoutMs),
-    bounds,
-  );
-  if (headersTimeoutMs > requestTimeoutMs)
-    throw new InvalidConfigError(
-      'HTTP_HEADERS_TIMEOUT_MS',
-      `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
-      String(headersTimeoutMs),
-    );
+  const given = envInt(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), bounds);
+  const headersTimeoutMs =
+    given <= requestTimeoutMs
+      ? given
+      : invalidConfig(
+          'HTTP_HEADERS_TIMEOUT_MS',
+          `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+          String(given),
+          requestTimeoutMs,
+        );
   return { headersTimeoutMs, requestTimeoutMs };
 }
 

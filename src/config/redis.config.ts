@@ -1,16 +1,17 @@
 import { ConfigType, registerAs } from '@nestjs/config';
-import { envInt, envString, envUrl, InvalidConfigError } from './env-reader';
+import { envInt, envString, envUrl, invalidConfig } from './env-reader';
 
 export const redisConfig = registerAs('redis', () => {
   const env = process.env;
-  const keyPrefix = envString(env, 'REDIS_KEY_PREFIX', 'cgk:');
-  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) {
-    throw new InvalidConfigError(
-      'REDIS_KEY_PREFIX',
-      'must be 1-64 characters of A-Z a-z 0-9 : _ . -',
-      keyPrefix,
-    );
-  }
+  const given = envString(env, 'REDIS_KEY_PREFIX', 'cgk:');
+  const keyPrefix = /^[A-Za-z0-9:_.-]{1,64}$/.test(given)
+    ? given
+    : invalidConfig(
+        'REDIS_KEY_PREFIX',
+        'must be 1-64 characters of A-Z a-z 0-9 : _ . -',
+        given,
+        'cgk:',
+      );
   return {
     /** Unset: rate-limit state lives in process memory (one instance only). */
     url: envUrl(env, 'REDIS_URL', ['redis', 'rediss']),

@@ -42,7 +42,7 @@ export async function startComplianceDevnet(): Promise<ComplianceDevnet> {
   const keys = devnetPrivateKeys(10);
   const registry = new Contract(
     devnet.network.contracts.complianceRegistry,
-    [...COMPLIANCE_REGISTRY_ABI.fragments, 'function isActive(address wallet) view returns (bool)'],
+    COMPLIANCE_REGISTRY_ABI,
     devnet.provider,
   );
   return {

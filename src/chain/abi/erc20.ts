@@ -7,5 +7,7 @@ export const ERC20 = withCachedSelectors(
     'function approve(address spender, uint256 amount) returns (bool)',
     'function allowance(address owner, address spender) view returns (uint256)',
     'function balanceOf(address owner) view returns (uint256)',
+    'function decimals() view returns (uint8)',
+    'function name() view returns (string)',
   ]),
 );

@@ -9,6 +9,11 @@ import { withCachedSelectors } from '../encoding/abi-words';
 export const POOL_KEY_TUPLE =
   'tuple(address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks)';
 
+/** PoolManager (v4-core src/PoolManager.sol): pool initialization (deployment). */
+export const POOL_MANAGER = new Interface([
+  `function initialize(${POOL_KEY_TUPLE} key, uint160 sqrtPriceX96) returns (int24 tick)`,
+]);
+
 /** UniversalRouter 2.x (universal-router contracts/UniversalRouter.sol). */
 export const UNIVERSAL_ROUTER = withCachedSelectors(
   new Interface(['function execute(bytes commands, bytes[] inputs, uint256 deadline) payable']),

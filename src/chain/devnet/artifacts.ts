@@ -1,31 +1,20 @@
 /**
- * Loads the compiled bytecode the devnet deploys: the official Uniswap artifacts shipped in the
- * npm packages (never recompiled, so the devnet runs exactly the audited bytecode) and our own
- * artifacts committed under contracts/artifacts/ (built by `npm run contracts:build`).
+ * Loads the compiled bytecode of the devnet's public infrastructure: the official Uniswap artifacts
+ * shipped in the npm packages (never recompiled, so the devnet runs exactly the audited bytecode)
+ * and Permit2's runtime code. Our own artifacts are loaded by the deployment (contract-artifacts.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import {
+  findRepoRoot,
+  LoadedArtifact,
+  loadOwnArtifact,
+  OwnContractName,
+  readJson,
+} from '../deployment/contract-artifacts';
 
-export interface LoadedArtifact {
-  abi: readonly unknown[];
-  bytecode: string;
-  deployedBytecode?: string;
-}
-
-/** Walks up from this file to the repository root (works from src/ under ts and from dist/). */
-export function findRepoRoot(start = __dirname): string {
-  let dir = start;
-  while (!existsSync(join(dir, 'contracts', 'artifacts'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`contracts/artifacts not found above ${start}`);
-    dir = parent;
-  }
-  return dir;
-}
-
-function readJson(path: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-}
+// Our own artifacts belong to the deployment (src/chain/deployment), which a real network runs too.
+export { findRepoRoot, loadOwnArtifact };
+export type { LoadedArtifact, OwnContractName };
 
 function modulePath(relative: string): string {
   return require.resolve(relative, { paths: [findRepoRoot()] });
@@ -62,26 +51,11 @@ export const UNISWAP_ARTIFACTS = {
 } as const;
 
 export type UniswapContractName = keyof typeof UNISWAP_ARTIFACTS;
-export type OwnContractName = 'ComplianceRegistry' | 'ComplianceHook' | 'TestUSDC' | 'Multicall3';
-
 const cache = new Map<string, LoadedArtifact>();
 
 export function loadUniswapArtifact(name: UniswapContractName): LoadedArtifact {
   const key = `uniswap:${name}`;
   if (!cache.has(key)) cache.set(key, uniswapArtifact(UNISWAP_ARTIFACTS[name]));
-  return cache.get(key)!;
-}
-
-export function loadOwnArtifact(name: OwnContractName): LoadedArtifact {
-  const key = `own:${name}`;
-  if (!cache.has(key)) {
-    const json = readJson(join(findRepoRoot(), 'contracts', 'artifacts', `${name}.json`));
-    cache.set(key, {
-      abi: json.abi as unknown[],
-      bytecode: json.bytecode as string,
-      deployedBytecode: json.deployedBytecode as string,
-    });
-  }
   return cache.get(key)!;
 }
 

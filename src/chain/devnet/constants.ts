@@ -12,12 +12,14 @@ export const GENESIS_BALANCE_WEI = 10_000n * 10n ** 18n;
 export const PERMIT2_ADDRESS = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
 /**
- * Arachnid's deterministic-deployment proxy (the CREATE2 factory Foundry uses): runtime code
- * from github.com/Arachnid/deterministic-deployment-proxy. Hardhat does not predeploy it.
+ * The canonical CREATE2 deployer (Arachnid's deterministic-deployment proxy) is installed as on any
+ * chain: fund its one-time signer, then broadcast its presigned pre-EIP-155 transaction (gas price
+ * 100 gwei x 100,000 gas). Source: github.com/Arachnid/deterministic-deployment-proxy README.
  */
-export const CREATE2_FACTORY_ADDRESS = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
-export const CREATE2_FACTORY_RUNTIME =
-  '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3';
+export const CREATE2_DEPLOYER_SIGNER = '0x3fAB184622Dc19b6109349B94811493BF2a45362';
+export const CREATE2_DEPLOYER_FUNDING_WEI = 10n ** 16n;
+export const CREATE2_DEPLOYER_TRANSACTION =
+  '0xf8a58085174876e800830186a08080b853604580600e600039806000f350fe7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf31ba02222222222222222222222222222222222222222222222222222222222222222a02222222222222222222222222222222222222222222222222222222222222222';
 
 /** Pool (spec §1: WETH/tUSDC). 0.30 % fee tier with its usual tick spacing. */
 export const POOL_FEE = 3000;
@@ -28,12 +30,13 @@ export const INITIAL_TUSDC_PER_WETH = 3000n;
 /** Per funded account. */
 export const FUND_WETH_WEI = 100n * 10n ** 18n;
 export const FUND_TUSDC_UNITS = 1_000_000n * 10n ** 6n;
-/** Seeded full-range liquidity: deep enough that multi-WETH swaps stay far from NotEnoughLiquidity. */
-export const SEED_WETH_WEI = 1_000n * 10n ** 18n;
-export const SEED_TUSDC_UNITS = 3_000_000n * 10n ** 6n;
+/**
+ * Seeded full-range liquidity (whole WETH / whole tUSDC): deep enough that multi-WETH swaps stay
+ * far from NotEnoughLiquidity. The seeder's session outlives any test run.
+ */
+export const SEED_WETH = '1000';
+export const SEED_TUSDC = '3000000';
+export const SEED_SESSION_SECONDS = 2 ** 40;
 
-/** Permissions the ComplianceHook address must carry (v4-core Hooks.sol flags). */
-export const HOOK_FLAGS = (1n << 11n) | (1n << 7n); // BEFORE_ADD_LIQUIDITY | BEFORE_SWAP
-export const HOOK_FLAG_MASK = (1n << 14n) - 1n;
 /** PositionManager constructor argument, as in Uniswap's deploy scripts. */
 export const UNSUBSCRIBE_GAS_LIMIT = 300_000n;

@@ -1,80 +1,91 @@
 /**
- * Deploys the whole devnet world onto a fresh local EVM: Permit2, Uniswap v4 (official npm
- * bytecode), Multicall3, WETH, tUSDC, ComplianceRegistry and ComplianceHook; initializes and
- * seeds the WETH/tUSDC pool and funds the development accounts. Every address is deterministic:
- * same deployer, same nonces, CREATE2 salts derived from fixed inputs.
+ * Builds the devnet world on a fresh local EVM in two parts:
+ *
+ *  (a) deployInfrastructure: what a real network already has: Permit2, Multicall3, the canonical
+ *      CREATE2 deployer (installed by its presigned keyless transaction, as on any chain), WETH,
+ *      PoolManager, PositionManager + descriptor, UniversalRouter, StateView, V4Quoter. This is
+ *      all `npm run devnet -- --bare` runs.
+ *  (b) deployCompliance (src/chain/deployment): OUR deployment, the very code `npm run cli --
+ *      deploy` runs against Base Sepolia, signed with the deployer's key.
+ *
+ * then funds the development accounts. Every address is deterministic: same deployer, same
+ * nonces, CREATE2 salts derived from fixed inputs.
  */
-import {
-  AbiCoder,
-  Interface,
-  encodeBytes32String,
-  InterfaceAbi,
-  getAddress,
-  getCreate2Address,
-  keccak256,
-  toBeHex,
-  zeroPadValue,
-} from 'ethers';
+import { encodeBytes32String, getAddress, Interface, InterfaceAbi, Wallet } from 'ethers';
+import { mineSalt } from '../deployment/create2-addresses';
+import { CREATE2_DEPLOYER_ADDRESS } from '../deployment/deployment-constants';
+import { deployCompliance } from '../deployment/deployment-executor';
+import { Eip1193 } from '../deployment/deployment-rpc';
+import { DEPRECATED_ITEMS, DEFAULT_POSITION_LOGS } from '../network/network-definition';
+import type { NetworkFile } from '../network/network-definition';
+import type { DevnetDeployment } from '../network/network.types';
 import {
   loadOwnArtifact,
   loadPermit2RuntimeCode,
   loadUniswapArtifact,
   LoadedArtifact,
 } from './artifacts';
-import { PERMIT2 } from '../abi/permit2';
-import { POSITION_MANAGER } from '../abi/uniswap-v4';
 import * as C from './constants';
-import { fullRangeLiquidityForAmounts, fullRangeTicks, sqrtPriceX96FromRatio } from './pool-math';
-import type { DevnetDeployment } from '../network/network.types';
 
-export interface Eip1193 {
-  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
+export type { Eip1193 };
+
+/** The devnet's public infrastructure: the part of a network file that (a) fills in. */
+export interface DevnetInfrastructure {
+  chainId: number;
+  contracts: {
+    poolManager: string;
+    positionManager: string;
+    positionDescriptor: string;
+    universalRouter: string;
+    stateView: string;
+    v4Quoter: string;
+    permit2: string;
+    multicall3: string;
+    create2Deployer: string;
+  };
+  weth: string;
+  accounts: { deployer: string; seeder: string; funded: string[] };
 }
-
-const coder = AbiCoder.defaultAbiCoder();
-const MAX_UINT256 = (1n << 256n) - 1n;
-const MAX_UINT160 = (1n << 160n) - 1n;
-const MAX_UINT48 = (1n << 48n) - 1n;
 
 class Deployer {
   constructor(private readonly rpc: Eip1193) {}
 
+  /** An unlocked devnet account sends: the infrastructure is not ours to sign for. */
   async send(
     from: string,
     to: string | undefined,
     data: string,
     value = 0n,
-  ): Promise<{ contractAddress: string | null }> {
+  ): Promise<string | null> {
     const hash = (await this.rpc.request({
       method: 'eth_sendTransaction',
-      params: [{ from, to, data, value: toBeHex(value) }],
+      params: [{ from, to, data, value: `0x${value.toString(16)}` }],
     })) as string;
-    // Automine: the receipt exists as soon as eth_sendTransaction returns.
+    return this.receipt(hash);
+  }
+
+  async sendRaw(raw: string): Promise<void> {
+    await this.receipt(
+      (await this.rpc.request({ method: 'eth_sendRawTransaction', params: [raw] })) as string,
+    );
+  }
+
+  /** Automine: the receipt exists as soon as the transaction is accepted. */
+  private async receipt(hash: string): Promise<string | null> {
     const receipt = (await this.rpc.request({
       method: 'eth_getTransactionReceipt',
       params: [hash],
-    })) as {
-      status: string;
-      contractAddress: string | null;
-    };
+    })) as { status: string; contractAddress: string | null };
     if (receipt.status !== '0x1') throw new Error(`devnet deployment transaction ${hash} reverted`);
-    return receipt;
+    return receipt.contractAddress;
   }
 
   async deploy(from: string, artifact: LoadedArtifact, args: unknown[] = []): Promise<string> {
     const data = new Interface(artifact.abi as InterfaceAbi).encodeDeploy(args);
-    const { contractAddress } = await this.send(from, undefined, artifact.bytecode + data.slice(2));
-    return getAddress(contractAddress!);
+    return getAddress((await this.send(from, undefined, artifact.bytecode + data.slice(2)))!);
   }
 
-  async call(
-    from: string,
-    to: string,
-    abi: InterfaceAbi,
-    fn: string,
-    args: unknown[],
-    value = 0n,
-  ): Promise<void> {
+  async call(from: string, to: string, abi: InterfaceAbi, fn: string, args: unknown[], value = 0n) {
     await this.send(from, to, new Interface(abi).encodeFunctionData(fn, args), value);
   }
 
@@ -83,70 +94,33 @@ class Deployer {
   }
 }
 
-function initCode(artifact: LoadedArtifact, args: unknown[]): string {
-  return (
-    artifact.bytecode + new Interface(artifact.abi as InterfaceAbi).encodeDeploy(args).slice(2)
-  );
-}
-
-function saltOf(n: number): string {
-  return zeroPadValue(toBeHex(n), 32);
-}
-
-/** First salt whose CREATE2 address satisfies `accept` (deterministic: always scans from 0). */
-export function mineSalt(
-  code: string,
-  accept: (address: string) => boolean,
-  limit = 1_000_000,
-): { salt: string; address: string } {
-  const codeHash = keccak256(code);
-  for (let i = 0; i < limit; i++) {
-    const salt = saltOf(i);
-    const address = getCreate2Address(C.CREATE2_FACTORY_ADDRESS, salt, codeHash);
-    if (accept(address)) return { salt, address };
-  }
-  throw new Error('no CREATE2 salt found');
-}
-
-export function hasHookFlags(address: string): boolean {
-  return (BigInt(address) & C.HOOK_FLAG_MASK) === C.HOOK_FLAGS;
-}
-
-async function create2(
-  d: Deployer,
-  from: string,
-  salt: string,
-  code: string,
-  expected: string,
-): Promise<string> {
-  await d.send(from, C.CREATE2_FACTORY_ADDRESS, salt + code.slice(2));
-  return getAddress(expected);
-}
-
-export async function deployDevnet(rpc: Eip1193, accounts: string[]): Promise<DevnetDeployment> {
+/** (a): the public infrastructure, as a real network has it. */
+export async function deployInfrastructure(
+  rpc: Eip1193,
+  accounts: string[],
+): Promise<DevnetInfrastructure> {
   const d = new Deployer(rpc);
   const deployer = getAddress(accounts[0]);
-  const seeder = getAddress(accounts[C.SEEDER_ACCOUNT_INDEX]);
-  const funded = accounts.slice(0, C.FUNDED_ACCOUNT_COUNT).map((a) => getAddress(a));
-
+  // Permit2 and Multicall3 live at addresses of their own deployers' keys: their runtime code is
+  // all they need (no constructor state, Permit2's immutables are chain-independent but its
+  // domain separator is recomputed when the chain id differs from the cached one).
   await d.setCode(C.PERMIT2_ADDRESS, loadPermit2RuntimeCode());
-  await d.setCode(C.CREATE2_FACTORY_ADDRESS, C.CREATE2_FACTORY_RUNTIME);
-  // Our Multicall3 has no constructor state and no immutables: its runtime code is all it needs.
   await d.setCode(C.MULTICALL3_ADDRESS, loadOwnArtifact('Multicall3').deployedBytecode!);
 
+  // Deployer nonce 0.
   const poolManager = await d.deploy(deployer, loadUniswapArtifact('PoolManager'), [deployer]);
-
-  // Spec §1: WETH must be token0. WETH takes salt 0; tUSDC takes the first salt whose address
-  // sorts above WETH's, so the ordering holds by construction, whatever the bytecode.
+  // Nonce 1 funds the CREATE2 deployer's one-time signer; its presigned transaction (no chain id,
+  // no key anyone holds) puts the deployer at 0x4e59...956C on any EVM chain.
+  await d.send(deployer, C.CREATE2_DEPLOYER_SIGNER, '0x', C.CREATE2_DEPLOYER_FUNDING_WEI);
+  await d.sendRaw(C.CREATE2_DEPLOYER_TRANSACTION);
+  // Nonce 2: WETH through the CREATE2 deployer, salt 0.
   const wethArtifact = loadUniswapArtifact('WETH');
-  const wethCode = initCode(wethArtifact, []);
-  const wethMined = mineSalt(wethCode, () => true);
-  const weth = await create2(d, deployer, wethMined.salt, wethCode, wethMined.address);
-  const tusdcArtifact = loadOwnArtifact('TestUSDC');
-  const tusdcCode = initCode(tusdcArtifact, [deployer]);
-  const tusdcMined = mineSalt(tusdcCode, (a) => BigInt(a) > BigInt(weth));
-  const tusdc = await create2(d, deployer, tusdcMined.salt, tusdcCode, tusdcMined.address);
+  const wethCode = wethArtifact.bytecode;
+  const wethSalt = mineSalt(CREATE2_DEPLOYER_ADDRESS, wethCode, () => true);
+  await d.send(deployer, CREATE2_DEPLOYER_ADDRESS, wethSalt.salt + wethCode.slice(2));
+  const weth = wethSalt.address;
 
+  // Nonces 3..7.
   const descriptor = await d.deploy(deployer, loadUniswapArtifact('PositionDescriptor'), [
     poolManager,
     weth,
@@ -179,77 +153,9 @@ export async function deployDevnet(rpc: Eip1193, accounts: string[]): Promise<De
   const stateView = await d.deploy(deployer, loadUniswapArtifact('StateView'), [poolManager]);
   const v4Quoter = await d.deploy(deployer, loadUniswapArtifact('V4Quoter'), [poolManager]);
 
-  const registryArtifact = loadOwnArtifact('ComplianceRegistry');
-  const complianceRegistry = await d.deploy(deployer, registryArtifact, [deployer, deployer]);
-  const hookArtifact = loadOwnArtifact('ComplianceHook');
-  const hookCode = initCode(hookArtifact, [poolManager, complianceRegistry, deployer]);
-  const hookMined = mineSalt(hookCode, hasHookFlags);
-  const complianceHook = await create2(d, deployer, hookMined.salt, hookCode, hookMined.address);
-  const hookAbi = hookArtifact.abi as InterfaceAbi;
-  await d.call(deployer, complianceHook, hookAbi, 'setRouter', [universalRouter, true]);
-  await d.call(deployer, complianceHook, hookAbi, 'setRouter', [positionManager, true]);
-  await d.call(deployer, complianceHook, hookAbi, 'setQuoter', [v4Quoter, true]);
-
-  const poolKey = {
-    currency0: weth,
-    currency1: tusdc,
-    fee: C.POOL_FEE,
-    tickSpacing: C.POOL_TICK_SPACING,
-    hooks: complianceHook,
-  };
-  const sqrtPriceX96 = sqrtPriceX96FromRatio(C.INITIAL_TUSDC_PER_WETH * 10n ** 6n, 10n ** 18n);
-  const keyTuple = [weth, tusdc, C.POOL_FEE, C.POOL_TICK_SPACING, complianceHook];
-  await d.call(
-    deployer,
-    poolManager,
-    loadUniswapArtifact('PoolManager').abi as InterfaceAbi,
-    'initialize',
-    [keyTuple, sqrtPriceX96],
-  );
-
-  const wethAbi = wethArtifact.abi as InterfaceAbi;
-  const tusdcAbi = tusdcArtifact.abi as InterfaceAbi;
-  // The seeding LP passes through the hook like anyone else: it needs a session.
-  const farFuture = 2n ** 40n;
-  await d.call(deployer, complianceRegistry, registryArtifact.abi as InterfaceAbi, 'activate', [
-    seeder,
-    farFuture,
-  ]);
-  await d.call(seeder, weth, wethAbi, 'deposit', [], C.SEED_WETH_WEI);
-  await d.call(deployer, tusdc, tusdcAbi, 'mint', [seeder, C.SEED_TUSDC_UNITS]);
-  for (const token of [weth, tusdc]) {
-    await d.call(seeder, token, wethAbi, 'approve', [C.PERMIT2_ADDRESS, MAX_UINT256]);
-    await d.call(seeder, C.PERMIT2_ADDRESS, PERMIT2.fragments, 'approve', [
-      token,
-      positionManager,
-      MAX_UINT160,
-      MAX_UINT48,
-    ]);
-  }
-  const liquidity = fullRangeLiquidityForAmounts(sqrtPriceX96, C.SEED_WETH_WEI, C.SEED_TUSDC_UNITS);
-  const { tickLower, tickUpper } = fullRangeTicks(C.POOL_TICK_SPACING);
-  const mintParams = coder.encode(
-    [
-      'tuple(address,address,uint24,int24,address)',
-      'int24',
-      'int24',
-      'uint256',
-      'uint128',
-      'uint128',
-      'address',
-      'bytes',
-    ],
-    [keyTuple, tickLower, tickUpper, liquidity, C.SEED_WETH_WEI, C.SEED_TUSDC_UNITS, seeder, '0x'],
-  );
-  const settleParams = coder.encode(['address', 'address'], [weth, tusdc]);
-  const unlockData = coder.encode(['bytes', 'bytes[]'], ['0x020d', [mintParams, settleParams]]); // MINT_POSITION, SETTLE_PAIR
-  const modify = [unlockData, farFuture];
-  await d.call(seeder, positionManager, POSITION_MANAGER.fragments, 'modifyLiquidities', modify);
-
-  for (const account of funded) {
-    await d.call(account, weth, wethAbi, 'deposit', [], C.FUND_WETH_WEI);
-    await d.call(deployer, tusdc, tusdcAbi, 'mint', [account, C.FUND_TUSDC_UNITS]);
-  }
+  const funded = accounts.slice(0, C.FUNDED_ACCOUNT_COUNT).map((a) => getAddress(a));
+  for (const account of funded)
+    await d.call(account, weth, wethArtifact.abi as InterfaceAbi, 'deposit', [], C.FUND_WETH_WEI);
 
   return {
     chainId: C.DEVNET_CHAIN_ID,
@@ -262,11 +168,95 @@ export async function deployDevnet(rpc: Eip1193, accounts: string[]): Promise<De
       v4Quoter,
       permit2: getAddress(C.PERMIT2_ADDRESS),
       multicall3: getAddress(C.MULTICALL3_ADDRESS),
-      complianceRegistry,
-      complianceHook,
+      create2Deployer: getAddress(CREATE2_DEPLOYER_ADDRESS),
     },
-    tokens: { WETH: weth, tUSDC: tusdc },
-    pool: { ...poolKey, sqrtPriceX96: sqrtPriceX96.toString(), liquidity: liquidity.toString() },
+    weth,
+    accounts: {
+      deployer,
+      seeder: getAddress(accounts[C.SEEDER_ACCOUNT_INDEX]),
+      funded,
+    },
+  };
+}
+
+/** The network file of (a) alone: our contracts and token null, for `deploy` to fill in. */
+export function infrastructureNetworkFile(
+  infra: DevnetInfrastructure,
+  name = 'devnet-bare',
+): NetworkFile {
+  return {
+    name,
+    chainId: infra.chainId,
+    notes: [
+      'Written by `npm run devnet -- --bare`: the public infrastructure only. `npm run cli -- deploy` fills in our contracts and token.',
+    ],
+    contracts: { ...infra.contracts, complianceRegistry: null, complianceHook: null },
+    tokens: {
+      WETH: { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, address: infra.weth },
+      tUSDC: { symbol: 'tUSDC', name: 'Test USD Coin', decimals: 6, address: null },
+    },
+    pool: { fee: C.POOL_FEE, tickSpacing: C.POOL_TICK_SPACING },
+    positionLogs: DEFAULT_POSITION_LOGS,
+    deprecated: DEPRECATED_ITEMS,
+    deployment: null,
+  };
+}
+
+/** (a) + (b) + funded development accounts: the embedded devnet. */
+export async function deployDevnet(
+  rpc: Eip1193,
+  accounts: string[],
+  privateKeys: string[],
+): Promise<DevnetDeployment> {
+  const infra = await deployInfrastructure(rpc, accounts);
+  const { deployer, seeder, funded } = infra.accounts;
+  const result = await deployCompliance({
+    rpc,
+    file: infrastructureNetworkFile(infra, 'devnet'),
+    deployer: new Wallet(privateKeys[0]),
+    seeder: new Wallet(privateKeys[C.SEEDER_ACCOUNT_INDEX]),
+    attester: deployer,
+    token: { kind: 'test' },
+    initialPrice: C.INITIAL_TUSDC_PER_WETH.toString(),
+    seed: {
+      weth: C.SEED_WETH,
+      token: C.SEED_TUSDC,
+      sessionSeconds: C.SEED_SESSION_SECONDS,
+    },
+    pollIntervalMs: 0,
+  });
+  if (result.outcome !== 'deployed')
+    throw new Error(`devnet deployment ${result.outcome}: ${result.problems.join('; ')}`);
+  const target = result.target!;
+  const tusdc = target.token.address;
+
+  const d = new Deployer(rpc);
+  const tusdcAbi = loadOwnArtifact('TestUSDC').abi as InterfaceAbi;
+  for (const account of funded)
+    await d.call(deployer, tusdc, tusdcAbi, 'mint', [account, C.FUND_TUSDC_UNITS]);
+
+  const { complianceRegistry, complianceHook } = target.contracts;
+  const sqrtPriceX96 = result.pool!.sqrtPriceX96;
+  return {
+    chainId: C.DEVNET_CHAIN_ID,
+    contracts: {
+      poolManager: infra.contracts.poolManager,
+      positionManager: infra.contracts.positionManager,
+      positionDescriptor: infra.contracts.positionDescriptor,
+      universalRouter: infra.contracts.universalRouter,
+      stateView: infra.contracts.stateView,
+      v4Quoter: infra.contracts.v4Quoter,
+      permit2: infra.contracts.permit2,
+      multicall3: infra.contracts.multicall3,
+      complianceRegistry: complianceRegistry.address,
+      complianceHook: complianceHook.address,
+    },
+    tokens: { WETH: infra.weth, tUSDC: tusdc },
+    pool: {
+      ...target.poolKey,
+      sqrtPriceX96: sqrtPriceX96.toString(),
+      liquidity: result.pool!.liquidity.toString(),
+    },
     accounts: { deployer, attester: deployer, seeder, funded },
   };
 }

@@ -4,11 +4,28 @@
  * (same deployer, same nonces), so contract addresses stay valid; the chain's state does not (every
  * session, balance and approval made since the start is gone), which the log says. Meanwhile the
  * RPC does not answer and /health/ready says 503 (chain).
+ *
+ * Not when the service itself is stopping: systemd (KillMode=control-group), a terminal's Ctrl-C
+ * or `kill -TERM -<pgid>` signal the devnet together with its parent, and the child exits at once
+ * (code 0) while Nest is still draining requests, before ChainConnection's shutdown hook calls
+ * stop(). The parent's own SIGTERM/SIGINT marks the service as stopping, so that exit is expected:
+ * no error, no restart.
  */
 import { Logger } from '@nestjs/common';
 import { DevnetProcess, SpawnDevnetOptions, spawnDevnet } from './devnet-process';
 
 export const RESTART_BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000, 10_000, 30_000];
+
+/** The signals that stop the service (Nest's shutdown hooks), and so the devnet with it. */
+export const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+
+/**
+ * How long an exit that looks asked-for (code 0, SIGTERM, SIGINT) waits for the parent's own
+ * signal before it counts as unexpected: both come from one kill, in an order no one promises.
+ */
+export const SIGNAL_RACE_MS = 200;
+
+const ASKED_FOR_EXIT_SIGNALS: readonly (NodeJS.Signals | null)[] = ['SIGTERM', 'SIGINT'];
 
 export interface SupervisedDevnet {
   /** The child currently running (replaced after a restart). */
@@ -27,14 +44,33 @@ export async function superviseDevnet(
   const port = Number(new URL(current.rpcUrl).port);
   const addresses = JSON.stringify(current.deployment.contracts);
   let stopping = false;
+  let signalled: NodeJS.Signals | undefined;
   let restarts = 0;
+
+  const onShutdownSignal = (signal: NodeJS.Signals): void => {
+    signalled = signal;
+    unlisten();
+    // Alone, this listener would cancel the signal's default action (exit): keep it.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const unlisten = (): void => {
+    for (const signal of SHUTDOWN_SIGNALS) process.removeListener(signal, onShutdownSignal);
+  };
+  for (const signal of SHUTDOWN_SIGNALS) process.once(signal, onShutdownSignal);
+  const shuttingDown = (): boolean => stopping || signalled !== undefined;
 
   const restart = async (attempt: number): Promise<void> => {
     const delay = RESTART_BACKOFF_MS[Math.min(attempt, RESTART_BACKOFF_MS.length - 1)];
     await new Promise((resolve) => setTimeout(resolve, delay));
-    if (stopping) return;
+    if (shuttingDown()) return;
     try {
-      current = await spawn({ ...options, port });
+      const child = await spawn({ ...options, port });
+      if (shuttingDown()) {
+        // The service began to stop while this one deployed: it is nobody's to stop later.
+        await child.stop();
+        return;
+      }
+      current = child;
       restarts += 1;
       if (JSON.stringify(current.deployment.contracts) !== addresses)
         logger.error('Restarted devnet deployed to other addresses: restart the service');
@@ -43,6 +79,7 @@ export async function superviseDevnet(
       );
       watch(current);
     } catch (error) {
+      if (shuttingDown()) return;
       logger.error(
         `Embedded devnet restart failed (attempt ${attempt + 1}): ${(error as Error).message}`,
       );
@@ -51,8 +88,16 @@ export async function superviseDevnet(
   };
 
   const watch = (child: DevnetProcess): void => {
-    void child.exited.then(({ code, signal }) => {
-      if (stopping || child !== current) return;
+    void child.exited.then(async ({ code, signal }) => {
+      if (child !== current) return;
+      if (!shuttingDown() && (code === 0 || ASKED_FOR_EXIT_SIGNALS.includes(signal)))
+        await new Promise((resolve) => setTimeout(resolve, SIGNAL_RACE_MS));
+      if (shuttingDown()) {
+        logger.debug(
+          `Embedded devnet (pid ${child.pid}) stopped with the service (code ${code}, signal ${signal})`,
+        );
+        return;
+      }
       logger.error(
         `Embedded devnet (pid ${child.pid}) exited (code ${code}, signal ${signal}): its chain state is lost (sessions, balances, approvals since start); restarting`,
       );
@@ -70,6 +115,7 @@ export async function superviseDevnet(
     },
     async stop() {
       stopping = true;
+      unlisten();
       await current.stop();
     },
   };

@@ -3,11 +3,15 @@
  * child process that `spawnDevnet()` manages for `npm start` and the tests. As a child it reports
  * `{ type: 'ready', ... }` over IPC and exits as soon as its parent goes away, so a crashed API
  * or test worker never leaves an orphan EVM holding a port.
+ *
+ * `--bare --network-file F`: only the public infrastructure (no contract of ours, no token, no
+ * pool), the stand-in for Base Sepolia before `npm run cli -- deploy`; F receives its network file.
  */
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { writeNetworkFileAtomically } from '../deployment/network-file-io';
 import { findRepoRoot } from './artifacts';
-import { startDevnet } from './devnet';
+import { startBareDevnet, startDevnet } from './devnet';
 import { devnetNetworkDefinition, devnetNetworkFile } from '../network/network-definition';
 import type { DevnetReadyMessage } from './devnet-process';
 
@@ -20,7 +24,48 @@ function portFromArgs(): number {
   return port;
 }
 
+function networkFileFromArgs(): string {
+  const flag = process.argv.indexOf('--network-file');
+  const path = flag >= 0 ? process.argv[flag + 1] : undefined;
+  if (!path || path.startsWith('--'))
+    throw new Error('--bare needs --network-file F: where to write the network file');
+  return resolve(path);
+}
+
+/** Lets the parent (a test, a supervisor) stop the devnet with a signal or by going away. */
+function stopOnSignals(close: () => Promise<void>): void {
+  const shutdown = (): void => void close().finally(() => process.exit(0));
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  if (process.send) process.on('disconnect', shutdown);
+}
+
+async function bare(): Promise<void> {
+  const started = Date.now();
+  const path = networkFileFromArgs();
+  const devnet = await startBareDevnet({ port: portFromArgs() });
+  writeNetworkFileAtomically(path, devnet.networkFile);
+  stopOnSignals(devnet.close);
+  const { contracts, tokens } = devnet.networkFile;
+  const lines = [
+    `bare devnet ready in ${Date.now() - started} ms (engine ${devnet.timings.engineMs} ms, infrastructure ${devnet.timings.deployMs} ms)`,
+    `JSON-RPC   ${devnet.rpcUrl}   chainId ${devnet.networkFile.chainId}`,
+    `network file written: ${path}`,
+    ...Object.entries(contracts).map(
+      ([name, address]) => `  ${name.padEnd(20)} ${address ?? '(not deployed)'}`,
+    ),
+    `  ${'WETH'.padEnd(20)} ${tokens.WETH.address}`,
+    `  ${'tUSDC'.padEnd(20)} (not deployed)`,
+    `funded accounts (ETH, WETH), mnemonic "test test ... junk":`,
+    ...devnet.infrastructure.accounts.funded.map((a, i) => `  #${i} ${a}`),
+    `next: npm run cli -- deploy --rpc ${devnet.rpcUrl} --network-file ${path} --deployer-key-file <file>`,
+  ];
+  console.log(lines.join('\n'));
+  process.send?.({ type: 'bare-ready', rpcUrl: devnet.rpcUrl, networkFile: path });
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--bare')) return bare();
   const started = Date.now();
   const devnet = await startDevnet({ port: portFromArgs() });
   const network = devnetNetworkDefinition(devnet.deployment);
@@ -31,9 +76,7 @@ async function main(): Promise<void> {
     writeFileSync(path, `${JSON.stringify(networkFile, null, 2)}\n`);
   }
 
-  const shutdown = (): void => void devnet.close().finally(() => process.exit(0));
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  stopOnSignals(devnet.close);
 
   if (process.send) {
     const message: DevnetReadyMessage = {
@@ -43,7 +86,6 @@ async function main(): Promise<void> {
       timings: devnet.timings,
     };
     process.send(message);
-    process.on('disconnect', shutdown);
     return;
   }
 

@@ -1,9 +1,17 @@
-import { Contract, Interface, JsonRpcProvider } from 'ethers';
+import {
+  Contract,
+  getCreateAddress,
+  Interface,
+  JsonRpcProvider,
+  Transaction,
+  Wallet,
+} from 'ethers';
 import devnetFile from '../../config/networks/devnet.json';
-import { devnetNetworkFile } from '../network/network-definition';
+import { CREATE2_DEPLOYER_ADDRESS } from '../deployment/deployment-constants';
+import { deployCompliance } from '../deployment/deployment-executor';
+import { devnetNetworkFile, NetworkFile } from '../network/network-definition';
 import * as C from './constants';
-import { RunningDevnet, startDevnet } from './devnet';
-import { isqrt, sqrtPriceX96FromRatio } from './pool-math';
+import { devnetPrivateKeys, RunningDevnet, startDevnet } from './devnet';
 
 const MULTICALL = new Interface([
   'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[])',
@@ -81,6 +89,30 @@ describe('devnet', () => {
     expect(results[2][0]).toBe(false);
   });
 
+  it('installs the canonical CREATE2 deployer through its presigned transaction', async () => {
+    // Its runtime code, as on every chain (github.com/Arachnid/deterministic-deployment-proxy).
+    expect(await provider.getCode(CREATE2_DEPLOYER_ADDRESS)).toBe(
+      '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3',
+    );
+    expect(await provider.getTransactionCount(C.CREATE2_DEPLOYER_SIGNER)).toBe(1);
+  });
+
+  it('deployed our contracts with the deploy executor: running it again sends nothing', async () => {
+    const deployer = new Wallet(devnetPrivateKeys(1)[0]);
+    const nonce = await provider.getTransactionCount(deployer.address);
+    const result = await deployCompliance({
+      rpc: devnet.provider,
+      file: devnetFile as NetworkFile,
+      deployer,
+      seed: {},
+    });
+    expect(result.problems).toEqual([]);
+    expect(result.outcome).toBe('nothing-to-do');
+    expect(result.executed).toEqual([]);
+    expect(result.pool!.liquidity.toString()).toBe(devnet.deployment.pool.liquidity);
+    expect(await provider.getTransactionCount(deployer.address)).toBe(nonce);
+  });
+
   it('snapshots and reverts in milliseconds', async () => {
     const started = Date.now();
     const id = await provider.send('evm_snapshot', []);
@@ -90,13 +122,12 @@ describe('devnet', () => {
   });
 });
 
-describe('pool math', () => {
-  it('computes the initial sqrt price of 1 WETH = 3000 tUSDC', () => {
-    const sqrtPriceX96 = sqrtPriceX96FromRatio(3000n * 10n ** 6n, 10n ** 18n);
-    const price = Number((sqrtPriceX96 * sqrtPriceX96 * 10n ** 12n) >> 192n);
-    expect(price).toBeGreaterThanOrEqual(2999);
-    expect(price).toBeLessThanOrEqual(3000);
-    expect(isqrt(10n ** 40n)).toBe(10n ** 20n);
-    expect(isqrt(10n ** 40n - 1n)).toBe(10n ** 20n - 1n);
+describe('the CREATE2 deployer installation', () => {
+  it("is Arachnid's keyless transaction: its signer's first contract is the canonical address", () => {
+    const tx = Transaction.from(C.CREATE2_DEPLOYER_TRANSACTION);
+    expect(tx.from).toBe(C.CREATE2_DEPLOYER_SIGNER);
+    expect(tx.chainId).toBe(0n); // pre-EIP-155: valid on every chain
+    expect(tx.gasPrice! * tx.gasLimit).toBe(C.CREATE2_DEPLOYER_FUNDING_WEI);
+    expect(getCreateAddress({ from: tx.from!, nonce: 0 })).toBe(CREATE2_DEPLOYER_ADDRESS);
   });
 });

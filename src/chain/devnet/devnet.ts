@@ -1,6 +1,8 @@
 /**
- * The embedded devnet: Hardhat 2.29's in-process EDR engine (chainId 84532, Cancun), the whole
- * deployment of devnet-deployer.ts, and a JSON-RPC HTTP server on 127.0.0.1. Hardhat 2 is used
+ * The embedded devnet: Hardhat 2.29's in-process EDR engine (chainId 84532, Cancun), the
+ * deployment of devnet-deployer.ts (the public infrastructure, then ours through the same executor
+ * `npm run cli -- deploy` runs; only the infrastructure for a bare devnet), and a JSON-RPC HTTP
+ * server on 127.0.0.1. Hardhat 2 is used
  * (not 3) because Hardhat 3's EDR native package needs Node >= 22.
  *
  * The server counts the JSON-RPC calls it serves per method, so tests can assert that a
@@ -11,7 +13,14 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { HDNodeWallet, Mnemonic } from 'ethers';
 import * as C from './constants';
-import { deployDevnet, Eip1193 } from './devnet-deployer';
+import {
+  deployDevnet,
+  deployInfrastructure,
+  DevnetInfrastructure,
+  Eip1193,
+  infrastructureNetworkFile,
+} from './devnet-deployer';
+import type { NetworkFile } from '../network/network-definition';
 import type { DevnetDeployment } from '../network/network.types';
 
 export interface DevnetOptions {
@@ -20,13 +29,23 @@ export interface DevnetOptions {
   host?: string;
 }
 
-export interface RunningDevnet {
+interface ServedDevnet {
   rpcUrl: string;
-  deployment: DevnetDeployment;
   /** In-process EIP-1193 access (no HTTP), e.g. for snapshot/revert from the owning process. */
   provider: Eip1193;
   timings: { engineMs: number; deployMs: number };
   close(): Promise<void>;
+}
+
+export interface RunningDevnet extends ServedDevnet {
+  deployment: DevnetDeployment;
+}
+
+/** Only the public infrastructure: the stand-in for Base Sepolia before `deploy` ran. */
+export interface RunningBareDevnet extends ServedDevnet {
+  infrastructure: DevnetInfrastructure;
+  /** The network file of this devnet: infrastructure addresses, our contracts and token null. */
+  networkFile: NetworkFile;
 }
 
 export function devnetPrivateKeys(count = C.DEVNET_ACCOUNT_COUNT): string[] {
@@ -99,14 +118,30 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-export async function startDevnet(options: DevnetOptions = {}): Promise<RunningDevnet> {
+export function startDevnet(options: DevnetOptions = {}): Promise<RunningDevnet> {
+  return serve(options, async (engine, accounts, keys) => ({
+    deployment: await deployDevnet(engine, accounts, keys),
+  }));
+}
+
+export function startBareDevnet(options: DevnetOptions = {}): Promise<RunningBareDevnet> {
+  return serve(options, async (engine, accounts) => {
+    const infrastructure = await deployInfrastructure(engine, accounts);
+    return { infrastructure, networkFile: infrastructureNetworkFile(infrastructure) };
+  });
+}
+
+async function serve<T>(
+  options: DevnetOptions,
+  deploy: (engine: Eip1193, accounts: string[], privateKeys: string[]) => Promise<T>,
+): Promise<ServedDevnet & T> {
   const host = options.host ?? '127.0.0.1';
   const started = Date.now();
   const keys = devnetPrivateKeys();
   const engine = await createEngine(keys);
   const engineMs = Date.now() - started;
   const accounts = (await engine.request({ method: 'eth_accounts' })) as string[];
-  const deployment = await deployDevnet(engine, accounts);
+  const deployed = await deploy(engine, accounts, keys);
   const deployMs = Date.now() - started - engineMs;
 
   const counting = new CountingProvider(engine);
@@ -123,8 +158,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
   const port = await listen(server, options.port ?? 8545, host);
 
   return {
+    ...deployed,
     rpcUrl: `http://${host}:${port}`,
-    deployment,
     provider: engine,
     timings: { engineMs, deployMs },
     close: () =>

@@ -83,14 +83,25 @@ export interface AggregateResult {
   returnData: string;
 }
 
-/** Decodes aggregate3's (bool,bytes)[] return value. Throws on malformed data. */
+/**
+ * Return data too short (or malformed) for what the call returns. The usual cause is no contract
+ * at the address: an eth_call to an address without code succeeds with empty data (0x).
+ */
+export class ReturnDataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReturnDataError';
+  }
+}
+
+/** Decodes aggregate3's (bool,bytes)[] return value. Throws ReturnDataError on malformed data. */
 export function decodeAggregate3Result(raw: string): AggregateResult[] {
   const buf = Buffer.from(hexBody(raw), 'hex');
   const readWord = (at: number): number => {
-    if (at + WORD > buf.length) throw new Error('aggregate3 result is truncated');
+    if (at + WORD > buf.length) throw new ReturnDataError('aggregate3 result is truncated');
     // Offsets, lengths and bools all fit in 6 bytes; anything larger is malformed.
     for (let i = at; i < at + WORD - 6; i += 1)
-      if (buf[i] !== 0) throw new Error('aggregate3 word out of range');
+      if (buf[i] !== 0) throw new ReturnDataError('aggregate3 word out of range');
     return buf.readUIntBE(at + WORD - 6, 6);
   };
   const arrayStart = readWord(0);
@@ -102,7 +113,8 @@ export function decodeAggregate3Result(raw: string): AggregateResult[] {
     const success = readWord(tuple) === 1;
     const dataStart = tuple + readWord(tuple + WORD);
     const length = readWord(dataStart);
-    if (dataStart + WORD + length > buf.length) throw new Error('aggregate3 result is truncated');
+    if (dataStart + WORD + length > buf.length)
+      throw new ReturnDataError('aggregate3 result is truncated');
     results.push({
       success,
       returnData: `0x${buf.toString('hex', dataStart + WORD, dataStart + WORD + length)}`,
@@ -124,10 +136,11 @@ export function withCachedSelectors<T extends { fragments: readonly unknown[] }>
   return iface;
 }
 
-/** Word `index` of ABI-encoded static return data, as an unsigned integer. */
+/** Word `index` of ABI-encoded static return data, as an unsigned integer; ReturnDataError past its end. */
 export function readWord(returnData: string, index: number): bigint {
   const start = 2 + index * WORD * 2;
-  if (returnData.length < start + WORD * 2) throw new Error(`return data has no word ${index}`);
+  if (returnData.length < start + WORD * 2)
+    throw new ReturnDataError(`return data has no word ${index}`);
   return BigInt(`0x${returnData.slice(start, start + WORD * 2)}`);
 }
 

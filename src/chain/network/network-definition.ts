@@ -11,12 +11,19 @@ import type {
   TokenInfo,
 } from './network.types';
 
-/** Shape of src/config/networks/*.json. Our own contracts may be null: they then come from env. */
+/**
+ * Shape of a network file: src/config/networks/*.json, or an operator's file (CHAIN_NETWORK_FILE)
+ * written by `npm run devnet -- --bare --network-file F` and completed by `npm run cli -- deploy`.
+ * Our own contracts and token may be null: not deployed yet (or, for the shipped files, from env).
+ */
 export interface NetworkFile {
   name: string;
   chainId: number;
   notes?: string[];
-  contracts: { [K in keyof NetworkDefinition['contracts']]: string | null };
+  contracts: { [K in keyof NetworkDefinition['contracts']]: string | null } & {
+    /** The canonical CREATE2 deployer (Arachnid's proxy) our deployment goes through. */
+    create2Deployer?: string | null;
+  };
   tokens: {
     WETH: Omit<TokenInfo, 'address'> & { address: string | null };
     tUSDC: Omit<TokenInfo, 'address'> & { address: string | null };
@@ -25,6 +32,21 @@ export interface NetworkFile {
   /** Where position discovery starts reading PositionManager Transfer logs; absent: block 0, 10,000-block pages. */
   positionLogs?: PositionLogsConfig;
   deprecated: DeprecatedEntry[];
+  /** What `npm run cli -- deploy` did on this network; absent or null before it ran. */
+  deployment?: NetworkDeploymentRecord | null;
+}
+
+/** Written by `deploy`: who deployed, the first block of our deployment, every transaction it sent. */
+export interface NetworkDeploymentRecord {
+  deployer: string;
+  /** The registry's attester (the key the service activates sessions with). */
+  attester: string;
+  /** Block of the first transaction of our deployment (also positionLogs.startBlock). */
+  block: number;
+  /** sqrtPriceX96 the pool was initialized at. */
+  sqrtPriceX96?: string;
+  /** Step name (e.g. complianceRegistry, complianceHook, poolInitialize) -> transaction hash. */
+  transactions: Record<string, string>;
 }
 
 /** `replacedBy` names the current item symbolically, so one entry works on every network. */

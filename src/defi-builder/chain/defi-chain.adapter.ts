@@ -4,7 +4,7 @@
  * CHAIN_UNAVAILABLE mapping; failed calls of the batch come back with their revert decoded by the chain layer.
  */
 import { Injectable } from '@nestjs/common';
-import { ChainReaderService } from '../../chain/chain-reader.service';
+import { ChainReaderService, decodeChainAnswer } from '../../chain/chain-reader.service';
 import { tokenIdsOf, transfersToFilter } from '../../chain/encoding/position-logs';
 import { ChainRpcService } from '../../chain/chain-rpc.service';
 import { NetworkService } from '../../chain/network/network.service';
@@ -64,9 +64,18 @@ function callsOf(reads: ChainReads) {
   return Object.values(reads).map((read) => read.call);
 }
 
-/** Object key order is the call order (callsOf and this walk the same keys). */
+/**
+ * Object key order is the call order (callsOf and this walk the same keys). A read answered with
+ * no data (no contract at its target) is 503 CHAIN_UNAVAILABLE naming the target, not a 500.
+ */
 function decodeAll<R extends ChainReads>(reads: R, outcomes: CallOutcome[]): DecodedReads<R> {
   const decoded = {} as Record<string, unknown>;
-  Object.keys(reads).forEach((key, i) => (decoded[key] = reads[key].decode(outcomes[i])));
+  for (const [i, key] of Object.keys(reads).entries()) {
+    const read = reads[key];
+    decoded[key] = decodeChainAnswer(
+      () => read.decode(outcomes[i]),
+      () => read.call.target,
+    );
+  }
   return decoded as DecodedReads<R>;
 }

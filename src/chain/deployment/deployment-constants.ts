@@ -1,0 +1,25 @@
+/** Facts of our deployment that hold on every network (the devnet and a real one alike). */
+
+/**
+ * Arachnid's deterministic-deployment proxy, the CREATE2 deployer Foundry uses, present at this
+ * address on Base Sepolia and most EVM chains (github.com/Arachnid/deterministic-deployment-proxy).
+ * Its calldata is `salt ++ initCode`; it returns the new address and reverts when creation fails.
+ */
+export const CREATE2_DEPLOYER_ADDRESS = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
+
+/** Permissions the ComplianceHook address must carry (v4-core Hooks.sol flags). */
+export const HOOK_FLAGS = (1n << 11n) | (1n << 7n); // BEFORE_ADD_LIQUIDITY | BEFORE_SWAP
+export const HOOK_FLAG_MASK = (1n << 14n) - 1n;
+
+/** `--initial-price`: whole tUSDC per WETH. */
+export const DEFAULT_INITIAL_PRICE = '3000';
+/** `--seed-weth`: the WETH side of the seeded full-range position (the tUSDC side follows the price). */
+export const DEFAULT_SEED_WETH = '0.1';
+/**
+ * How long the seeder's session lasts (the hook gates liquidity additions): long enough for the
+ * seeding transactions, short enough that the deployer does not stay a trader.
+ */
+export const SEED_SESSION_SECONDS = 3_600;
+
+/** The test stablecoin as the network file names it (the file's key is always `tUSDC`). */
+export const TEST_TOKEN = { symbol: 'tUSDC', name: 'Test USD Coin', decimals: 6 } as const;

@@ -1,0 +1,39 @@
+/** What the remaining steps of a plan cost, for the balance check made before anything is sent. */
+import type { PlannedStep, StepName } from './deployment-types';
+
+/**
+ * Gas budget per step for the balance check: the gas each used on a bare devnet (`npm run cli --
+ * deploy` prints it per step) plus ~25 %; the transactions themselves are estimated by the node
+ * when sent.
+ */
+export const STEP_GAS: Record<StepName, bigint> = {
+  complianceRegistry: 500_000n,
+  registryAttester: 60_000n,
+  registryAttesterRevoke: 40_000n,
+  complianceHook: 660_000n,
+  tUSDC: 520_000n,
+  hookRouterUniversalRouter: 60_000n,
+  hookRouterPositionManager: 60_000n,
+  hookQuoter: 60_000n,
+  poolInitialize: 100_000n,
+  seedAttesterGrant: 60_000n,
+  seedSession: 60_000n,
+  seedWrapWeth: 60_000n,
+  seedMintTUSDC: 90_000n,
+  seedApproveWeth: 60_000n,
+  seedApproveTUSDC: 60_000n,
+  seedPermit2Weth: 70_000n,
+  seedPermit2TUSDC: 70_000n,
+  seedPosition: 575_000n,
+  deployerAttesterRevoke: 40_000n,
+};
+
+/** Wei each signer needs for the remaining steps at `feePerGas`: gas budgets plus values sent. */
+export function planCost(
+  steps: PlannedStep[],
+  feePerGas: bigint,
+): { deployer: bigint; seeder: bigint } {
+  const cost = { deployer: 0n, seeder: 0n };
+  for (const s of steps) cost[s.from] += STEP_GAS[s.step] * feePerGas + s.value;
+  return cost;
+}

@@ -1,0 +1,244 @@
+import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
+import { COMPLIANCE_HOOK } from '../abi/compliance-hook';
+import { CREATE2_DEPLOYER_ADDRESS } from './deployment-constants';
+import { planCost, STEP_GAS } from './deployment-cost';
+import { planDeployment } from './deployment-plan';
+import type { DeploymentState, DeploymentTarget, FundsState } from './deployment-types';
+import { resolveDeploymentTarget, TargetRequest } from './deployment-target';
+
+const DEPLOYER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const ATTESTER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const STRANGER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const INFRA = {
+  create2Deployer: CREATE2_DEPLOYER_ADDRESS,
+  poolManager: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  positionManager: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+  universalRouter: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+  stateView: '0x0165878A594ca255338adfa4d48449f69242Eb8F',
+  v4Quoter: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853',
+  permit2: '0x000000000022D473030F116dDEE9F6B43aC78BA3',
+  weth: '0x77139Fa81c4434893f9D7e033C3e3903C46B820D',
+};
+const NOW = 1_700_000_000;
+
+function target(overrides: Partial<TargetRequest> = {}): DeploymentTarget {
+  return resolveDeploymentTarget({
+    chainId: 84532,
+    infra: INFRA,
+    deployer: DEPLOYER,
+    attester: DEPLOYER,
+    previousAttester: null,
+    existingRegistry: null,
+    token: { kind: 'test' },
+    initialPrice: '3000',
+    pool: { fee: 3000, tickSpacing: 60 },
+    seed: null,
+    ...overrides,
+  });
+}
+
+const noFunds: FundsState = { balance: 0n, allowance: 0n, permit2Amount: 0n, permit2Expiration: 0 };
+
+function emptyChain(withSeed = false): DeploymentState {
+  return {
+    timestamp: NOW,
+    code: { complianceRegistry: false, complianceHook: false, token: false },
+    registry: null,
+    hook: null,
+    pool: { sqrtPriceX96: 0n, liquidity: 0n },
+    seeder: withSeed ? { sessionActive: false, weth: noFunds, token: noFunds } : null,
+  };
+}
+
+function completeChain(t: DeploymentTarget): DeploymentState {
+  return {
+    timestamp: NOW,
+    code: { complianceRegistry: true, complianceHook: true, token: true },
+    registry: {
+      owner: DEPLOYER,
+      attesterAllowed: true,
+      deployerAllowed: t.attester === DEPLOYER,
+      previousAttesterAllowed: false,
+    },
+    hook: { owner: DEPLOYER, universalRouter: true, positionManager: true, quoter: true },
+    pool: { sqrtPriceX96: t.sqrtPriceX96, liquidity: 10n ** 15n },
+    seeder: null,
+  };
+}
+
+const names = (t: DeploymentTarget, s: DeploymentState) =>
+  planDeployment(t, s).steps.map((x) => x.step);
+
+describe('planDeployment', () => {
+  it('plans the whole deployment on a chain without it, in dependency order', () => {
+    const t = target();
+    const plan = planDeployment(t, emptyChain());
+    expect(plan.problems).toEqual([]);
+    expect(plan.steps.map((s) => s.step)).toEqual([
+      'complianceRegistry',
+      'complianceHook',
+      'tUSDC',
+      'hookRouterUniversalRouter',
+      'hookRouterPositionManager',
+      'hookQuoter',
+      'poolInitialize',
+    ]);
+    const [registry, hook] = plan.steps;
+    // CREATE2 deployer calldata: salt ++ init code.
+    expect(registry.to).toBe(CREATE2_DEPLOYER_ADDRESS);
+    expect(hook.data).toBe(
+      t.contracts.complianceHook.salt +
+        (t.contracts.complianceHook as { initCode: string }).initCode.slice(2),
+    );
+    expect(plan.steps.every((s) => s.from === 'deployer' && s.value === 0n)).toBe(true);
+    expect(plan.sqrtPriceX96).toBe(4339505179874779489431521n);
+  });
+
+  it('plans nothing on a complete deployment', () => {
+    const t = target();
+    expect(planDeployment(t, completeChain(t))).toEqual({
+      steps: [],
+      problems: [],
+      notes: [],
+      sqrtPriceX96: t.sqrtPriceX96,
+    });
+  });
+
+  it('resumes: only what is missing after an interrupted run', () => {
+    const t = target();
+    const state = completeChain(t);
+    state.hook = { owner: DEPLOYER, universalRouter: true, positionManager: false, quoter: false };
+    state.pool = { sqrtPriceX96: 0n, liquidity: 0n };
+    expect(names(t, state)).toEqual(['hookRouterPositionManager', 'hookQuoter', 'poolInitialize']);
+    const quoter = planDeployment(t, state).steps[1];
+    expect(COMPLIANCE_HOOK.decodeFunctionData('setQuoter', quoter.data)).toEqual([
+      INFRA.v4Quoter,
+      true,
+    ]);
+  });
+
+  it('keeps the price of a pool already initialized, and says so', () => {
+    const t = target({ initialPrice: '2500' });
+    const state = completeChain(target());
+    const plan = planDeployment(t, state);
+    expect(plan.steps).toEqual([]);
+    expect(plan.notes).toEqual([expect.stringMatching(/already initialized .* not applied/)]);
+  });
+
+  it('refuses contracts at our addresses owned by someone else', () => {
+    const t = target();
+    const state = completeChain(t);
+    state.registry = { ...state.registry!, owner: STRANGER, attesterAllowed: false };
+    state.hook = { ...state.hook!, owner: STRANGER, quoter: false };
+    const plan = planDeployment(t, state);
+    expect(plan.problems).toEqual([
+      expect.stringContaining(`is owned by ${STRANGER}, not by the deployer`),
+      expect.stringContaining(`is owned by ${STRANGER}, not by the deployer`),
+    ]);
+  });
+
+  it('seeds with a session opened by a temporary deployer attestation when the attester is another key', () => {
+    const t = target({
+      attester: ATTESTER,
+      seed: { seeder: DEPLOYER, weth: '0.1', sessionSeconds: 3600 },
+    });
+    expect(t.seed).toMatchObject({ wethAmount: 10n ** 17n, tokenAmount: 300n * 10n ** 6n });
+    const plan = planDeployment(t, emptyChain(true));
+    expect(plan.problems).toEqual([]);
+    expect(plan.steps.map((s) => s.step)).toEqual([
+      'complianceRegistry',
+      'complianceHook',
+      'tUSDC',
+      'hookRouterUniversalRouter',
+      'hookRouterPositionManager',
+      'hookQuoter',
+      'poolInitialize',
+      'seedAttesterGrant',
+      'seedSession',
+      'seedWrapWeth',
+      'seedApproveWeth',
+      'seedPermit2Weth',
+      'seedMintTUSDC',
+      'seedApproveTUSDC',
+      'seedPermit2TUSDC',
+      'seedPosition',
+      'deployerAttesterRevoke',
+    ]);
+    const session = plan.steps.find((s) => s.step === 'seedSession')!;
+    expect(COMPLIANCE_REGISTRY.decodeFunctionData('activate', session.data)).toEqual([
+      DEPLOYER,
+      BigInt(NOW + 3600),
+    ]);
+    const wrap = plan.steps.find((s) => s.step === 'seedWrapWeth')!;
+    expect(wrap.value).toBe(10n ** 17n);
+  });
+
+  it('does not seed a pool that has liquidity', () => {
+    const t = target({ seed: { seeder: DEPLOYER, weth: '0.1', sessionSeconds: 3600 } });
+    const state = {
+      ...completeChain(t),
+      seeder: { sessionActive: false, weth: noFunds, token: noFunds },
+    };
+    const plan = planDeployment(t, state);
+    expect(plan.steps).toEqual([]);
+    expect(plan.notes).toEqual(['the pool already has liquidity: it is not seeded again']);
+  });
+
+  it('refuses to seed an existing token the seeder does not hold', () => {
+    const token = '0xFFfFfFffFFfffFFfFFfFFFFFffFFFffffFfFFFfF';
+    const t = target({
+      token: { kind: 'existing', address: token, name: 'USD Coin', decimals: 6 },
+      seed: { seeder: DEPLOYER, weth: '0.1', sessionSeconds: 3600 },
+    });
+    const state = emptyChain(true);
+    state.code.token = true;
+    const plan = planDeployment(t, state);
+    expect(plan.steps.map((s) => s.step)).not.toContain('tUSDC');
+    expect(plan.problems).toEqual([expect.stringContaining(`holds 0 units of the token ${token}`)]);
+    state.code.token = false;
+    expect(planDeployment(t, state).problems).toContainEqual(
+      `the token ${token} has no code on this chain`,
+    );
+  });
+
+  it('rotates the attester: the new one is added, the recorded one revoked', () => {
+    const t = target({
+      attester: ATTESTER,
+      previousAttester: STRANGER,
+      existingRegistry: target().contracts.complianceRegistry.address,
+    });
+    const state = completeChain(target());
+    state.registry = {
+      owner: DEPLOYER,
+      attesterAllowed: false,
+      deployerAllowed: false,
+      previousAttesterAllowed: true,
+    };
+    const plan = planDeployment(t, state);
+    expect(plan.steps.map((s) => s.step)).toEqual(['registryAttester', 'registryAttesterRevoke']);
+    expect(COMPLIANCE_REGISTRY.decodeFunctionData('setAttester', plan.steps[1].data)).toEqual([
+      STRANGER,
+      false,
+    ]);
+  });
+
+  it('refuses a registry the file names that has no code (it cannot be deployed there)', () => {
+    const t = target({ existingRegistry: STRANGER });
+    const plan = planDeployment(t, emptyChain());
+    expect(plan.steps.map((s) => s.step)).not.toContain('complianceRegistry');
+    expect(plan.problems).toEqual([
+      expect.stringContaining(`names the ComplianceRegistry ${STRANGER}`),
+    ]);
+  });
+});
+
+describe('planCost', () => {
+  it('budgets each step at its gas allowance and the fee, plus the value it sends, per signer', () => {
+    const t = target({ seed: { seeder: DEPLOYER, weth: '0.1', sessionSeconds: 3600 } });
+    const steps = planDeployment(t, emptyChain(true)).steps;
+    const fee = 2n * 10n ** 9n;
+    const cost = planCost(steps, fee);
+    const gas = steps.reduce((sum, s) => sum + STEP_GAS[s.step], 0n);
+    expect(cost.deployer + cost.seeder).toBe(gas * fee + 10n ** 17n);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The vocabulary of a deployment: its target (what the complete deployment is), the state the
+ * chain is in, and the steps that lead from one to the other.
+ */
+import type { OurContracts } from './create2-addresses';
+import type { PoolKey } from './pool-key';
+
+export interface Infrastructure {
+  create2Deployer: string;
+  poolManager: string;
+  positionManager: string;
+  universalRouter: string;
+  stateView: string;
+  v4Quoter: string;
+  permit2: string;
+  weth: string;
+}
+
+export interface TokenChoice {
+  kind: 'test' | 'existing';
+  address: string;
+  name: string;
+  decimals: number;
+}
+
+export interface SeedTarget {
+  seeder: string;
+  wethAmount: bigint;
+  tokenAmount: bigint;
+  sessionSeconds: number;
+}
+
+/** Everything the complete deployment consists of, resolved to addresses. */
+export interface DeploymentTarget {
+  chainId: number;
+  infra: Infrastructure;
+  deployer: string;
+  attester: string;
+  /** The attester an earlier deployment recorded, revoked once `attester` replaces it. */
+  previousAttester: string | null;
+  contracts: OurContracts;
+  token: TokenChoice;
+  poolKey: PoolKey;
+  /** The price the pool is initialized at if it is not yet. */
+  sqrtPriceX96: bigint;
+  seed: SeedTarget | null;
+}
+
+export interface FundsState {
+  balance: bigint;
+  /** ERC-20 allowance of the seeder to Permit2. */
+  allowance: bigint;
+  /** Permit2 allowance of the seeder to the PositionManager. */
+  permit2Amount: bigint;
+  permit2Expiration: number;
+}
+
+/** What the chain holds now. A contract without code has no reads (null). */
+export interface DeploymentState {
+  /** The latest block's timestamp: sessions and deadlines count from it. */
+  timestamp: number;
+  code: { complianceRegistry: boolean; complianceHook: boolean; token: boolean };
+  registry: {
+    owner: string;
+    attesterAllowed: boolean;
+    deployerAllowed: boolean;
+    /** false when there is no previous attester. */
+    previousAttesterAllowed: boolean;
+  } | null;
+  hook: {
+    owner: string;
+    universalRouter: boolean;
+    positionManager: boolean;
+    quoter: boolean;
+  } | null;
+  pool: { sqrtPriceX96: bigint; liquidity: bigint };
+  /** Only when seeding is requested. */
+  seeder: { sessionActive: boolean; weth: FundsState; token: FundsState } | null;
+}
+
+export type StepName =
+  | 'complianceRegistry'
+  | 'registryAttester'
+  | 'registryAttesterRevoke'
+  | 'complianceHook'
+  | 'tUSDC'
+  | 'hookRouterUniversalRouter'
+  | 'hookRouterPositionManager'
+  | 'hookQuoter'
+  | 'poolInitialize'
+  | 'seedAttesterGrant'
+  | 'seedSession'
+  | 'seedWrapWeth'
+  | 'seedMintTUSDC'
+  | 'seedApproveWeth'
+  | 'seedApproveTUSDC'
+  | 'seedPermit2Weth'
+  | 'seedPermit2TUSDC'
+  | 'seedPosition'
+  | 'deployerAttesterRevoke';
+
+export interface PlannedStep {
+  step: StepName;
+  description: string;
+  /** Who signs it: the deployer (owner of our contracts) or the seeding LP. */
+  from: 'deployer' | 'seeder';
+  to: string;
+  data: string;
+  value: bigint;
+}
+
+export interface DeploymentPlan {
+  steps: PlannedStep[];
+  /** Why the plan cannot run (each one refuses the deployment before anything is sent). */
+  problems: string[];
+  /** What was found and is used as is. */
+  notes: string[];
+  /** The pool's price once the plan ran. */
+  sqrtPriceX96: bigint;
+}

@@ -1,0 +1,69 @@
+/**
+ * The start check: once, before the service serves, the network file it read must describe the
+ * chain behind CHAIN_RPC_URL (verifyNetwork, the check of `npm run cli -- verify-network`).
+ *
+ * Production checks whatever file it reads (CHAIN_NETWORK_FILE, or the shipped base-sepolia file
+ * completed by COMPLIANCE_* addresses) and refuses to start on a mismatch, naming each field.
+ * Demo mode checks an operator's file (CHAIN_NETWORK_FILE: three RPC requests) and logs the same
+ * lines as a warning, then starts: a developer pointing at a half-built chain still gets the app,
+ * whose reads of a missing contract answer 503 CHAIN_UNAVAILABLE. Demo mode on a shipped file (the
+ * test suites' shared devnet) and the embedded devnet are not checked: the deployment that the
+ * file was generated from is the truth there.
+ *
+ * An RPC that does not answer leaves the file unverified in both modes: the start goes on and
+ * /health/ready reports the chain down, as for an outage after the start.
+ */
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Wallet } from 'ethers';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { chainConfig, ChainConfig } from '../../config/chain.config';
+import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ChainConnection, redactUrl } from '../chain-connection';
+import { isTransportFailure } from '../chain-errors';
+import { mismatchLines, verifyNetwork } from './verify-network';
+
+@Injectable()
+export class NetworkFileCheck implements OnModuleInit {
+  private readonly logger = new Logger('NetworkFileCheck');
+
+  constructor(
+    private readonly connection: ChainConnection,
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+    @Inject(complianceConfig.KEY) private readonly compliance: ComplianceConfig,
+    @Inject(chainConfig.KEY) private readonly chain: ChainConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const networkFile = this.connection.networkFile;
+    const production = this.app.mode === 'production';
+    if (!networkFile || (!production && !this.chain.networkFile)) return;
+    const key = this.compliance.attesterPrivateKey;
+    const where = `the network file ${networkFile.source}`;
+    const chain = `the chain at ${redactUrl(this.connection.rpcUrl)}`;
+    let lines: string[];
+    try {
+      const result = await verifyNetwork(this.connection.reads, networkFile.file, {
+        attester: key ? new Wallet(key).address : undefined,
+      });
+      if (result.ok) {
+        this.logger.log(`${where} matches ${chain} (${result.checks.length} checks)`);
+        return;
+      }
+      lines = mismatchLines(result);
+    } catch (err) {
+      const cause = err instanceof Error ? err.message : String(err);
+      if (isTransportFailure(err) || !production) {
+        this.logger.warn(`${where} was not verified against ${chain}: ${cause}`);
+        return;
+      }
+      throw new Error(`${where} could not be verified against ${chain}: ${cause}`);
+    }
+    const message =
+      `${where} does not match ${chain}:\n  ${lines.join('\n  ')}\n` +
+      'Check it with npm run cli -- verify-network --rpc <CHAIN_RPC_URL> --network-file <file>.';
+    if (production) throw new Error(message);
+    this.logger.warn(
+      `${message} Demo mode: starting anyway; reads of a missing contract answer 503.`,
+    );
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The contract reads of the network check (verify-network.ts), each a Multicall3 call and the
+ * judgement of its answer: the hook's wiring (PoolManager, registry, routers, quoter), the
+ * registry's attesters, the tokens' decimals and the pool's price. Pure: no RPC here.
+ */
+import { AbiCoder, getAddress, isAddress, keccak256 } from 'ethers';
+import { COMPLIANCE_HOOK } from '../abi/compliance-hook';
+import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
+import { ERC20 } from '../abi/erc20';
+import { POOL_KEY_TUPLE, STATE_VIEW } from '../abi/uniswap-v4';
+import { encodeStaticCall, readWord } from '../encoding/abi-words';
+import type { NetworkFile } from './network-definition';
+
+export interface NetworkCheck {
+  /** Path of the field of the network file it judges (`contracts.complianceHook`), or the setting. */
+  field: string;
+  ok: boolean;
+  message: string;
+}
+
+export interface NetworkVerification {
+  ok: boolean;
+  checks: NetworkCheck[];
+}
+
+export interface VerifyNetworkOptions {
+  /** Address of the key the service attests with (ATTESTER_PRIVATE_KEY): must be a registry attester. */
+  attester?: string;
+}
+
+export const OURS_TOKEN = 'tokens.tUSDC.address';
+export const DEPLOY_HINT = 'run npm run cli -- deploy';
+
+/** A contract read of the batch and how its answer (undefined: reverted or empty) is judged. */
+export interface Probe {
+  /** Fields whose addresses must have passed their own checks for this read to mean anything. */
+  needs: string[];
+  target: string;
+  callData: string;
+  judge(answer: string | undefined): NetworkCheck;
+}
+
+export const pass = (field: string, message: string): NetworkCheck => ({
+  field,
+  ok: true,
+  message,
+});
+export const fail = (field: string, message: string): NetworkCheck => ({
+  field,
+  ok: false,
+  message,
+});
+
+const SELECTOR = {
+  decimals: ERC20.getFunction('decimals')!.selector,
+  isAttester: COMPLIANCE_REGISTRY.getFunction('isAttester')!.selector,
+  poolManager: COMPLIANCE_HOOK.getFunction('poolManager')!.selector,
+  registry: COMPLIANCE_HOOK.getFunction('registry')!.selector,
+  isRouter: COMPLIANCE_HOOK.getFunction('isRouter')!.selector,
+  isQuoter: COMPLIANCE_HOOK.getFunction('isQuoter')!.selector,
+  getSlot0: STATE_VIEW.getFunction('getSlot0')!.selector,
+};
+
+const wordAddress = (answer: string) =>
+  getAddress(`0x${readWord(answer, 0).toString(16).padStart(40, '0')}`);
+
+/** The reads of `file` whose addresses are known (`at`: field path -> checksummed address). */
+export function contractProbes(
+  file: NetworkFile,
+  at: Map<string, string>,
+  options: VerifyNetworkOptions,
+): Probe[] {
+  const probes: Probe[] = [];
+  const a = (field: string) => at.get(field) ?? '';
+  const HOOK = 'contracts.complianceHook';
+  const REGISTRY = 'contracts.complianceRegistry';
+  const notOurHook = (fn: string) =>
+    fail(HOOK, `${a(HOOK)} does not answer ${fn}: not our ComplianceHook`);
+
+  const wiring: Array<[string, 'poolManager' | 'registry', string]> = [
+    ['contracts.poolManager', 'poolManager', 'PoolManager'],
+    [REGISTRY, 'registry', 'registry'],
+  ];
+  for (const [field, fn, what] of wiring) {
+    probes.push({
+      needs: [HOOK, field],
+      target: a(HOOK),
+      callData: encodeStaticCall(SELECTOR[fn], []),
+      judge: (answer) => {
+        if (!answer) return notOurHook(`${fn}()`);
+        const wired = wordAddress(answer);
+        return wired === a(field)
+          ? pass(field, `the hook's ${what} is ${wired}`)
+          : fail(field, `the hook's ${what} is ${wired}, the file says ${a(field)}`);
+      },
+    });
+  }
+  const allowlists: Array<[string, 'isRouter' | 'isQuoter']> = [
+    ['contracts.universalRouter', 'isRouter'],
+    ['contracts.positionManager', 'isRouter'],
+    ['contracts.v4Quoter', 'isQuoter'],
+  ];
+  for (const [field, fn] of allowlists) {
+    probes.push({
+      needs: [HOOK, field],
+      target: a(HOOK),
+      callData: encodeStaticCall(SELECTOR[fn], [a(field)]),
+      judge: (answer) => {
+        if (!answer) return notOurHook(`${fn}(address)`);
+        return readWord(answer, 0) === 1n
+          ? pass(field, `the hook allows it (${fn})`)
+          : fail(field, `the hook does not allow ${a(field)} (${fn} is false)`);
+      },
+    });
+  }
+
+  const attesters: Array<[string, string | undefined]> = [
+    ['ATTESTER_PRIVATE_KEY', options.attester],
+    ['deployment.attester', file.deployment?.attester],
+  ];
+  for (const [field, attester] of attesters) {
+    if (!attester || !isAddress(attester)) continue;
+    probes.push({
+      needs: [REGISTRY],
+      target: a(REGISTRY),
+      callData: encodeStaticCall(SELECTOR.isAttester, [getAddress(attester)]),
+      judge: (answer) => {
+        if (!answer)
+          return fail(REGISTRY, `${a(REGISTRY)} does not answer isAttester: not our registry`);
+        return readWord(answer, 0) === 1n
+          ? pass(field, `${getAddress(attester)} is an attester of the registry`)
+          : fail(
+              field,
+              `${getAddress(attester)} is not an attester of the registry ${a(REGISTRY)}`,
+            );
+      },
+    });
+  }
+
+  for (const symbol of ['WETH', 'tUSDC'] as const) {
+    const field = `tokens.${symbol}.address`;
+    const declared = file.tokens[symbol].decimals;
+    probes.push({
+      needs: [field],
+      target: a(field),
+      callData: encodeStaticCall(SELECTOR.decimals, []),
+      judge: (answer) => {
+        if (!answer) return fail(field, `${a(field)} does not answer decimals(): not an ERC-20`);
+        const decimals = Number(readWord(answer, 0));
+        return decimals === declared
+          ? pass(`tokens.${symbol}.decimals`, `${decimals}, as on chain`)
+          : fail(
+              `tokens.${symbol}.decimals`,
+              `the token at ${a(field)} has ${decimals} decimals, the file says ${declared} (wrong ${field}?)`,
+            );
+      },
+    });
+  }
+
+  const POOL_NEEDS = ['contracts.stateView', 'tokens.WETH.address', OURS_TOKEN, HOOK];
+  if (POOL_NEEDS.every((field) => at.has(field))) {
+    const [currency0, currency1] = [a('tokens.WETH.address'), a(OURS_TOKEN)].sort((x, y) =>
+      BigInt(x) < BigInt(y) ? -1 : 1,
+    );
+    const key = [currency0, currency1, file.pool.fee, file.pool.tickSpacing, a(HOOK)];
+    const poolId = keccak256(AbiCoder.defaultAbiCoder().encode([POOL_KEY_TUPLE], [key]));
+    const described = `WETH/tUSDC (fee ${file.pool.fee}, tickSpacing ${file.pool.tickSpacing}, hooks ${a(HOOK)})`;
+    probes.push({
+      needs: POOL_NEEDS,
+      target: a('contracts.stateView'),
+      callData: encodeStaticCall(SELECTOR.getSlot0, [poolId]),
+      judge: (answer) => {
+        if (!answer)
+          return fail('contracts.stateView', 'does not answer getSlot0: not a StateView');
+        const sqrtPriceX96 = readWord(answer, 0);
+        return sqrtPriceX96 !== 0n
+          ? pass('pool', `${described} is initialized (sqrtPriceX96 ${sqrtPriceX96})`)
+          : fail('pool', `${described} is not initialized; ${DEPLOY_HINT}`);
+      },
+    });
+  }
+  return probes;
+}

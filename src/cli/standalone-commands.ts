@@ -1,0 +1,19 @@
+/**
+ * Commands that run without the app: no database, no configuration validation. Each takes its
+ * arguments and returns its exit code and what to print on stdout; errors are thrown
+ * (CliUsageError for bad arguments, exit 2; anything else, exit 1).
+ */
+import { deployCommand } from './deploy-command';
+import { keysGenerate } from './keys-command';
+import { verifyNetworkCommand } from './verify-network-command';
+
+export interface StandaloneResult {
+  exitCode: number;
+  output: string;
+}
+
+export const STANDALONE_COMMANDS: Record<string, (args: string[]) => Promise<StandaloneResult>> = {
+  'keys generate': async (args) => ({ exitCode: 0, output: await keysGenerate(args) }),
+  'verify-network': (args) => verifyNetworkCommand(args),
+  deploy: (args) => deployCommand(args),
+};

@@ -1,0 +1,98 @@
+/**
+ * `npm run cli -- verify-network --rpc URL --network-file F [--json]`: does the network file F
+ * describe the chain behind URL (src/chain/network/verify-network.ts)? Runs without the app (no
+ * database, no configuration): three JSON-RPC requests. With ATTESTER_PRIVATE_KEY in the
+ * environment, its address must also be an attester of the registry.
+ *
+ * Exit 0 with a short OK report; exit 1 with one line per mismatch, each starting with the field
+ * path (`contracts.complianceHook: ...`); `--json` prints the checks as JSON either way.
+ */
+import { resolve } from 'node:path';
+import { Wallet } from 'ethers';
+import { redactUrl } from '../chain/chain-connection';
+import { isTransportFailure } from '../chain/chain-errors';
+import { createJsonRpcTransport } from '../chain/json-rpc-http';
+import { readNetworkFileAt } from '../chain/network/network-loader';
+import { DEPLOY_HINT } from '../chain/network/network-probes';
+import { mismatchLines, verifyNetwork } from '../chain/network/verify-network';
+import { CliUsageError } from './cli-usage';
+
+/** Public RPCs can be slow; an operator waits longer than a request does. */
+const RPC_TIMEOUT_MS = 15_000;
+
+interface VerifyNetworkArgs {
+  rpc: string;
+  networkFile: string;
+  json: boolean;
+}
+
+export function parseVerifyNetworkArgs(args: string[]): VerifyNetworkArgs {
+  const values: Partial<Record<'rpc' | 'network-file', string>> = {};
+  let json = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const flag = args[i];
+    const value = args[i + 1];
+    if (flag === '--json') json = true;
+    else if ((flag === '--rpc' || flag === '--network-file') && value && !value.startsWith('--')) {
+      values[flag.slice(2) as 'rpc' | 'network-file'] = value;
+      i += 1;
+    } else throw new CliUsageError(`Unexpected argument: ${flag}`);
+  }
+  if (!values.rpc) throw new CliUsageError('--rpc is required');
+  if (!values['network-file']) throw new CliUsageError('--network-file is required');
+  if (!/^https?:\/\//.test(values.rpc)) throw new CliUsageError('--rpc must be an http(s) URL');
+  return { rpc: values.rpc, networkFile: resolve(values['network-file']), json };
+}
+
+/** The address of ATTESTER_PRIVATE_KEY when it is set (never the key itself in a message). */
+function configuredAttester(env: NodeJS.ProcessEnv): string | undefined {
+  const key = env.ATTESTER_PRIVATE_KEY?.trim();
+  if (!key) return undefined;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key))
+    throw new CliUsageError('ATTESTER_PRIVATE_KEY must be 0x followed by 64 hex characters');
+  return new Wallet(key).address;
+}
+
+/** Runs the check; returns the exit code and what to print on stdout. */
+export async function verifyNetworkCommand(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ exitCode: number; output: string }> {
+  const { rpc, networkFile, json } = parseVerifyNetworkArgs(args);
+  const attester = configuredAttester(env);
+  const file = readNetworkFileAt(networkFile);
+  const transport = createJsonRpcTransport(rpc, RPC_TIMEOUT_MS);
+  const chain = `the chain at ${redactUrl(rpc)}`;
+  try {
+    const result = await verifyNetwork(transport, file, { attester }).catch((err: unknown) => {
+      if (!isTransportFailure(err)) throw err;
+      throw new Error(
+        `Cannot verify ${networkFile}: ${chain} did not answer (${(err as Error).message})`,
+      );
+    });
+    const exitCode = result.ok ? 0 : 1;
+    if (json)
+      return { exitCode, output: `${JSON.stringify({ networkFile, attester, ...result })}\n` };
+    if (result.ok)
+      return {
+        exitCode,
+        output:
+          `OK: ${networkFile} matches ${chain} (chainId ${file.chainId}): ${result.checks.length} checks passed\n` +
+          '  every address has code, hook flags exact, WETH is token0, hook wiring, pool initialized' +
+          `${attester ? `, attester ${attester} registered` : ''}\n`,
+      };
+    const lines = mismatchLines(result);
+    const undeployed = lines.some((line) => line.endsWith(DEPLOY_HINT));
+    return {
+      exitCode,
+      output:
+        `MISMATCH: ${networkFile} does not match ${chain}: ${lines.length} of ${result.checks.length} checks failed\n` +
+        `${lines.join('\n')}\n` +
+        (undeployed
+          ? `To deploy: npm run cli -- deploy --rpc ${redactUrl(rpc)} --network-file ${networkFile} --deployer-key-file <file>\n`
+          : ''),
+    };
+  } finally {
+    transport.destroy();
+  }
+}

@@ -1,0 +1,340 @@
+/**
+ * Issue 28 items 1-3: `npm run cli -- deploy` on a bare devnet (only the public infrastructure,
+ * the stand-in for Base Sepolia). Through the real command line as an operator runs it: our
+ * contracts land at their CREATE2 addresses, the network file records them, a second run sends
+ * nothing; an interrupted run resumes; a wrong chain, an unfunded deployer or infrastructure
+ * without code are refused before any transaction. The key never leaves its file.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Contract, getAddress, JsonRpcProvider, Wallet } from 'ethers';
+import { STATE_VIEW } from '../../src/chain/abi/uniswap-v4';
+import { poolIdOf } from '../../src/chain/deployment/pool-key';
+import { HOOK_FLAG_MASK, HOOK_FLAGS } from '../../src/chain/deployment/deployment-constants';
+import { deployCompliance } from '../../src/chain/deployment/deployment-executor';
+import { writeNetworkFileAtomically } from '../../src/chain/deployment/network-file-io';
+import {
+  devnetPrivateKeys,
+  RunningBareDevnet,
+  startBareDevnet,
+} from '../../src/chain/devnet/devnet';
+import type { NetworkFile } from '../../src/chain/network/network-definition';
+import { deployCommand } from '../../src/cli/deploy-command';
+
+const ROOT = join(__dirname, '..', '..');
+const REGISTRY = [
+  'function isAttester(address) view returns (bool)',
+  'function owner() view returns (address)',
+];
+const HOOK = [
+  'function owner() view returns (address)',
+  'function isRouter(address) view returns (bool)',
+  'function isQuoter(address) view returns (bool)',
+];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node dist/cli/main.js ...` as an operator runs it (npm run cli does the same after a build). */
+function cli(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['dist/cli/main.js', ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeout: 120_000 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('deploy (bare devnet)', () => {
+  let devnet: RunningBareDevnet;
+  let provider: JsonRpcProvider;
+  let dir: string;
+  let pristine: string;
+  // Not the embedded devnet's deployer: any funded key deploys, another key attests.
+  const keys = devnetPrivateKeys(8);
+  const deployer = new Wallet(keys[5]);
+  const attester = new Wallet(keys[6]).address;
+  let keyFile: string;
+
+  const rpc = (method: string, params: unknown[] = []) =>
+    devnet.provider.request({ method, params }) as Promise<unknown>;
+  /** JSON-RPC calls the devnet served over HTTP since the last reset, by method. */
+  const served = () => provider.send('devnet_rpcStats', []) as Promise<Record<string, number>>;
+  const fileAt = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as NetworkFile;
+  const writeFile = (name: string, file: NetworkFile) => {
+    const path = join(dir, name);
+    writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
+    return path;
+  };
+  const baseArgs = (networkFile: string, key = keyFile) => [
+    '--rpc',
+    devnet.rpcUrl,
+    '--network-file',
+    networkFile,
+    '--deployer-key-file',
+    key,
+  ];
+
+  beforeAll(async () => {
+    const built = new Promise<void>((resolve, reject) =>
+      execFile('npm', ['run', '-s', 'build'], { cwd: ROOT }, (err) =>
+        err ? reject(err) : resolve(),
+      ),
+    );
+    devnet = await startBareDevnet({ port: 0 });
+    await built;
+    provider = new JsonRpcProvider(devnet.rpcUrl, 84532, { staticNetwork: true, batchMaxCount: 1 });
+    dir = mkdtempSync(join(tmpdir(), 'deploy-e2e-'));
+    keyFile = join(dir, 'deployer.key');
+    writeFileSync(keyFile, `${deployer.privateKey}\n`, { mode: 0o600 });
+    pristine = (await rpc('evm_snapshot')) as string;
+  }, 120_000);
+
+  beforeEach(async () => {
+    // Every test starts from the bare chain; evm_revert consumes its snapshot.
+    await rpc('evm_revert', [pristine]);
+    pristine = (await rpc('evm_snapshot')) as string;
+    await provider.send('devnet_resetRpcStats', []);
+  });
+
+  afterAll(async () => {
+    provider?.destroy();
+    await devnet?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a bare network file: the infrastructure, with code, and our contracts null', async () => {
+    const file = devnet.networkFile;
+    expect(file.chainId).toBe(84532);
+    expect(file.contracts.complianceRegistry).toBeNull();
+    expect(file.contracts.complianceHook).toBeNull();
+    expect(file.tokens.tUSDC.address).toBeNull();
+    expect(file.contracts.create2Deployer).toBe('0x4e59b44847b379578588920cA78FbF26c0B4956C');
+    const infra = [
+      ...Object.entries(file.contracts).filter(([name]) => !name.startsWith('compliance')),
+      ['WETH', file.tokens.WETH.address],
+    ];
+    for (const [, address] of infra) expect(await provider.getCode(address!)).not.toBe('0x');
+  });
+
+  it('deploys through the command line, records it in the file, and a second run sends nothing', async () => {
+    const networkFile = writeFile('network.json', devnet.networkFile);
+    const first = await cli([
+      'deploy',
+      ...baseArgs(networkFile),
+      '--attester',
+      attester,
+      '--test-token',
+      '--initial-price',
+      '3000',
+      '--seed-liquidity',
+    ]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^Deployed on chainId 84532 .*: 16 transactions\./);
+    expect(first.stdout).toMatch(/complianceHook\s+[\d,]+\s+0x[0-9a-f]{64}/);
+    expect(first.stdout).toMatch(/total\s+[\d,]+\s+[\d.]+ ETH in fees/);
+
+    const text = readFileSync(networkFile, 'utf8');
+    for (const output of [first.stdout, first.stderr, text])
+      expect(output.toLowerCase()).not.toContain(deployer.privateKey.slice(2).toLowerCase());
+    const file = JSON.parse(text) as NetworkFile;
+    const registry = file.contracts.complianceRegistry!;
+    const hook = file.contracts.complianceHook!;
+    const tusdc = file.tokens.tUSDC.address!;
+    for (const address of [registry, hook, tusdc])
+      expect(await provider.getCode(address)).not.toBe('0x');
+    expect(BigInt(hook) & HOOK_FLAG_MASK).toBe(HOOK_FLAGS);
+    expect(BigInt(tusdc) > BigInt(file.tokens.WETH.address!)).toBe(true);
+
+    // Owned by the deployer, attested by the attester only (the deployer's seeding grant revoked).
+    const registryContract = new Contract(registry, REGISTRY, provider);
+    expect(await registryContract.owner()).toBe(deployer.address);
+    expect(await registryContract.isAttester(attester)).toBe(true);
+    expect(await registryContract.isAttester(deployer.address)).toBe(false);
+    const hookContract = new Contract(hook, HOOK, provider);
+    expect(await hookContract.owner()).toBe(deployer.address);
+    expect(await hookContract.isRouter(file.contracts.universalRouter)).toBe(true);
+    expect(await hookContract.isRouter(file.contracts.positionManager)).toBe(true);
+    expect(await hookContract.isQuoter(file.contracts.v4Quoter)).toBe(true);
+
+    // The pool with our hook is initialized at 3000 and seeded.
+    const poolId = poolIdOf({
+      currency0: file.tokens.WETH.address!,
+      currency1: tusdc,
+      fee: file.pool.fee,
+      tickSpacing: file.pool.tickSpacing,
+      hooks: hook,
+    });
+    const stateView = new Contract(file.contracts.stateView!, STATE_VIEW.fragments, provider);
+    const [sqrtPriceX96] = (await stateView.getSlot0(poolId)) as [bigint];
+    expect(sqrtPriceX96).toBe(4339505179874779489431521n);
+    expect(file.deployment?.sqrtPriceX96).toBe(sqrtPriceX96.toString());
+    expect(await stateView.getLiquidity(poolId)).toBeGreaterThan(0n);
+
+    // Every transaction recorded, sent by the deployer; the first one's block starts position logs.
+    const record = file.deployment!;
+    expect(record).toMatchObject({ deployer: deployer.address, attester });
+    const hashes = Object.values(record.transactions);
+    expect(Object.keys(record.transactions)).toEqual(
+      expect.arrayContaining([
+        'complianceRegistry',
+        'complianceHook',
+        'tUSDC',
+        'poolInitialize',
+        'seedPosition',
+      ]),
+    );
+    expect(hashes).toHaveLength(16);
+    const receipts = await Promise.all(hashes.map((hash) => provider.getTransactionReceipt(hash)));
+    for (const receipt of receipts)
+      expect(receipt).toMatchObject({ status: 1, from: deployer.address });
+    expect(record.block).toBe(Math.min(...receipts.map((r) => r!.blockNumber)));
+    expect(file.positionLogs!.startBlock).toBe(record.block);
+    expect((await served()).eth_sendRawTransaction).toBe(16);
+
+    // Again: nothing is sent, the file is untouched, and the command says so.
+    await provider.send('devnet_resetRpcStats', []);
+    const nonce = await provider.getTransactionCount(deployer.address);
+    const again = await cli(['deploy', ...baseArgs(networkFile), '--seed-liquidity', '--json']);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    const summary = JSON.parse(again.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({
+      outcome: 'nothing-to-do',
+      transactionsSent: 0,
+      steps: [],
+      attester,
+      contracts: { complianceRegistry: registry, complianceHook: hook, tUSDC: tusdc },
+    });
+    expect(await provider.getTransactionCount(deployer.address)).toBe(nonce);
+    expect((await served()).eth_sendRawTransaction).toBeUndefined();
+    expect(readFileSync(networkFile, 'utf8')).toBe(text);
+    const plain = await cli(['deploy', ...baseArgs(networkFile)]);
+    expect(plain.stdout).toMatch(/^Nothing to do: .* no transaction sent\./);
+  });
+
+  it('resumes an interrupted deployment: only the missing steps, every transaction recorded', async () => {
+    const networkFile = writeFile('interrupted.json', devnet.networkFile);
+    let sent = 0;
+    await expect(
+      deployCompliance({
+        rpc: devnet.provider,
+        file: devnet.networkFile,
+        deployer,
+        pollIntervalMs: 0,
+        onProgress: (progress) => {
+          writeNetworkFileAtomically(networkFile, progress);
+          if (++sent === 3) throw new Error('killed');
+        },
+      }),
+    ).rejects.toThrow('killed');
+    const interrupted = fileAt(networkFile);
+    expect(Object.keys(interrupted.deployment!.transactions)).toEqual([
+      'complianceRegistry',
+      'complianceHook',
+      'tUSDC',
+    ]);
+
+    const resumed = await deployCommand(['--json', ...baseArgs(networkFile)]);
+    expect(resumed.exitCode).toBe(0);
+    const summary = JSON.parse(resumed.output) as {
+      outcome: string;
+      steps: Array<{ step: string }>;
+    };
+    expect(summary.outcome).toBe('deployed');
+    expect(summary.steps.map((s) => s.step)).toEqual([
+      'hookRouterUniversalRouter',
+      'hookRouterPositionManager',
+      'hookQuoter',
+      'poolInitialize',
+    ]);
+    const file = fileAt(networkFile);
+    expect(Object.keys(file.deployment!.transactions)).toHaveLength(7);
+    expect(file.deployment!.block).toBe(interrupted.deployment!.block);
+    expect(BigInt(file.contracts.complianceHook!) & HOOK_FLAG_MASK).toBe(HOOK_FLAGS);
+  });
+
+  it('rotates the attester: the new one added, the previous one revoked, nothing redeployed', async () => {
+    const networkFile = writeFile('rotation.json', devnet.networkFile);
+    const first = await deployCommand(baseArgs(networkFile));
+    expect(first.exitCode).toBe(0);
+    const deployed = fileAt(networkFile);
+    expect(deployed.deployment!.attester).toBe(deployer.address);
+
+    const rotated = await deployCommand([
+      '--json',
+      ...baseArgs(networkFile),
+      '--attester',
+      attester,
+    ]);
+    expect(rotated.exitCode).toBe(0);
+    const summary = JSON.parse(rotated.output) as { steps: Array<{ step: string }> };
+    expect(summary.steps.map((s) => s.step)).toEqual([
+      'registryAttester',
+      'deployerAttesterRevoke',
+    ]);
+    const file = fileAt(networkFile);
+    expect(file.contracts).toEqual(deployed.contracts);
+    expect(file.deployment!.attester).toBe(attester);
+    const registry = new Contract(file.contracts.complianceRegistry!, REGISTRY, provider);
+    expect(await registry.isAttester(attester)).toBe(true);
+    expect(await registry.isAttester(deployer.address)).toBe(false);
+  });
+
+  describe('refuses before sending anything', () => {
+    const refusal = async (networkFile: string, key = keyFile) => {
+      const before = readFileSync(networkFile, 'utf8');
+      const result = await deployCommand(baseArgs(networkFile, key));
+      expect(result.exitCode).toBe(1);
+      expect(result.output).toMatch(/^Refused: nothing was sent/);
+      expect(readFileSync(networkFile, 'utf8')).toBe(before);
+      const stats = await served();
+      expect(stats.eth_sendRawTransaction).toBeUndefined();
+      expect(stats.eth_estimateGas).toBeUndefined();
+      return result.output;
+    };
+
+    it('a network file of another chain', async () => {
+      const output = await refusal(
+        writeFile('mainnet.json', { ...devnet.networkFile, chainId: 8453 }),
+      );
+      expect(output).toContain('the RPC serves chainId 84532, the network file says 8453');
+    });
+
+    it('a deployer that cannot pay', async () => {
+      const poor = Wallet.createRandom();
+      const poorKey = join(dir, 'poor.key');
+      writeFileSync(poorKey, poor.privateKey, { mode: 0o600 });
+      const output = await refusal(writeFile('network-poor.json', devnet.networkFile), poorKey);
+      expect(output).toMatch(
+        new RegExp(
+          `the deployer ${poor.address} holds 0 wei; the 7 remaining steps need about \\d+ wei`,
+        ),
+      );
+      expect(output).toContain('complianceRegistry: deploy the ComplianceRegistry');
+      expect(output).not.toContain(poor.privateKey.slice(2));
+    });
+
+    it('infrastructure without code', async () => {
+      const file = structuredClone(devnet.networkFile);
+      file.contracts.poolManager = getAddress('0x00000000000000000000000000000000000c0de1');
+      file.contracts.v4Quoter = getAddress('0x00000000000000000000000000000000000c0de2');
+      const output = await refusal(writeFile('no-code.json', file));
+      expect(output).toContain(
+        `contracts.poolManager ${file.contracts.poolManager} has no code on this chain`,
+      );
+      expect(output).toContain(
+        `contracts.v4Quoter ${file.contracts.v4Quoter} has no code on this chain`,
+      );
+    });
+  });
+});
