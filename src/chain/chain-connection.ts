@@ -1,21 +1,21 @@
 /**
- * The one connection to the chain: the read transport (json-rpc-http.ts: every read of
- * ChainRpcService), the ethers v6 provider (the attester's transactions: signing, nonces,
- * receipts), the resolved network, and (when no CHAIN_RPC_URL is configured) the embedded devnet
- * child process it owns and stops on shutdown. Both keep their connections alive.
+ * The one connection to the chain: the RPC transport (json-rpc-http.ts, one per configured URL,
+ * behind the failover of rpc-failover.ts) that every read of ChainRpcService uses, the ethers v6
+ * provider (the attester's transactions: signing, nonces, receipts) sending through that same
+ * failover, the resolved network, and (when no CHAIN_RPC_URL is configured) the embedded devnet
+ * child process it owns and stops on shutdown.
  *
- * Transports chosen by measurement (bench/rpc-transport.ts, wallet-read eth_calls against the
+ * Transport chosen by measurement (bench/rpc-transport.ts, wallet-read eth_calls against the
  * devnet behind the bench's caching proxy; figures in bench/README.md "RPC transport"): undici's
  * Pool.request costs the least CPU per call, then node:http with a keep-alive agent, then ethers'
- * JsonRpcProvider over that agent (~5x undici), then Node's fetch. Without an agent, ethers
- * opens a TCP connection per call.
+ * JsonRpcProvider over that agent (~5x undici), then Node's fetch. ethers keeps building and
+ * reading the attester's calls; their HTTP leg is the same undici pool.
  */
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
-import { FetchRequest, JsonRpcProvider } from 'ethers';
-import { createJsonRpcTransport, JsonRpcTransport } from './json-rpc-http';
+import { JsonRpcProvider } from 'ethers';
 import type { ChainConfig } from '../config/chain.config';
+import { FailoverJsonRpcProvider } from './failover-provider';
+import { RpcFailover, RpcFailoverStatus } from './rpc-failover';
 import { DevnetProcess, sharedDevnet } from './devnet/devnet-process';
 import { superviseDevnet, SupervisedDevnet } from './devnet/devnet-supervisor';
 import { devnetNetworkDefinition, NetworkFile } from './network/network-definition';
@@ -29,40 +29,29 @@ export interface NetworkFileSource {
   source: string;
 }
 
-export function createChainProvider(
-  rpcUrl: string,
-  chainId: number,
-  timeoutMs: number,
-): JsonRpcProvider {
-  const request = new FetchRequest(rpcUrl);
-  request.timeout = timeoutMs;
-  const agentOptions = { keepAlive: true, maxSockets: 64 };
-  request.getUrlFunc = FetchRequest.createGetUrlFunc({
-    agent: rpcUrl.startsWith('https:') ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions),
-  });
-  return new JsonRpcProvider(request, chainId, {
-    // No eth_chainId probe before calls: a read costs exactly the requests we make, and a dead
-    // RPC cannot trap the provider in ethers' endless network-detection retry loop.
-    staticNetwork: true,
-    // One JSON-RPC call per HTTP request, sent at once (no 10 ms batching stall).
-    batchMaxCount: 1,
-    // Preflight reads just before and after an approval must both reach the chain.
-    cacheTimeout: -1,
-    pollingInterval: 1_000,
-  });
+/** The RPC URLs of a config, in order; CLI callers may set only `rpcUrl`. */
+function configuredRpcUrls(config: ChainConfig): string[] {
+  if (config.rpcUrls?.length) return [...config.rpcUrls];
+  return config.rpcUrl ? [config.rpcUrl] : [];
 }
 
 export class ChainConnection implements OnApplicationShutdown {
   private static readonly logger = new Logger('Chain');
 
-  /** Every read (ChainRpcService): one JSON-RPC call per keep-alive HTTP request. */
-  readonly reads: JsonRpcTransport;
+  /**
+   * Every call to the chain: the reads (ChainRpcService), one JSON-RPC call per keep-alive HTTP
+   * request, over the configured RPC URLs with failover (rpc-failover.ts).
+   */
+  readonly reads: RpcFailover;
+  /** The attester's provider: ethers over the same failover transport. */
+  readonly provider: JsonRpcProvider;
+  /** The first (primary) RPC URL, credentials included: never log or return it (redactUrl). */
+  readonly rpcUrl: string;
 
   private constructor(
-    readonly rpcUrl: string,
+    rpcUrls: string[],
     readonly network: NetworkDefinition,
-    readonly provider: JsonRpcProvider,
-    timeoutMs: number,
+    config: Pick<ChainConfig, 'timeoutMs' | 'rpcBackoffMs' | 'rpcBackoffMaxMs'>,
     /** Set when this process started the embedded devnet. */
     readonly devnet?: DevnetProcess,
     /** Set when this connection owns (and restarts) its devnet; a shared test devnet is not. */
@@ -70,11 +59,23 @@ export class ChainConnection implements OnApplicationShutdown {
     /** Set when the network came from a file (CHAIN_RPC_URL given): what the start check verifies. */
     readonly networkFile?: NetworkFileSource,
   ) {
-    this.reads = createJsonRpcTransport(rpcUrl, timeoutMs);
+    this.rpcUrl = rpcUrls[0];
+    this.reads = new RpcFailover(rpcUrls, {
+      timeoutMs: config.timeoutMs,
+      backoffMs: config.rpcBackoffMs,
+      backoffMaxMs: config.rpcBackoffMaxMs,
+    });
+    this.provider = new FailoverJsonRpcProvider(this.reads, network.chainId);
+  }
+
+  /** The RPC URL in use and each URL's recent error rate (redacted to scheme://host[:port]). */
+  rpcStatus(): RpcFailoverStatus {
+    return this.reads.status();
   }
 
   static async open(config: ChainConfig): Promise<ChainConnection> {
-    if (config.rpcUrl) {
+    const rpcUrls = configuredRpcUrls(config);
+    if (rpcUrls.length > 0) {
       const {
         definition: network,
         file,
@@ -83,17 +84,9 @@ export class ChainConnection implements OnApplicationShutdown {
         ? loadNetworkFileAt(config.networkFile, config.overrides)
         : loadNetwork(config.network, config.overrides);
       ChainConnection.logger.log(
-        `chain ${network.name} (chainId ${network.chainId}, network file ${source}) via ${redactUrl(config.rpcUrl)}`,
+        `chain ${network.name} (chainId ${network.chainId}, network file ${source}) via ${rpcUrls.map(redactUrl).join(', ')}`,
       );
-      return new ChainConnection(
-        config.rpcUrl,
-        network,
-        createChainProvider(config.rpcUrl, network.chainId, config.timeoutMs),
-        config.timeoutMs,
-        undefined,
-        undefined,
-        { file, source },
-      );
+      return new ChainConnection(rpcUrls, network, config, undefined, undefined, { file, source });
     }
     const options = { port: config.devnetPort, readyTimeoutMs: config.devnetStartTimeoutMs };
     const supervisor = config.devnetShared ? undefined : await superviseDevnet(options);
@@ -106,14 +99,7 @@ export class ChainConnection implements OnApplicationShutdown {
     ChainConnection.logger.log(
       `embedded devnet ready at ${devnet.rpcUrl} in ${devnet.startupMs} ms (pid ${devnet.pid}, deployment ${devnet.timings.deployMs} ms)`,
     );
-    return new ChainConnection(
-      devnet.rpcUrl,
-      network,
-      createChainProvider(devnet.rpcUrl, network.chainId, config.timeoutMs),
-      config.timeoutMs,
-      devnet,
-      supervisor,
-    );
+    return new ChainConnection([devnet.rpcUrl], network, config, devnet, supervisor);
   }
 
   async onApplicationShutdown(): Promise<void> {

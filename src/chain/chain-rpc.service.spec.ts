@@ -2,9 +2,10 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { ApiError } from '../common/errors/api-error';
 import type { ChainConfig } from '../config/chain.config';
-import { ChainConnection, createChainProvider } from './chain-connection';
+import type { ChainConnection } from './chain-connection';
 import { ChainRevertError, ChainRpcService } from './chain-rpc.service';
 import { decodeRevert } from './encoding/revert-decoder';
+import { FailoverJsonRpcProvider } from './failover-provider';
 import { createJsonRpcTransport } from './json-rpc-http';
 
 // Room for a local retry on a loaded CI machine: at 300 ms, the first attempt once timed out.
@@ -44,14 +45,13 @@ const reply = (res: ServerResponse, id: number, payload: object) =>
     .writeHead(200, { 'content-type': 'application/json' })
     .end(JSON.stringify({ jsonrpc: '2.0', id, ...payload }));
 
-const service = (url: string) =>
-  new ChainRpcService(
-    {
-      provider: createChainProvider(url, 84532, config.timeoutMs),
-      reads: createJsonRpcTransport(url, config.timeoutMs),
-    } as unknown as ChainConnection,
+const service = (url: string) => {
+  const reads = createJsonRpcTransport(url, config.timeoutMs);
+  return new ChainRpcService(
+    { provider: new FailoverJsonRpcProvider(reads, 84532), reads } as unknown as ChainConnection,
     config,
   );
+};
 
 describe(ChainRpcService.name, () => {
   it.each([

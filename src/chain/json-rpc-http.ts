@@ -6,7 +6,8 @@
  * figures in bench/README.md, "RPC transport"): undici's request API costs the least CPU per call,
  * then node:http with a keep-alive agent, then ethers' JsonRpcProvider over that agent (most of
  * its CPU goes to its own UTF-8 and byte helpers and request objects), then Node's fetch. The
- * attester's transactions keep ethers (signing, nonces): they are rare.
+ * attester's transactions keep ethers for signing and nonces, over this same transport
+ * (failover-provider.ts).
  *
  * Errors keep the shapes the classifier (chain-errors.ts) reads: a JSON-RPC error is a
  * JsonRpcError carrying the node's `code`, `message` and revert `data`; a non-2xx answer is
@@ -39,16 +40,33 @@ export class JsonRpcError extends Error {
   }
 }
 
-/** The node's HTTP answer was not a JSON-RPC answer (5xx, 429, an HTML error page). */
+/**
+ * The node's HTTP answer was not a JSON-RPC answer (5xx, an HTML error page), or the provider
+ * rate-limited the call (HTTP 429, whatever its body): the provider spoke, not the chain.
+ */
 export class JsonRpcHttpError extends Error {
   readonly code = 'SERVER_ERROR';
   constructor(
     readonly status: number,
     body: string,
+    /** From a Retry-After header (seconds or an HTTP date), when the provider sent one. */
+    readonly retryAfterMs?: number,
   ) {
     super(`RPC answered HTTP ${status}: ${body.slice(0, 120)}`);
     this.name = 'JsonRpcHttpError';
   }
+}
+
+/** Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP date; undefined when absent or bad. */
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now = Date.now(),
+): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 export interface JsonRpcTransport {
@@ -72,6 +90,7 @@ export function createJsonRpcTransport(rpcUrl: string, defaultTimeoutMs: number)
     const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
     let status: number;
     let text: string;
+    let retryAfter: string | string[] | undefined;
     try {
       const res = await pool.request({
         path,
@@ -82,12 +101,15 @@ export function createJsonRpcTransport(rpcUrl: string, defaultTimeoutMs: number)
         bodyTimeout: timeoutMs,
       });
       status = res.statusCode;
+      retryAfter = res.headers['retry-after'];
       text = await res.body.text();
     } catch (err) {
       if (TIMEOUT_CODES.has(String((err as { code?: unknown }).code)))
         throw new ChainTimeoutError(timeoutMs);
       throw err;
     }
+    // A rate limit is the provider's answer even when it is dressed as a JSON-RPC error.
+    if (status === 429) throw new JsonRpcHttpError(status, text, parseRetryAfter(retryAfter));
     let answer: {
       result?: unknown;
       error?: { code?: number; message?: string; data?: unknown };
@@ -95,14 +117,14 @@ export function createJsonRpcTransport(rpcUrl: string, defaultTimeoutMs: number)
     try {
       answer = JSON.parse(text) as typeof answer;
     } catch {
-      throw new JsonRpcHttpError(status, text);
+      throw new JsonRpcHttpError(status, text, parseRetryAfter(retryAfter));
     }
     if (answer.error) {
       const e = answer.error;
       throw new JsonRpcError(Number(e.code ?? 0), String(e.message ?? 'RPC error'), e.data);
     }
     if (status < 200 || status >= 300 || !('result' in answer))
-      throw new JsonRpcHttpError(status, text);
+      throw new JsonRpcHttpError(status, text, parseRetryAfter(retryAfter));
     return answer.result as T;
   };
 

@@ -8,6 +8,7 @@ import { SiweNonce } from './onboarding/siwe-nonce.entity';
 import { SiweNoncesService } from './onboarding/siwe-nonces.service';
 import { SessionStatusController } from './session-status/session-status.controller';
 import { SessionStatusService } from './session-status/session-status.service';
+import { AttesterHealthIndicator } from './sessions/attester.health';
 import { AttesterService } from './sessions/attester.service';
 import { RegistryConnection } from './sessions/registry-connection';
 import { SessionsService } from './sessions/sessions.service';
@@ -33,6 +34,7 @@ import { WalletsModule } from './wallets/wallets.module';
     complianceKeysProvider,
     RegistryConnection,
     AttesterService,
+    AttesterHealthIndicator,
     SessionsService,
     SessionStatusService,
     SiweNoncesService,

@@ -19,6 +19,24 @@ function envAddress(env: Env, name: string): string | undefined {
 }
 
 /**
+ * CHAIN_RPC_URL: one RPC URL, or several separated by commas (the first is the primary; the others
+ * take over while it fails: src/chain/rpc-failover.ts). Each must be http or https; a bad one is
+ * reported alone, redacted (its path may hold the provider's key).
+ */
+function envRpcUrls(env: Env): string[] {
+  const text = envOptional(env, 'CHAIN_RPC_URL');
+  if (text === undefined) return [];
+  const urls: string[] = [];
+  for (const part of text.split(',')) {
+    const url = envUrl({ CHAIN_RPC_URL: part }, 'CHAIN_RPC_URL', ['http', 'https']);
+    if (url === undefined && part.trim() === '')
+      invalidConfig('CHAIN_RPC_URL', 'must list URLs separated by single commas', text, null);
+    if (url !== undefined) urls.push(url);
+  }
+  return urls;
+}
+
+/**
  * CHAIN_NETWORK_FILE: a network file by path (absolute, or relative to the working directory),
  * e.g. the one `npm run devnet -- --bare --network-file F` wrote and `npm run cli -- deploy`
  * completed. It replaces CHAIN_NETWORK (a shipped file by name): setting both is an error.
@@ -60,7 +78,8 @@ function networkFilePath(env: Env, rpcUrl: string | undefined): string | undefin
  */
 export const chainConfig = registerAs('chain', () => {
   const env = process.env;
-  const rpcUrl = envUrl(env, 'CHAIN_RPC_URL', ['http', 'https']);
+  const rpcUrls = envRpcUrls(env);
+  const rpcUrl = rpcUrls[0] as string | undefined;
   const production = appModeOf(env) === 'production';
   const underTest = env.NODE_ENV === 'test';
   const networkFile = networkFilePath(env, rpcUrl);
@@ -98,8 +117,14 @@ export const chainConfig = registerAs('chain', () => {
     }
   }
   return {
-    /** Undefined: start the embedded devnet. */
+    /** The primary RPC URL (the first of CHAIN_RPC_URL). Undefined: start the embedded devnet. */
     rpcUrl,
+    /** Every URL of CHAIN_RPC_URL, in order of preference; empty: the embedded devnet. */
+    rpcUrls,
+    /** How long a failed RPC URL is passed over; doubled per consecutive failure. */
+    rpcBackoffMs: envInt(env, 'CHAIN_RPC_BACKOFF_MS', 5_000, { min: 0, max: 3_600_000 }),
+    /** The longest a failed URL is passed over, a provider's Retry-After included. */
+    rpcBackoffMaxMs: envInt(env, 'CHAIN_RPC_BACKOFF_MAX_MS', 60_000, { min: 0, max: 3_600_000 }),
     /** The shipped network file the service reads, unless networkFile is set. */
     network,
     /** Absolute path of the operator's network file (CHAIN_NETWORK_FILE); replaces `network`. */

@@ -12,6 +12,9 @@ const VARS = [
   'ATTESTER_PRIVATE_KEY',
   'SESSION_TTL_SECONDS',
   'ZK_VERIFY_THREADS',
+  'ATTESTER_MAX_FEE_GWEI',
+  'ATTESTER_REPLACE_AFTER_MS',
+  'ATTESTER_LOW_BALANCE_ETH',
 ];
 
 /** Any syntactically valid issuer key: config does not parse it (ComplianceKeys does). */
@@ -40,6 +43,17 @@ describe('complianceConfig', () => {
     expect(config.verificationKeyPath).toBe('circuits/build/verification_key.json');
     expect(config.verifyChallengeTtlSeconds).toBe(600);
     expect(config.proofClockSkewSeconds).toBe(300);
+    expect(config.attesterMaxFeeWei).toBe(50_000_000_000n);
+    expect(config.attesterReplaceAfterMs).toBe(12_000);
+    expect(config.attesterLowBalanceWei).toBe(10_000_000_000_000_000n);
+  });
+
+  it('reads the fee cap and the balance threshold as exact decimals of gwei and ether', () => {
+    const config = withEnv({ ATTESTER_MAX_FEE_GWEI: '0.05', ATTESTER_LOW_BALANCE_ETH: '2' }, () =>
+      complianceConfig(),
+    );
+    expect(config.attesterMaxFeeWei).toBe(50_000_000n);
+    expect(config.attesterLowBalanceWei).toBe(2_000_000_000_000_000_000n);
   });
 
   it('reads the environment only: it imports nothing outside src/config (no zk, no chain)', () => {
@@ -88,6 +102,10 @@ describe('complianceConfig', () => {
     ['ATTESTER_PRIVATE_KEY', '0x1234', /ATTESTER_PRIVATE_KEY must be 0x followed by 64 hex/],
     ['SESSION_TTL_SECONDS', '5', /SESSION_TTL_SECONDS must be an integer between 60/],
     ['SIWE_DOMAIN', 'https://x', /SIWE_DOMAIN must be an RFC 3986 authority/],
+    ['ATTESTER_MAX_FEE_GWEI', '1e3', /ATTESTER_MAX_FEE_GWEI must be a decimal number/],
+    ['ATTESTER_MAX_FEE_GWEI', '0.0000000001', /at most 9 decimals/],
+    ['ATTESTER_LOW_BALANCE_ETH', '-1', /ATTESTER_LOW_BALANCE_ETH must be a decimal number/],
+    ['ATTESTER_REPLACE_AFTER_MS', '10', /ATTESTER_REPLACE_AFTER_MS must be an integer between 200/],
     ['ZK_ISSUER_PUBLIC_KEY', '<x>,<y>', /ZK_ISSUER_PUBLIC_KEY must be "<x>,<y>"/],
     ['ZK_ISSUER_PUBLIC_KEY', '0x1,0x2', /ZK_ISSUER_PUBLIC_KEY must be "<x>,<y>"/],
   ])('fails the boot naming %s for a bad value', (name, value, message) => {

@@ -56,6 +56,15 @@ export const complianceConfig = registerAs('compliance', () => {
       min: 1_000,
       max: 300_000,
     }),
+    /** The most the attester pays per gas (EIP-1559 maxFeePerGas), in wei: above it nothing is sent. */
+    attesterMaxFeeWei: envUnits(env, 'ATTESTER_MAX_FEE_GWEI', '50', 9),
+    /** A transaction not mined after this long is replaced (same nonce, fees bumped). */
+    attesterReplaceAfterMs: envInt(env, 'ATTESTER_REPLACE_AFTER_MS', 12_000, {
+      min: 200,
+      max: 300_000,
+    }),
+    /** Below this attester balance (wei) readiness says lowBalance and one warning is logged. */
+    attesterLowBalanceWei: envUnits(env, 'ATTESTER_LOW_BALANCE_ETH', '0.01', 18),
   };
 });
 
@@ -128,4 +137,26 @@ function attesterPrivateKey(env: Env, production: boolean): string | undefined {
       undefined,
     );
   return given;
+}
+
+/**
+ * A decimal amount of a unit with `decimals` places (gwei: 9, ether: 18) as an integer of the
+ * smallest unit (wei). Read as text: a float would round a fee cap or a balance threshold.
+ */
+function envUnits(env: Env, name: string, fallback: string, decimals: number): bigint {
+  const text = envOptional(env, name) ?? fallback;
+  const match = new RegExp(`^(\\d{1,30})(?:\\.(\\d{1,${decimals}}))?$`).exec(text);
+  if (!match)
+    return invalidConfig(
+      name,
+      `must be a decimal number with at most ${decimals} decimals, e.g. ${fallback}`,
+      text,
+      unitsOf(fallback, decimals),
+    );
+  return unitsOf(text, decimals);
+}
+
+function unitsOf(text: string, decimals: number): bigint {
+  const [whole, fraction = ''] = text.split('.');
+  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
 }

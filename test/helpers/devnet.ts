@@ -12,6 +12,7 @@
  * a child process on an ephemeral port that exits with the worker, the same one an app booted
  * without CHAIN_RPC_URL under jest uses.
  */
+import { devnetRpc } from './devnet-mining';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { devnetPrivateKeys } from '../../src/chain/devnet/devnet';
 import { sharedDevnet } from '../../src/chain/devnet/devnet-process';
@@ -39,16 +40,7 @@ export interface DevnetHandle {
   release(): Promise<void>;
 }
 
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
+const rpc = devnetRpc;
 
 export async function acquireDevnet(): Promise<DevnetHandle> {
   const devnet = await sharedDevnet();

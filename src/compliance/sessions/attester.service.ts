@@ -1,49 +1,69 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { TransactionReceipt, TransactionRequest, Wallet } from 'ethers';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { TransactionRequest, Wallet } from 'ethers';
 import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
-import { isTransportFailure } from '../../chain/chain-errors';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import { ComplianceKeys } from '../compliance-keys';
+import { BalanceWatch } from './balance-watch';
 import { beforeSendFailure, broadcastFailed, chainUnavailable } from './chain-errors';
 import { RegistryConnection } from './registry-connection';
+import { PendingNonce, SenderStats, TransactionSender } from './transaction-sender';
 
 /** The registry's ABI (one module: src/chain/abi/compliance-registry.ts), under its older name. */
 export const COMPLIANCE_REGISTRY_ABI = COMPLIANCE_REGISTRY;
 
-const NONCE_ERROR =
-  /nonce (too low|too high|has already been used)|already known|replacement (fee too low|transaction underpriced)/i;
-/** Nonce clashes only happen when another process sends with the same key; back off and resync. */
-const MAX_SEND_ATTEMPTS = 8;
-const RECEIPT_POLL_MS = [0, 50, 100, 200, 400, 800, 1_000];
-
 export interface MinedActivation {
   txHash: string;
   blockNumber: number;
+  /** The session end the mined activation set (a joined request may have asked a later one). */
+  until?: number;
+}
+
+export interface AttesterStatus {
+  address: string;
+  balanceWei: bigint;
+  lowBalance: boolean;
+  /** Nonces this instance sent and has not seen mined, with every hash sent for each. */
+  pending: PendingNonce[];
+  /** The node's pending count minus its mined count: unmined transactions of the key, any instance. */
+  pendingOnNode: number;
+  stats: SenderStats;
 }
 
 /**
- * The only holder of the attester key. Sends ComplianceRegistry.activate and waits until mined.
- *
- * Nonces: concurrent activations are simulated and priced in parallel, then go through ONE
- * in-process queue that assigns the next nonce and hands the signed transaction to the node;
- * only that step is serialised, mining is awaited in parallel. The local counter is resynced from
- * the node's pending count after any failed send (and a nonce clash is retried), so a restart or
- * another instance using the same key heals instead of wedging. Instances should still use one
- * attester key each (the registry allows several attesters) to avoid those clashes altogether.
+ * The only holder of the attester key. Sends ComplianceRegistry.activate / revoke and waits until
+ * mined; the fee policy, the nonce queue and replacement of stuck transactions are the
+ * TransactionSender's. One activation per wallet is in flight per instance: a second request for
+ * the same wallet waits for the first one's transaction instead of sending another.
  */
 @Injectable()
-export class AttesterService {
+export class AttesterService implements OnApplicationShutdown {
   private readonly logger = new Logger(AttesterService.name);
   private readonly signer: Wallet;
-  private queue: Promise<unknown> = Promise.resolve();
-  private nextNonce: number | null = null;
+  private readonly sender: TransactionSender;
+  private readonly balance: BalanceWatch;
+  private readonly inFlight = new Map<string, Promise<MinedActivation>>();
 
   constructor(
     private readonly connection: RegistryConnection,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    @Inject(complianceConfig.KEY) config: ComplianceConfig,
     keys: ComplianceKeys,
   ) {
     this.signer = new Wallet(keys.attesterPrivateKey, connection.provider);
+    this.sender = new TransactionSender(
+      this.signer,
+      connection.provider,
+      {
+        maxFeeWei: config.attesterMaxFeeWei,
+        replaceAfterMs: config.attesterReplaceAfterMs,
+        receiptTimeoutMs: config.attesterReceiptTimeoutMs,
+      },
+      this.logger,
+    );
+    this.balance = new BalanceWatch(this.signer.address, config.attesterLowBalanceWei, this.logger);
+  }
+
+  onApplicationShutdown(): void {
+    this.sender.close();
   }
 
   get address(): string {
@@ -62,7 +82,16 @@ export class AttesterService {
   }
 
   async activate(wallet: string, until: number): Promise<MinedActivation> {
-    return this.transact(COMPLIANCE_REGISTRY.encodeFunctionData('activate', [wallet, until]));
+    const key = wallet.toLowerCase();
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const activation = this.transact(
+      COMPLIANCE_REGISTRY.encodeFunctionData('activate', [wallet, until]),
+    )
+      .then((mined) => ({ ...mined, until }))
+      .finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, activation);
+    return activation;
   }
 
   /** Ends the wallet's session now (ComplianceRegistry.revoke), mined before it returns. */
@@ -87,6 +116,24 @@ export class AttesterService {
     }
   }
 
+  /** For readiness: address, balance (checked against the threshold), unmined transactions. */
+  async status(): Promise<AttesterStatus> {
+    const provider = this.connection.provider;
+    const [balanceWei, pendingCount, minedCount] = await Promise.all([
+      provider.getBalance(this.signer.address),
+      provider.getTransactionCount(this.signer.address, 'pending'),
+      provider.getTransactionCount(this.signer.address, 'latest'),
+    ]);
+    return {
+      address: this.signer.address,
+      balanceWei,
+      lowBalance: this.balance.observe(balanceWei),
+      pending: [...this.sender.pending.values()],
+      pendingOnNode: Math.max(0, pendingCount - minedCount),
+      stats: { ...this.sender.stats },
+    };
+  }
+
   private async transact(data: string): Promise<MinedActivation> {
     const tx: TransactionRequest = {
       to: this.connection.registryAddress,
@@ -94,92 +141,29 @@ export class AttesterService {
       from: this.signer.address,
       chainId: this.connection.chainId,
     };
-    // Simulated outside the queue: a revert (key not an attester, expiry in the past) spends no nonce.
-    let prepared: TransactionRequest;
+    // Simulated before the queue: a revert (key not an attester, expiry in the past) spends no nonce.
+    let gasLimit: bigint;
     try {
-      const [gasLimit, fees] = await Promise.all([
-        this.connection.provider.estimateGas(tx),
-        this.connection.provider.getFeeData(),
-      ]);
-      prepared = {
-        ...tx,
-        gasLimit: (gasLimit * 12n) / 10n,
-        type: 2,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      };
+      gasLimit = ((await this.connection.provider.estimateGas(tx)) * 12n) / 10n;
     } catch (error) {
       throw beforeSendFailure(error);
     }
-    const txHash = await this.serialised(() => this.send(prepared));
-    const receipt = await this.waitForReceipt(txHash);
+    const receipt = await this.sender.sendAndWait({ ...tx, gasLimit });
+    this.checkBalanceSoon();
     if (receipt.status !== 1)
-      throw broadcastFailed('The activation transaction reverted on chain', undefined, txHash);
-    return { txHash, blockNumber: receipt.blockNumber };
+      throw broadcastFailed(
+        'The activation transaction reverted on chain',
+        undefined,
+        receipt.hash,
+      );
+    return { txHash: receipt.hash, blockNumber: receipt.blockNumber };
   }
 
-  /** Runs `task` after every previously queued one; a failure does not block the queue. */
-  private serialised<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** After spending gas: a crossing of the low-balance threshold is logged when it happens. */
+  private checkBalanceSoon(): void {
+    this.connection.provider
+      .getBalance(this.signer.address)
+      .then((wei) => this.balance.observe(wei))
+      .catch(() => undefined);
   }
-
-  private async send(tx: TransactionRequest): Promise<string> {
-    for (let attempt = 1; ; attempt++) {
-      let nonce: number;
-      try {
-        nonce = this.nextNonce ?? (await this.signer.getNonce('pending'));
-      } catch (error) {
-        throw chainUnavailable(error);
-      }
-      try {
-        const response = await this.signer.sendTransaction({ ...tx, nonce });
-        this.nextNonce = nonce + 1;
-        return response.hash;
-      } catch (error) {
-        this.nextNonce = null;
-        const message = (error as Error)?.message ?? '';
-        if (NONCE_ERROR.test(message) && attempt < MAX_SEND_ATTEMPTS) {
-          this.logger.warn(
-            `attester nonce ${nonce} clashed; resyncing from the node (attempt ${attempt})`,
-          );
-          await sleep(Math.floor(Math.random() * 25 * attempt));
-          continue;
-        }
-        // Unreachable node before it took the transaction: nothing was sent, 503. Otherwise 502.
-        if (isTransportFailure(error)) throw chainUnavailable(error);
-        throw broadcastFailed('The node refused the activation transaction', error);
-      }
-    }
-  }
-
-  private async waitForReceipt(txHash: string): Promise<TransactionReceipt> {
-    const deadline = Date.now() + this.config.attesterReceiptTimeoutMs;
-    for (let i = 0; ; i++) {
-      await sleep(RECEIPT_POLL_MS[Math.min(i, RECEIPT_POLL_MS.length - 1)]);
-      try {
-        const receipt = await this.connection.provider.getTransactionReceipt(txHash);
-        if (receipt) return receipt;
-      } catch (error) {
-        if (Date.now() > deadline)
-          throw broadcastFailed(
-            'The activation transaction was sent but its receipt could not be read',
-            error,
-            txHash,
-          );
-        continue;
-      }
-      if (Date.now() > deadline)
-        throw broadcastFailed(
-          'The activation transaction was not mined in time',
-          undefined,
-          txHash,
-        );
-    }
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

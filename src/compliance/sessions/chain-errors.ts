@@ -29,3 +29,48 @@ export function beforeSendFailure(error: unknown): ApiError {
     error,
   );
 }
+
+/**
+ * 502 BROADCAST_FAILED (phase broadcast): gas costs more than the operator allows the attester to
+ * pay (ATTESTER_MAX_FEE_GWEI); nothing was sent. The code the activation endpoints document for a
+ * transaction that could not be mined; the hint says why and what helps.
+ */
+export function feeOverCap(priceWei: bigint, capWei: bigint): ApiError {
+  return new ApiError(
+    'BROADCAST_FAILED',
+    `Gas on the network costs ${gwei(priceWei)} gwei, above the attester's cap of ${gwei(capWei)} gwei; no session was activated and nothing was sent`,
+    {
+      hint: "Gas is above the operator's cap (ATTESTER_MAX_FEE_GWEI); retry when fees fall, or the operator raises the cap.",
+    },
+  );
+}
+
+function gwei(wei: bigint): string {
+  const whole = wei / 1_000_000_000n;
+  const fraction = (wei % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : `${whole}`;
+}
+
+/** Another sender (an instance with the same key, or our own earlier send) holds the nonce. */
+export function isNonceClash(error: unknown): boolean {
+  return /nonce (too low|too high|has already been used)|already known|known transaction|replacement (fee too low|transaction underpriced)/i.test(
+    messageOf(error),
+  );
+}
+
+/** The nonce is already used or the same transaction is known: not a matter of fees. */
+export function isNonceTaken(error: unknown): boolean {
+  return /nonce (too low|has already been used)|already known|known transaction/i.test(
+    messageOf(error),
+  );
+}
+
+/** The node's own words (its JSON-RPC error message), never the request: a URL may carry a key. */
+export function nodeReason(error: unknown): string {
+  const e = error as { info?: { error?: { message?: string } }; shortMessage?: string };
+  return (e?.info?.error?.message ?? e?.shortMessage ?? 'refused').slice(0, 200);
+}
+
+function messageOf(error: unknown): string {
+  return (error as Error)?.message ?? '';
+}

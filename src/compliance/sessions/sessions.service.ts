@@ -39,10 +39,11 @@ export class SessionsService {
       throw new ApiError('CREDENTIAL_EXPIRED', 'The credential expires before the chain time now');
     }
     const mined = await this.attester.activate(walletAddress, until);
+    const activeUntil = mined.until ?? until;
     return {
       walletAddress,
-      activeUntil: new Date(until * 1000).toISOString(),
-      activeUntilUnix: until,
+      activeUntil: new Date(activeUntil * 1000).toISOString(),
+      activeUntilUnix: activeUntil,
       txHash: mined.txHash,
       blockNumber: mined.blockNumber,
     };
