@@ -610,7 +610,21 @@ export interface components {
              *         "status": "up"
              *       },
              *       "chain": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "chainId": 84532,
+             *         "network": "base-sepolia",
+             *         "rpc": {
+             *           "inUse": "https://rpc-b.example.com",
+             *           "urlsConfigured": 2,
+             *           "windowSeconds": 60
+             *         }
+             *       },
+             *       "attester": {
+             *         "status": "up",
+             *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+             *         "balanceEth": "0.5",
+             *         "lowBalance": false,
+             *         "pendingOnNode": 0
              *       },
              *       "redis": {
              *         "status": "degraded"
@@ -632,7 +646,21 @@ export interface components {
              *         "status": "up"
              *       },
              *       "chain": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "chainId": 84532,
+             *         "network": "base-sepolia",
+             *         "rpc": {
+             *           "inUse": "https://rpc-b.example.com",
+             *           "urlsConfigured": 2,
+             *           "windowSeconds": 60
+             *         }
+             *       },
+             *       "attester": {
+             *         "status": "up",
+             *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+             *         "balanceEth": "0.5",
+             *         "lowBalance": false,
+             *         "pendingOnNode": 0
              *       },
              *       "redis": {
              *         "status": "degraded"
@@ -654,7 +682,21 @@ export interface components {
              *         "status": "up"
              *       },
              *       "chain": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "chainId": 84532,
+             *         "network": "base-sepolia",
+             *         "rpc": {
+             *           "inUse": "https://rpc-b.example.com",
+             *           "urlsConfigured": 2,
+             *           "windowSeconds": 60
+             *         }
+             *       },
+             *       "attester": {
+             *         "status": "up",
+             *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+             *         "balanceEth": "0.5",
+             *         "lowBalance": false,
+             *         "pendingOnNode": 0
              *       },
              *       "redis": {
              *         "status": "degraded"

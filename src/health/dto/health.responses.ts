@@ -12,10 +12,30 @@ const COMPONENTS: ApiPropertyOptions = {
     required: ['status'],
     additionalProperties: true,
   },
-  example: { database: { status: 'up' }, chain: { status: 'up' }, redis: { status: 'degraded' } },
+  example: {
+    database: { status: 'up' },
+    chain: {
+      status: 'up',
+      chainId: 84532,
+      network: 'base-sepolia',
+      rpc: { inUse: 'https://rpc-b.example.com', urlsConfigured: 2, windowSeconds: 60 },
+    },
+    attester: {
+      status: 'up',
+      address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      balanceEth: '0.5',
+      lowBalance: false,
+      pendingOnNode: 0,
+    },
+    redis: { status: 'degraded' },
+  },
 };
 
-/** The Terminus health-check result: every component's status (redis may be `degraded`). */
+/**
+ * The Terminus health-check result: every component's status (redis may be `degraded`) and its
+ * details: `chain.rpc` (the RPC URL in use, each URL's recent error rate), `attester` (address,
+ * balance, lowBalance, pending transactions).
+ */
 export class ReadinessResponse {
   @ApiProperty({ enum: ['ok'] }) status: 'ok';
   @ApiProperty({ ...COMPONENTS, description: 'Components that answered' })
