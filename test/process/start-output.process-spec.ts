@@ -26,6 +26,7 @@ describe('What a start prints', () => {
     const dir = dataDir();
     running = await startBuiltApp({ DATA_DIR: dir, LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' });
     await fetch(`http://127.0.0.1:${running.port}/health/live`);
+    await fetch(`http://127.0.0.1:${running.port}/api/v1/usage/stats`);
     await running.stop();
     const out = running.output();
     const base = `http://127.0.0.1:${running.port}`;
@@ -44,18 +45,27 @@ describe('What a start prints', () => {
     // Pretty log lines, not JSON objects.
     expect(out).toMatch(/INFO.*\[Chain\] .*embedded devnet ready/);
     expect(out).toMatch(/INFO.*request completed GET \/health\/live -> 200/);
+    // An error's line carries its envelope code.
+    expect(out).toMatch(
+      /WARN.*request completed GET \/api\/v1\/usage\/stats -> 401 API_KEY_MISSING/,
+    );
     expect(out.split('\n').filter((line) => line.startsWith('{'))).toEqual([]);
   });
 
   it('json: one JSON object per log line, and the Ready line scripts wait for', async () => {
     running = await startBuiltApp({ DATA_DIR: dataDir(), LOG_FORMAT: 'json', LOG_LEVEL: 'info' });
     await fetch(`http://127.0.0.1:${running.port}/health/live`);
+    await fetch(`http://127.0.0.1:${running.port}/api/v1/usage/stats`);
     await running.stop();
     const lines = running.output().split('\n');
     const json = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
     expect(json.length).toBeGreaterThan(0);
     expect(json.some((entry) => /embedded devnet ready/.test(entry.msg))).toBe(true);
     expect(json.every((entry) => typeof entry.level === 'number')).toBe(true);
+    const refused = json.find((entry) => entry.req?.url === '/api/v1/usage/stats');
+    expect(refused).toMatchObject({ res: { statusCode: 401 }, code: 'API_KEY_MISSING' });
+    const live = json.find((entry) => entry.req?.url === '/health/live');
+    expect(live).not.toHaveProperty('code');
     expect(lines.some((line) => line.startsWith('Ready on http://127.0.0.1:'))).toBe(true);
     expect(running.output()).not.toMatch(/^ +Wallets +\d+ funded/m);
   });

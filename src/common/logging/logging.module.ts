@@ -97,9 +97,9 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
                 colorize: true,
                 sync: true,
                 translateTime: 'SYS:HH:MM:ss',
-                ignore: 'pid,hostname,context,req,res,responseTime',
+                ignore: 'pid,hostname,context,req,res,responseTime,code',
                 messageFormat:
-                  '{if context}[{context}] {end}{msg}{if req} {req.method} {req.url} -> {res.statusCode}{end}',
+                  '{if context}[{context}] {end}{msg}{if req} {req.method} {req.url} -> {res.statusCode}{end}{if code} {code}{end}',
               })
             : stdout,
         ),

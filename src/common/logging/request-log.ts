@@ -6,7 +6,8 @@ import { whenResponseEnds } from '../http/when-response-ends';
 /**
  * One log line per request, when its response finishes (or the client goes away first): the
  * request id (the caller's sane X-Request-Id or a new one, echoed on the response), method,
- * scrubbed URL, status and response time in ms; info below 400, warn below 500, error above.
+ * scrubbed URL, status and response time in ms, and for an error its envelope's `code` (what an
+ * operator greps for); info below 400, warn below 500, error above.
  * The fields pino-http wrote, for one log call on the root logger and no child logger.
  */
 export function requestLogMiddleware(logger: Logger) {
@@ -14,7 +15,11 @@ export function requestLogMiddleware(logger: Logger) {
     (req as Request & { id: string }).id = requestIdFor(req, res);
     const started = Date.now();
     whenResponseEnds(res, () => {
-      const fields = { req, res, responseTime: Date.now() - started };
+      const responseTime = Date.now() - started;
+      // sendError leaves the envelope's code here. No spread: this runs once per request.
+      const code = res.locals.errorCode as string | undefined;
+      const fields =
+        code === undefined ? { req, res, responseTime } : { req, res, responseTime, code };
       if (!res.writableFinished) logger.warn(fields, 'request aborted');
       else if (res.statusCode >= 500) logger.error(fields, 'request errored');
       else if (res.statusCode >= 400) logger.warn(fields, 'request completed');
