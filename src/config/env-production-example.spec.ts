@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidConfigurationError, validateConfiguration } from '.';
+import { withOnlyEnv } from '../../test/helpers/test-env';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLE = readFileSync(join(ROOT, '.env.production.example'), 'utf8');
@@ -41,16 +42,6 @@ function variablesReadByConfig(): Set<string> {
     for (const pattern of patterns) for (const m of source.matchAll(pattern)) names.add(m[1]);
   }
   return names;
-}
-
-function withOnlyEnv<T>(vars: Record<string, string>, run: () => T): T {
-  const saved = process.env;
-  process.env = { ...vars };
-  try {
-    return run();
-  } finally {
-    process.env = saved;
-  }
 }
 
 describe('.env.production.example', () => {

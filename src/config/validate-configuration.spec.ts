@@ -1,16 +1,6 @@
 import { join } from 'node:path';
 import { InvalidConfigurationError, validateConfiguration } from '.';
-
-/** Runs `run` with exactly these variables as the environment (namespaces read process.env). */
-function withOnlyEnv<T>(vars: Record<string, string>, run: () => T): T {
-  const saved = process.env;
-  process.env = { ...vars };
-  try {
-    return run();
-  } finally {
-    process.env = saved;
-  }
-}
+import { withOnlyEnv } from '../../test/helpers/test-env';
 
 function failureOf(vars: Record<string, string>): InvalidConfigurationError {
   try {

@@ -66,3 +66,14 @@ export async function withEnv<T>(
     }
   }
 }
+
+/** Runs `run` with exactly these variables as the environment, nothing inherited. */
+export function withOnlyEnv<T>(vars: Record<string, string>, run: () => T): T {
+  const saved = process.env;
+  process.env = { ...vars };
+  try {
+    return run();
+  } finally {
+    process.env = saved;
+  }
+}
