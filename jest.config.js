@@ -52,10 +52,16 @@ module.exports = {
             displayName: 'process',
             testMatch: ['<rootDir>/test/process/**/*.process-spec.ts'],
           },
-          // The dashboard's browser suite runs on SQLite only: the page does not depend on the engine
-          // and a second Chromium walk would double its time.
+          // The dashboard's browser suite and the client package's install-and-run test run on SQLite
+          // only: neither depends on the engine, and a second Chromium walk or tarball install would
+          // only add time.
           ...(process.env.TEST_DATABASE_URL
-            ? [e2e('postgres', ['<rootDir>/test/dashboard/'])]
+            ? [
+                e2e('postgres', [
+                  '<rootDir>/test/dashboard/',
+                  '<rootDir>/test/client/client-package',
+                ]),
+              ]
             : []),
         ],
 };

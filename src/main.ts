@@ -11,9 +11,13 @@ import { validateConfiguration } from './config';
 import { ChainConnection } from './chain/chain-connection';
 import { checkConfiguredNetworkFile } from './chain/network/network-loader';
 import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
+import { armShutdownDeadline } from './lifecycle/shutdown-deadline';
+import { guardStdio } from './common/logging/guard-stdio';
 
 async function bootstrap(): Promise<void> {
   const started = process.hrtime.bigint();
+  // A stdout whose reader has gone must not end (or stall) the service: see guardStdio.
+  guardStdio();
   validateConfiguration([checkConfiguredNetworkFile]);
   const heapGrowingPercent = appConfig().heapGrowingPercent;
   limitHeapGrowth(heapGrowingPercent);
@@ -24,6 +28,7 @@ async function bootstrap(): Promise<void> {
   });
   configureApp(app);
   const config = app.get<AppConfig>(appConfig.KEY);
+  armShutdownDeadline(config);
   if (heapGrowingPercent > 0) settleHeap();
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as AddressInfo;

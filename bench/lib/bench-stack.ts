@@ -33,18 +33,7 @@ export async function startBenchStack(logLevel = 'info') {
     );
   const email = 'bench@example.com';
   const password = 'bench password 123';
-  cli(
-    'create-account',
-    '--name',
-    'Bench',
-    '--email',
-    email,
-    '--password',
-    password,
-    '--plan',
-    'enterprise',
-  );
-  cli('set-rate-limit', '--email', email, '--per-minute', '999999999');
+  createBenchAccount(env, email, password);
   return {
     dataDir,
     devnet,
@@ -57,4 +46,22 @@ export async function startBenchStack(logLevel = 'info') {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The bench account (enterprise plan, no per-minute limit) in the database `env` names. */
+export function createBenchAccount(env: NodeJS.ProcessEnv, email: string, password: string): void {
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, env });
+  cli(
+    'create-account',
+    '--name',
+    'Bench',
+    '--email',
+    email,
+    '--password',
+    password,
+    '--plan',
+    'enterprise',
+  );
+  cli('set-rate-limit', '--email', email, '--per-minute', '999999999');
 }

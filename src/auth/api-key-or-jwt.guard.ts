@@ -97,10 +97,11 @@ function authorize(principal: Principal, requirement: AuthRequirement): void {
       hint: 'Key management needs a dashboard login (JWT): POST /auth/login, then send Authorization: Bearer <accessToken>.',
     });
   }
-  const scope = requirement.scope;
-  if (scope && !principal.scopes.includes(scope)) {
-    throw new ApiError('API_KEY_SCOPE_MISSING', `This API key lacks the ${scope} scope`, {
-      details: [{ requiredScope: scope, keyScopes: principal.scopes }],
+  const scopes = requirement.scopes ?? [];
+  if (scopes.length > 0 && !scopes.some((scope) => principal.scopes.includes(scope))) {
+    const required = scopes.join(' or ');
+    throw new ApiError('API_KEY_SCOPE_MISSING', `This API key lacks the ${required} scope`, {
+      details: [{ requiredScope: required, keyScopes: principal.scopes }],
     });
   }
 }

@@ -13,7 +13,8 @@ import type { Scope } from './scopes';
 export const AUTH_REQUIREMENT_KEY = 'authRequirement';
 
 export interface AuthRequirement {
-  scope?: Scope;
+  /** An API key needs one of these (JWT users hold every scope). */
+  scopes?: readonly Scope[];
   /** Dashboard-only endpoints (key management): API keys are refused. */
   jwtOnly?: boolean;
 }
@@ -28,18 +29,20 @@ const QUOTA =
   'QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset.';
 
 /**
- * Protects a route with the API-key-then-JWT guard and requires `scope` of API keys (JWT users
- * hold every scope). Documents both security schemes and the auth/limit responses in OpenAPI.
+ * Protects a route with the API-key-then-JWT guard and requires `scope` of API keys, or any one
+ * of several (JWT users hold every scope). Documents both security schemes and the auth/limit
+ * responses in OpenAPI.
  */
-export function RequireScope(scope: Scope): MethodDecorator & ClassDecorator {
+export function RequireScope(...scopes: [Scope, ...Scope[]]): MethodDecorator & ClassDecorator {
+  const listed = scopes.map((scope) => `\`${scope}\``).join(' or ');
   return applyDecorators(
-    SetMetadata(AUTH_REQUIREMENT_KEY, { scope } satisfies AuthRequirement),
+    SetMetadata(AUTH_REQUIREMENT_KEY, { scopes } satisfies AuthRequirement),
     ApiSecurity('api-key'),
     ApiBearerAuth('jwt'),
-    ApiExtension('x-required-scope', scope),
+    ApiExtension('x-required-scope', scopes.join(' or ')),
     ApiUnauthorizedResponse({ description: UNAUTHORIZED }),
     ApiForbiddenResponse({
-      description: `API_KEY_SCOPE_MISSING: the API key lacks the \`${scope}\` scope.`,
+      description: `API_KEY_SCOPE_MISSING: the API key ${scopes.length > 1 ? 'holds neither' : 'lacks the'} ${listed}${scopes.length > 1 ? '' : ' scope'}.`,
     }),
     ApiTooManyRequestsResponse({ description: TOO_MANY }),
     ApiResponse({ status: 402, description: QUOTA }),

@@ -3,6 +3,7 @@ export const SCOPES = [
   'defi:swap',
   'defi:liquidity',
   'defi:preflight',
+  'defi:broadcast',
   'usage:read',
   'onboarding:write',
   'compliance:verify',

@@ -11,8 +11,9 @@ describe('the service process settings', () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts.start).toBe(`npm run -s build && ${serviceStartCommand()}`);
+    // Each replica runs the command as the container's main process (exec: signals reach node).
     expect(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')).toContain(
-      `npm prune --omit=dev && ${serviceStartCommand()}"`,
+      `sh -c "exec env ${serviceStartCommand()}"`,
     );
   });
 });

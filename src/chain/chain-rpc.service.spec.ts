@@ -134,4 +134,49 @@ describe(ChainRpcService.name, () => {
       await n.close();
     }
   });
+  it("returns a node's refusal of a raw transaction as an answer, sent once; an outage stays 503", async () => {
+    const n = await node((body, res) =>
+      reply(res, body.id, { error: { code: -32000, message: 'nonce too low' } }),
+    );
+    try {
+      await expect(service(n.url).sendRawTransaction('0x02')).resolves.toEqual({
+        ok: false,
+        rpcCode: -32000,
+        message: 'nonce too low',
+      });
+      expect(n.calls()).toBe(1);
+    } finally {
+      await n.close();
+    }
+    const limited = await node((body, res) =>
+      reply(res, body.id, { error: { code: -32005, message: 'limit exceeded' } }),
+    );
+    try {
+      await expect(service(limited.url).sendRawTransaction('0x02')).rejects.toMatchObject({
+        code: 'CHAIN_UNAVAILABLE',
+      });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('sends eth_call at a past block with the gas limit, and reads the pending nonce', async () => {
+    const seen: Array<{ method: string; params: unknown[] }> = [];
+    const n = await node((body, res) => {
+      const { method, params } = body as unknown as { method: string; params: unknown[] };
+      seen.push({ method, params });
+      reply(res, body.id, { result: method === 'eth_getTransactionCount' ? '0x7' : '0x' });
+    });
+    try {
+      const rpc = service(n.url);
+      await rpc.call({ to: TO, data: '0x', gas: 21_000n }, 16);
+      expect(await rpc.transactionCount(TO)).toBe(7);
+      expect(seen).toEqual([
+        { method: 'eth_call', params: [{ to: TO, data: '0x', gas: '0x5208' }, '0x10'] },
+        { method: 'eth_getTransactionCount', params: [TO, 'pending'] },
+      ]);
+    } finally {
+      await n.close();
+    }
+  });
 });

@@ -11,6 +11,8 @@ import { chainConfig, ChainConfig } from '../config/chain.config';
 import { ApiError } from '../common/errors/api-error';
 import { ChainConnection } from './chain-connection';
 import { classifyChainFailure } from './chain-errors';
+import { JsonRpcError } from './json-rpc-http';
+import { isProviderFailure } from './rpc-failover';
 import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
 
 export interface ChainTx {
@@ -18,7 +20,40 @@ export interface ChainTx {
   data: string;
   from?: string;
   value?: bigint;
+  /** Gas limit of the call (a relayed transaction is simulated with its own). */
+  gas?: bigint;
 }
+
+/** A block as eth_call takes it: a tag, or a number. */
+export type BlockTag = 'latest' | 'pending' | number;
+
+/** A transaction as eth_getTransactionByHash returns it (quantities in hex); only what we read. */
+export interface RawTransaction {
+  hash: string;
+  from: string;
+  to: string | null;
+  nonce: string;
+  input: string;
+  value: string;
+  gas: string;
+  blockNumber: string | null;
+}
+
+/** A receipt as eth_getTransactionReceipt returns it (quantities in hex); only what we read. */
+export interface RawReceipt {
+  transactionHash: string;
+  blockNumber: string;
+  status: string;
+  gasUsed: string;
+  effectiveGasPrice?: string;
+  from: string;
+  to: string | null;
+  logs: RawLog[];
+}
+
+/** What eth_sendRawTransaction answered: the hash, or the node's refusal (its JSON-RPC error). */
+export type RawSendResult =
+  { ok: true; hash: string } | { ok: false; rpcCode: number; message: string };
 
 export interface LogFilter {
   address: string;
@@ -66,10 +101,62 @@ export class ChainRpcService {
     return this.connection.provider;
   }
 
-  /** eth_call at latest; throws ChainRevertError on revert, ApiError CHAIN_UNAVAILABLE otherwise. */
-  async call(tx: ChainTx): Promise<string> {
+  /**
+   * eth_call at `block` (default latest); throws ChainRevertError on revert, ApiError
+   * CHAIN_UNAVAILABLE otherwise.
+   */
+  async call(tx: ChainTx, block: BlockTag = 'latest'): Promise<string> {
     return this.withBudget('eth_call', (ms) =>
-      this.send<string>('eth_call', [rpcTx(tx), 'latest'], ms),
+      this.send<string>('eth_call', [rpcTx(tx), blockParam(block)], ms),
+    );
+  }
+
+  /**
+   * eth_sendRawTransaction. A JSON-RPC refusal ("nonce too low", "insufficient funds", a revert
+   * the node reports on send) is an answer, returned for the caller to classify; only an
+   * unreachable or slow node is CHAIN_UNAVAILABLE. Resending the same bytes is safe (same hash).
+   */
+  async sendRawTransaction(raw: string): Promise<RawSendResult> {
+    return this.withBudget('eth_sendRawTransaction', async (ms): Promise<RawSendResult> => {
+      try {
+        return { ok: true, hash: await this.send<string>('eth_sendRawTransaction', [raw], ms) };
+      } catch (err) {
+        if (err instanceof JsonRpcError && !isProviderFailure(err))
+          return { ok: false, rpcCode: err.rpcCode, message: err.message };
+        throw err;
+      }
+    });
+  }
+
+  /** eth_getTransactionByHash: null when the node does not know the hash. */
+  async transactionByHash(hash: string): Promise<RawTransaction | null> {
+    return this.withBudget('eth_getTransactionByHash', (ms) =>
+      this.send<RawTransaction | null>('eth_getTransactionByHash', [hash], ms),
+    );
+  }
+
+  /** eth_getTransactionReceipt: null while pending (or unknown). */
+  async transactionReceipt(hash: string): Promise<RawReceipt | null> {
+    return this.withBudget('eth_getTransactionReceipt', (ms) =>
+      this.send<RawReceipt | null>('eth_getTransactionReceipt', [hash], ms),
+    );
+  }
+
+  /** eth_getBalance at latest (wei). */
+  async balance(address: string): Promise<bigint> {
+    return BigInt(
+      await this.withBudget('eth_getBalance', (ms) =>
+        this.send<string>('eth_getBalance', [address, 'latest'], ms),
+      ),
+    );
+  }
+
+  /** eth_getTransactionCount at `block`: 'pending' gives the next nonce the node would accept. */
+  async transactionCount(address: string, block: BlockTag = 'pending'): Promise<number> {
+    return Number(
+      await this.withBudget('eth_getTransactionCount', (ms) =>
+        this.send<string>('eth_getTransactionCount', [address, blockParam(block)], ms),
+      ),
     );
   }
 
@@ -175,7 +262,12 @@ function rpcTx(tx: ChainTx): Record<string, string> {
   const out: Record<string, string> = { to: tx.to, data: tx.data };
   if (tx.from) out.from = tx.from;
   if (tx.value !== undefined && tx.value !== 0n) out.value = `0x${tx.value.toString(16)}`;
+  if (tx.gas !== undefined) out.gas = `0x${tx.gas.toString(16)}`;
   return out;
+}
+
+function blockParam(block: BlockTag): string {
+  return typeof block === 'number' ? `0x${block.toString(16)}` : block;
 }
 
 function describe(err: unknown): string {

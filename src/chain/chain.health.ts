@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { HealthIndicatorService } from '@nestjs/terminus';
+import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { ReadinessRegistry } from '../health/readiness.registry';
 import { ChainConnection } from './chain-connection';
 import { ChainRpcService } from './chain-rpc.service';
 import { NetworkService } from './network/network.service';
 
 /**
- * Readiness of the chain: eth_chainId answers within CHAIN_HEALTH_TIMEOUT_MS (from any configured
+ * The chain in readiness: eth_chainId answers within CHAIN_HEALTH_TIMEOUT_MS (from any configured
  * RPC URL: failover) and matches. The details name the RPC URL in use and each URL's error rate
  * over the last minute, as scheme://host[:port] only (providers put keys in paths and queries).
+ * A slow, unreachable or wrong chain is `degraded`, never `down`: the node is shared by every
+ * instance, so failing readiness for it would take all of them out of the load balancer together,
+ * reads that never touch the chain included (issue 34). Requests that need the chain answer 503
+ * CHAIN_UNAVAILABLE meanwhile.
  */
 @Injectable()
 export class ChainHealthIndicator {
@@ -28,8 +32,8 @@ export class ChainHealthIndicator {
     try {
       const chainId = await this.rpc.chainId();
       if (chainId !== this.network.chainId) {
-        return indicator.down({
-          message: `RPC serves chainId ${chainId}, expected ${this.network.chainId}`,
+        return degraded(key, {
+          message: `RPC serves chainId ${chainId}, expected ${this.network.chainId}: check the RPC URLs`,
           rpc: this.connection.rpcStatus(),
         });
       }
@@ -41,10 +45,17 @@ export class ChainHealthIndicator {
       });
     } catch {
       // Never RPC text in a response: the log of ChainRpcService has the cause.
-      return indicator.down({
-        message: 'chain RPC unreachable or too slow',
+      return degraded(key, {
+        message:
+          'chain RPC unreachable or too slow; requests that need the chain answer 503 CHAIN_UNAVAILABLE',
+        latencyMs: Date.now() - started,
         rpc: this.connection.rpcStatus(),
       });
     }
   }
+}
+
+/** Terminus' indicator offers up/down only; `degraded` keeps the check's result (status 200). */
+function degraded(key: string, details: Record<string, unknown>): HealthIndicatorResult {
+  return { [key]: { status: 'degraded', ...details } };
 }

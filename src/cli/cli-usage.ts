@@ -31,7 +31,9 @@ ${CREDENTIAL_USAGE}
   deploy --rpc URL --network-file F --deployer-key-file K [--attester ADDRESS]
          [--test-token | --token ADDRESS] [--initial-price 3000] [--seed-liquidity [--seed-weth 0.1]] [--json]
                                         (no database or config: deploys our contracts on the chain
-                                        F describes, writes their addresses back into F; resumable)`;
+                                        F describes, writes their addresses back into F; resumable)
+  migrate                               (database settings only: runs the pending migrations once
+                                        and exits; for replicas started with DATABASE_MIGRATIONS=off)`;
 
 /** `credentials <verb>` and `keys <verb>` are commands of two words; every other is one word. */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {

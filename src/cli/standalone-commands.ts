@@ -1,10 +1,12 @@
 /**
- * Commands that run without the app: no database, no configuration validation. Each takes its
+ * Commands that run without the app: no configuration validation, and no database except
+ * `migrate`'s (which reads the database settings only). Each takes its
  * arguments and returns its exit code and what to print on stdout; errors are thrown
  * (CliUsageError for bad arguments, exit 2; anything else, exit 1).
  */
 import { deployCommand } from './deploy-command';
 import { keysGenerate } from './keys-command';
+import { migrateCommand } from './migrate-command';
 import { verifyNetworkCommand } from './verify-network-command';
 
 export interface StandaloneResult {
@@ -16,4 +18,5 @@ export const STANDALONE_COMMANDS: Record<string, (args: string[]) => Promise<Sta
   'keys generate': async (args) => ({ exitCode: 0, output: await keysGenerate(args) }),
   'verify-network': (args) => verifyNetworkCommand(args),
   deploy: (args) => deployCommand(args),
+  migrate: (args) => migrateCommand(args),
 };

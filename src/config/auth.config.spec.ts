@@ -81,4 +81,14 @@ describe('authConfig', () => {
       ).toThrow(/API_KEY_MAX_LIFETIME_DAYS must be an integer between 1 and 36500/);
     }
   });
+
+  it('AUTH_REFRESH_REUSE_GRACE_SECONDS: 10 by default, 0 to 60, anything else refused', () => {
+    expect(withEnv(base(), () => authConfig()).refreshReuseGraceSeconds).toBe(10);
+    const set = (value: string) =>
+      withEnv({ ...base(), AUTH_REFRESH_REUSE_GRACE_SECONDS: value }, () => authConfig());
+    expect(set('0').refreshReuseGraceSeconds).toBe(0);
+    expect(set('60').refreshReuseGraceSeconds).toBe(60);
+    expect(() => set('61')).toThrow(/AUTH_REFRESH_REUSE_GRACE_SECONDS/);
+    expect(() => set('soon')).toThrow(/AUTH_REFRESH_REUSE_GRACE_SECONDS/);
+  });
 });

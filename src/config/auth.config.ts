@@ -23,6 +23,15 @@ export const authConfig = registerAs('auth', () => {
     jwtAudience: 'compliance-defi-builder-api',
     accessTokenTtlSeconds: 15 * 60,
     refreshTokenTtlSeconds: 7 * 24 * 60 * 60,
+    /**
+     * A refresh token presented again this many seconds after its rotation, while its successor is
+     * unused, gets that same successor back (a client retrying through another replica) instead
+     * of revoking the login; later, or once the successor is used, it is reuse. 0: never.
+     */
+    refreshReuseGraceSeconds: envInt(env, 'AUTH_REFRESH_REUSE_GRACE_SECONDS', 10, {
+      min: 0,
+      max: 60,
+    }),
     clockSkewSeconds: 60,
     apiKeyPrefix,
     /** A deployment issues keys of its own mode: `test` on the test network, `live` in production. */

@@ -25,7 +25,8 @@ export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOption
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
-    migrationsRun: true,
+    // Run by prepareSchema (DatabaseModule, `migrate` command) under a lock, not by initialize().
+    migrationsRun: false,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
     logging: false,

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { RelayService } from './broadcast/relay.service';
+import { TransactionStatusService } from './broadcast/transaction-status.service';
+import { TransactionsController } from './broadcast/transactions.controller';
 import { WalletsModule } from '../compliance/wallets/wallets.module';
 import { ChainLayerDefiChain } from './chain/defi-chain.adapter';
 import { DEFI_CHAIN } from './chain/defi-chain.port';
@@ -15,7 +18,7 @@ import { QuoteService } from './quote/quote.service';
 
 @Module({
   imports: [WalletsModule],
-  controllers: [DefiController, PreflightController, PositionsController],
+  controllers: [DefiController, PreflightController, PositionsController, TransactionsController],
   providers: [
     { provide: DEFI_CHAIN, useClass: ChainLayerDefiChain },
     PreflightService,
@@ -25,6 +28,8 @@ import { QuoteService } from './quote/quote.service';
     DefiConfigService,
     QuoteService,
     PositionsService,
+    RelayService,
+    TransactionStatusService,
   ],
 })
 export class DefiBuilderModule {}

@@ -1,7 +1,6 @@
 /** Success response shapes of design §6 (big numbers as decimal strings, addresses checksummed). */
 import type { UnsignedTx } from './encoding/approvals';
-import type { PermitBatch, PermitSingle, PermitTypedData } from './encoding/permit2-typed-data';
-import type { ApprovalView } from './preflight/spend-plan';
+import type { ApprovalView, PermitData } from './preflight/spend-plan';
 import type { PoolKey } from './encoding/pool-key';
 
 export interface SessionView {
@@ -30,9 +29,18 @@ export interface SimulationView {
   skipped?: 'SESSION_NOT_ACTIVE' | 'ALLOWANCE_INSUFFICIENT' | 'BALANCE_INSUFFICIENT';
 }
 
+/** One EIP-5792 call (wallet_sendCalls): value in wei as a decimal string, like transaction.value. */
+export interface Call {
+  to: string;
+  data: string;
+  value: string;
+}
+
 export interface BuildResponseBase {
   chainId: number;
   transaction: UnsignedTx;
+  /** approvals[] in order, then transaction: the whole path without a permit (build/calls.ts). */
+  calls: Call[];
   /** 'eth_estimateGas' (+20 %) or 'calibrated' (measured figure +30 %, see gas.ts). */
   gasSource: 'eth_estimateGas' | 'calibrated';
   walletBound: boolean;
@@ -40,7 +48,7 @@ export interface BuildResponseBase {
   warnings: Warning[];
   approvals: ApprovalView[];
   /** EIP-712 Permit2 typed data to sign instead of the Permit2.approve step (issue 11 §4). */
-  permitData?: PermitTypedData<PermitSingle | PermitBatch>;
+  permitData?: PermitData;
   simulation: SimulationView;
   poolKey: PoolKey;
   deadline: number;

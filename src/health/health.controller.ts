@@ -8,6 +8,9 @@ import { ApiErrors } from '../common/openapi/api-errors.decorator';
 import { LivenessResponse, ReadinessResponse } from './dto/health.responses';
 import { ReadinessRegistry } from './readiness.registry';
 
+/** Below a load balancer's usual 2-3 s check timeout, with the chain probe running beside it. */
+const DATABASE_PING_TIMEOUT_MS = 1_500;
+
 @ApiTags('health')
 @Public()
 @Controller('health')
@@ -18,7 +21,8 @@ export class HealthController {
     private readonly shutdown: GracefulShutdownService,
     db: TypeOrmHealthIndicator,
   ) {
-    registry.register(() => db.pingCheck('database', { timeout: 1_500 }));
+    // The only `down` component: an instance whose database does not answer cannot serve.
+    registry.register(() => db.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS }));
   }
 
   @Get('live')
@@ -31,9 +35,9 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({
     operationId: 'getReadiness',
-    summary: 'Readiness: database, Redis (when configured) and the chain RPC answer',
+    summary: 'Readiness: this instance can serve (booted, not draining, its database answers)',
     description:
-      'SERVICE_UNAVAILABLE (503) lists the failed components in details ({component, status, message}), or says the instance is draining.',
+      'For load balancer health checks. 200 while this instance can serve: `status` is `ok`, or `degraded` when a shared dependency (the chain RPC, Redis) is slow or unreachable; `details` says which and what it means (requests that need the chain answer 503 CHAIN_UNAVAILABLE meanwhile; rate limits fall back to this instance). SERVICE_UNAVAILABLE (503) only when this instance is draining (after SIGTERM) or its own database does not answer, with the failed components in details ({component, status, message}). Answers within about 2 s (each probe has its own timeout).',
   })
   @ApiOkResponse({ type: ReadinessResponse })
   @ApiErrors('SERVICE_UNAVAILABLE')

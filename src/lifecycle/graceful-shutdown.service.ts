@@ -8,6 +8,7 @@ import { InFlightRequests } from './in-flight-requests';
  * Shutdown (SIGTERM via enableShutdownHooks, or app.close()): readiness turns 503 (for
  * SHUTDOWN_READINESS_DELAY_MS while still accepting), then the server stops accepting connections, and in-flight requests finish before the database and other clients are
  * closed by the later shutdown hooks. onModuleDestroy is the first hook Nest runs on close.
+ * Whatever a hook waits on, a signalled shutdown ends by a hard deadline (shutdown-deadline.ts).
  */
 @Injectable()
 export class GracefulShutdownService implements OnModuleDestroy {

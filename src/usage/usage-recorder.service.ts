@@ -5,14 +5,21 @@ import { foldIntoBuckets } from './rollups/rollup-buckets';
 import { UsageRollupsService } from './rollups/usage-rollups.service';
 import { UsageRecord } from './usage-record.entity';
 
-export const USAGE_FLUSH_INTERVAL_MS = 1_000;
+/**
+ * What a SIGKILL can lose: the rows of the requests answered in the last flush interval (at most
+ * a batch being written plus what queued since). 250 ms, not 1 s (issue 34): at >= 800 req/s
+ * batches fill to 200 rows first and nothing changes; at 200 req/s the smaller batches cost 25 µs
+ * of CPU a request more (2 % of a swap build); writing each row through Redis instead would cost
+ * 89 µs (bench/README.md, `npm run bench:usage-durability`).
+ */
+export const USAGE_FLUSH_INTERVAL_MS = 250;
 export const USAGE_BATCH_SIZE = 200;
 /** While the database is down rows wait in memory, up to this many (then the oldest are dropped, loudly). */
 const MAX_BUFFERED_ROWS = 50_000;
 
 /**
  * Writes usage rows off the request path: UsageRecordingMiddleware queues a row when a metered
- * response finishes; rows are written in batches (every second or every 200 rows). Shutdown
+ * response finishes; rows are written in batches (every 250 ms or every 200 rows). Shutdown
  * flushes in beforeApplicationShutdown, which Nest runs after onModuleDestroy (in-flight requests
  * drained) and before any onApplicationShutdown (where TypeORM closes the data source), so no
  * finished request is lost. Each batch and its roll-up deltas are written in one transaction, so
@@ -55,7 +62,7 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
     return this.flushing;
   }
 
-  /** Queues one row (see UsageRecordingMiddleware); written within a second or at 200 rows. */
+  /** Queues one row (see UsageRecordingMiddleware); written within 250 ms or at 200 rows. */
   record(row: UsageRecord): void {
     this.buffer.push(row);
     if (this.buffer.length > MAX_BUFFERED_ROWS) {

@@ -2,6 +2,7 @@ import { JwtService } from '@nestjs/jwt';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiKey } from '../../src/auth/api-keys/api-key.entity';
+import { SCOPES } from '../../src/auth/scopes';
 import { JwtSecret } from '../../src/auth/tokens/jwt-secret';
 import { createTestApp, TestAccount, TestApp } from '../helpers/app';
 import { createApiKey, login, loginPair } from '../helpers/auth';
@@ -172,7 +173,7 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
       accountId: account.accountId,
       userId: account.userId,
     });
-    expect(res.body.principal.scopes).toHaveLength(6);
+    expect(res.body.principal.scopes).toEqual([...SCOPES]);
   });
 
   it('refuses tokens that are expired, of the wrong type, algorithm, issuer or audience', async () => {

@@ -11,7 +11,8 @@ describe.each(['info', 'debug'])('No secret in logs or list responses (LOG_LEVEL
     let listBody = '';
     try {
       const t = await createTestApp({
-        env: { LOG_LEVEL: level },
+        // No retry grace: the second presentation below is reuse, whose refusal is logged.
+        env: { LOG_LEVEL: level, AUTH_REFRESH_REUSE_GRACE_SECONDS: '0' },
         extra: { controllers: [AuthProbeController] },
       });
       try {

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
+import { SIGNED_TRANSACTION_EXAMPLE } from '../../src/defi-builder/broadcast/dto/relay-transaction.dto';
 
 type Operation = {
   operationId: string;
@@ -70,6 +71,7 @@ describe('Cache-Control: no-store on every protected route', () => {
       increaseLiquidity: { tokenId: '1', userAddress: wallet, amount0: '1000', amount1: '1000' },
       decreaseLiquidity: { tokenId: '1', userAddress: wallet, liquidityBps: 5_000 },
       collectFees: { tokenId: '1', userAddress: wallet },
+      relayTransaction: { signedTransaction: SIGNED_TRANSACTION_EXAMPLE },
     };
     return bodies[operationId];
   }
@@ -92,6 +94,7 @@ describe('Cache-Control: no-store on every protected route', () => {
       tokenId: '1',
       walletAddress: wallet,
       owner: wallet,
+      txHash: '0x' + 'ab'.repeat(32),
     };
     const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (!(name in values)) throw new Error(`${op.operationId}: no test value for {${name}}`);

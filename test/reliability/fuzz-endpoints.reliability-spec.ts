@@ -214,7 +214,8 @@ function assertValidResponse(status: number, body: Record<string, unknown>, labe
     const ok =
       entry.status === status &&
       body.error === statusText(status) &&
-      body.phase === entry.phase &&
+      // The phase says where it failed (design §8): the code's own, or broadcast for the relay.
+      (body.phase === entry.phase || body.phase === 'broadcast') &&
       typeof body.message === 'string' &&
       typeof body.hint === 'string' &&
       (body.details === undefined || Array.isArray(body.details));

@@ -30,10 +30,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: database, Redis (when configured) and the chain RPC answer
+         * Readiness: this instance can serve (booted, not draining, its database answers)
          * @description **Auth:** none (public).
          *
-         *     SERVICE_UNAVAILABLE (503) lists the failed components in details ({component, status, message}), or says the instance is draining.
+         *     For load balancer health checks. 200 while this instance can serve: `status` is `ok`, or `degraded` when a shared dependency (the chain RPC, Redis) is slow or unreachable; `details` says which and what it means (requests that need the chain answer 503 CHAIN_UNAVAILABLE meanwhile; rate limits fall back to this instance). SERVICE_UNAVAILABLE (503) only when this instance is draining (after SIGTERM) or its own database does not answer, with the failed components in details ({component, status, message}). Answers within about 2 s (each probe has its own timeout).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -81,7 +81,7 @@ export interface paths {
          *
          *     An unknown email and a wrong password get the same INVALID_CREDENTIALS. At most 10 attempts per minute per email and client IP (then RATE_LIMIT_EXCEEDED with retryAfter).
          *
-         *     Also served at `POST /auth/login` (the path spec §4 lists).
+         *     Also served at `POST /auth/login`.
          */
         post: operations["login"];
         delete?: never;
@@ -105,7 +105,7 @@ export interface paths {
          *
          *     JWT_INVALID for an invalid, expired, revoked or reused refresh token; after reuse, log in again.
          *
-         *     Also served at `POST /auth/refresh` (the path spec §4 lists).
+         *     Also served at `POST /auth/refresh`.
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -127,7 +127,7 @@ export interface paths {
          * End the login: its access and refresh tokens stop working
          * @description **Auth:** none (public).
          *
-         *     Also served at `POST /auth/logout` (the path spec §4 lists).
+         *     Also served at `POST /auth/logout`.
          */
         post: operations["logout"];
         delete?: never;
@@ -221,7 +221,7 @@ export interface paths {
          *
          *     Put it in an ERC-4361 message for domain and chainId as returned, sign it with the wallet (personal_sign) and POST /onboarding/register.
          *
-         *     Also served at `GET /onboarding/nonce` (the path spec §4 lists).
+         *     Also served at `GET /onboarding/nonce`.
          */
         get: operations["nonce"];
         put?: never;
@@ -247,7 +247,7 @@ export interface paths {
          *
          *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours.
          *
-         *     Also served at `POST /onboarding/register` (the path spec §4 lists).
+         *     Also served at `POST /onboarding/register`.
          */
         post: operations["register"];
         delete?: never;
@@ -271,7 +271,7 @@ export interface paths {
          *
          *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent.
          *
-         *     Also served at `POST /onboarding/activate-session-demo` (the path spec §4 lists).
+         *     Also served at `POST /onboarding/activate-session-demo`.
          */
         post: operations["activateSessionDemo"];
         delete?: never;
@@ -293,7 +293,7 @@ export interface paths {
          *
          *     Bound to your account and this wallet. Prove your credential for it (`npm run zk:prove -- --credential FILE --challenge C`) and POST /verify; each proof needs a new challenge.
          *
-         *     Also served at `GET /verify/challenge` (the path spec §4 lists).
+         *     Also served at `GET /verify/challenge`.
          */
         get: operations["challenge"];
         put?: never;
@@ -319,7 +319,7 @@ export interface paths {
          *
          *     Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.
          *
-         *     Also served at `POST /verify` (the path spec §4 lists).
+         *     Also served at `POST /verify`.
          */
         post: operations["verify"];
         delete?: never;
@@ -385,7 +385,7 @@ export interface paths {
          * Build an unsigned Uniswap v4 swap (UniversalRouter): exact input or exact output, native ETH, Permit2 signatures
          * @description **Auth:** an API key with the `defi:swap` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED, 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true a warning). userAddress must be a wallet: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
+         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature); approvals marked replaceableByPermit are the ones permitData replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED, 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true a warning). userAddress must be a wallet: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["swap"];
         delete?: never;
@@ -429,7 +429,7 @@ export interface paths {
          * Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED, 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true a warning). userAddress must be a wallet: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
+         *     Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress; approvals marked replaceableByPermit are the ones permitData (sent back as permitBatch + permitSignature) replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED, 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true a warning). userAddress must be a wallet: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["addLiquidity"];
         delete?: never;
@@ -471,7 +471,7 @@ export interface paths {
          *
          *     nextActions[] holds ready unsigned approval transactions and how to activate a session.
          *
-         *     Also served at `GET /defi/preflight/{address}` (the path spec §4 lists).
+         *     Also served at `GET /defi/preflight/{address}`.
          */
         get: operations["preflight"];
         put?: never;
@@ -539,7 +539,7 @@ export interface paths {
          * Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
+         *     Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["increaseLiquidity"];
         delete?: never;
@@ -561,7 +561,7 @@ export interface paths {
          * Build an unsigned decrease (DECREASE_LIQUIDITY or BURN_POSITION + TAKE_PAIR)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
+         *     An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["decreaseLiquidity"];
         delete?: never;
@@ -583,9 +583,53 @@ export interface paths {
          * Build an unsigned fee collection (DECREASE_LIQUIDITY of 0 + TAKE_PAIR)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
+         *     An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["collectFees"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relay a signed transaction built by this service: simulate it, then send it
+         * @description **Auth:** an API key with the `defi:broadcast` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Phases: validation (the bytes decode, are signed for chain 84532, and call a contract the service builds for: 400 INVALID_PARAMS, 400 BROADCAST_TARGET_NOT_ALLOWED), preflight (403 INSTITUTION_OWNERSHIP_MISMATCH: the sender is bound to another account), broadcast (409 NONCE_CONFLICT: not the wallet's next nonce; 400 BALANCE_INSUFFICIENT: cannot pay gas; simulated at the latest block: 412 SESSION_NOT_ACTIVE when the compliance hook refuses, 400 SIMULATION_REVERTED with details.revertCode/revertReason otherwise; then eth_sendRawTransaction: 400 FEE_TOO_LOW, 409 NONCE_CONFLICT, 502 BROADCAST_FAILED). The same signed bytes sent again answer the same txHash with the current status (202), also under Idempotency-Key. Poll GET /api/v1/defi/transactions/{txHash} until CONFIRMED or REVERTED.
+         */
+        post: operations["relayTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/defi/transactions/{txHash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status of any transaction: PENDING, CONFIRMED, REVERTED or NOT_FOUND
+         * @description **Auth:** an API key with the `defi:preflight or defi:broadcast` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Any hash, relayed here or not. CONFIRMED swaps carry the amounts actually paid and received (swap), mints the new tokenId; REVERTED carries revert {code, message, hint}, decoded as the relay decodes its simulation (SESSION_NOT_ACTIVE, SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT, ...). A hash the node does not know is 200 NOT_FOUND. Errors: 400 INVALID_PARAMS (not a 32-byte hash), 503 CHAIN_UNAVAILABLE.
+         */
+        get: operations["getTransactionStatus"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -601,10 +645,13 @@ export interface components {
             status: "ok";
         };
         ReadinessResponse: {
-            /** @enum {string} */
-            status: "ok";
             /**
-             * @description Components that answered
+             * @description `ok`: every component is up. `degraded`: the chain RPC or Redis is slow or unreachable (see details); this instance still serves, requests that need the chain answer 503 CHAIN_UNAVAILABLE, rate limits are per instance until Redis answers.
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
+            /**
+             * @description Components that are up or degraded
              * @example {
              *       "database": {
              *         "status": "up"
@@ -627,7 +674,8 @@ export interface components {
              *         "pendingOnNode": 0
              *       },
              *       "redis": {
-             *         "status": "degraded"
+             *         "status": "degraded",
+             *         "message": "Redis unavailable (not connected); rate limits are enforced per instance until it returns"
              *       }
              *     }
              */
@@ -640,32 +688,8 @@ export interface components {
                 };
             };
             /**
-             * @description Components that failed (empty when ready)
-             * @example {
-             *       "database": {
-             *         "status": "up"
-             *       },
-             *       "chain": {
-             *         "status": "up",
-             *         "chainId": 84532,
-             *         "network": "base-sepolia",
-             *         "rpc": {
-             *           "inUse": "https://rpc-b.example.com",
-             *           "urlsConfigured": 2,
-             *           "windowSeconds": 60
-             *         }
-             *       },
-             *       "attester": {
-             *         "status": "up",
-             *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-             *         "balanceEth": "0.5",
-             *         "lowBalance": false,
-             *         "pendingOnNode": 0
-             *       },
-             *       "redis": {
-             *         "status": "degraded"
-             *       }
-             *     }
+             * @description Components that are down (always empty in a 200: a down database means 503)
+             * @example {}
              */
             error: {
                 [key: string]: {
@@ -699,7 +723,8 @@ export interface components {
              *         "pendingOnNode": 0
              *       },
              *       "redis": {
-             *         "status": "degraded"
+             *         "status": "degraded",
+             *         "message": "Redis unavailable (not connected); rate limits are enforced per instance until it returns"
              *       }
              *     }
              */
@@ -716,7 +741,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -824,6 +849,15 @@ export interface components {
             /** @description The refresh token of the last login or refresh response */
             refreshToken: string;
         };
+        /**
+         * @example {
+         *       "name": "CI pipeline",
+         *       "scopes": [
+         *         "defi:swap",
+         *         "usage:read"
+         *       ]
+         *     }
+         */
         CreateApiKeyDto: {
             /**
              * @description A label to recognise the key by. Control characters (NUL, line breaks, tabs), bidirectional overrides and zero-width or other invisible format characters are refused.
@@ -837,7 +871,7 @@ export interface components {
              *       "usage:read"
              *     ]
              */
-            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "usage:read" | "onboarding:write" | "compliance:verify")[];
+            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify")[];
             /**
              * Format: date-time
              * @description Expiry: an ISO 8601 string, a date-time with an offset (2027-01-01T00:00:00Z) or a date (midnight UTC); numbers are refused. It must be in the future and at most the deployment’s key lifetime from now (730 days unless configured otherwise). Omitted: the key never expires.
@@ -857,7 +891,7 @@ export interface components {
              * @example cgk_test_3f9a0c51d2e4
              */
             prefix: string;
-            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "usage:read" | "onboarding:write" | "compliance:verify")[];
+            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify")[];
             active: boolean;
             /** Format: date-time */
             expiresAt: string | null;
@@ -885,7 +919,7 @@ export interface components {
              * @example cgk_test_3f9a0c51d2e4
              */
             prefix: string;
-            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "usage:read" | "onboarding:write" | "compliance:verify")[];
+            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify")[];
             active: boolean;
             /** Format: date-time */
             expiresAt: string | null;
@@ -1024,13 +1058,18 @@ export interface components {
             /** @description Present when walletAddress was given: the ERC-4361 text to sign as is (personal_sign). */
             message?: string;
         };
+        /**
+         * @example {
+         *       "walletAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+         *     }
+         */
         RegisterWalletDto: {
             /**
              * @description Wallet to bind to your account.
              * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
              */
             walletAddress: string;
-            /** @description Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode. */
+            /** @description Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode (send it with signature, or neither). */
             message?: string;
             /** @description EIP-191 (personal_sign) signature of message by walletAddress: 0x + 130 hex. */
             signature?: string;
@@ -1131,7 +1170,19 @@ export interface components {
              *     }
              */
             proof: Record<string, never>;
-            /** @description [nullifier, issuerX, issuerY, wallet, challenge, now, expiresAt, root]: exactly 8 decimal strings below the BN254 scalar field. */
+            /**
+             * @description [nullifier, issuerX, issuerY, wallet, challenge, now, expiresAt, root]: exactly 8 decimal strings below the BN254 scalar field.
+             * @example [
+             *       "1",
+             *       "2",
+             *       "3",
+             *       "642829559307850963015472508762062935916233390536",
+             *       "4",
+             *       "1764028800",
+             *       "1900000000",
+             *       "5"
+             *     ]
+             */
             publicSignals: string[];
         };
         VerifyResponse: {
@@ -1202,25 +1253,50 @@ export interface components {
             items: components["schemas"]["BoundWalletResponse"][];
         };
         PermitDetailsDto: {
-            /** @description Token the spender may pull. */
+            /**
+             * @description Token the spender may pull.
+             * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
+             */
             token: string;
             /**
              * @description uint160 amount, decimal string.
              * @example 100000000000000000
              */
             amount: string;
-            /** @description uint48 unix seconds until which the allowance is usable. */
+            /**
+             * @description uint48 unix seconds until which the allowance is usable.
+             * @example 1900000000
+             */
             expiration: string;
-            /** @description uint48: the wallet's current Permit2 nonce for (token, spender). */
+            /**
+             * @description uint48: the wallet's current Permit2 nonce for (token, spender).
+             * @example 0
+             */
             nonce: string;
         };
         PermitSingleDto: {
-            /** @description The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config. */
+            /**
+             * @description The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config.
+             * @example 0x5FC8d32690cc91D4c39d9d3abcBD16989F875707
+             */
             spender: string;
-            /** @description Unix seconds after which the signature is refused. */
+            /**
+             * @description Unix seconds after which the signature is refused.
+             * @example 1900000000
+             */
             sigDeadline: string;
             details: components["schemas"]["PermitDetailsDto"];
         };
+        /**
+         * @example {
+         *       "tokenIn": "0x77139Fa81c4434893f9D7e033C3e3903C46B820D",
+         *       "tokenOut": "0x993706027b3eC9d8b03A962CAaa15C133A52707c",
+         *       "amount": "100000000000000000",
+         *       "tradeType": "EXACT_INPUT",
+         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *       "slippageBps": 50
+         *     }
+         */
         SwapRequestDto: {
             /**
              * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
@@ -1248,10 +1324,13 @@ export interface components {
              * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
              */
             userAddress: string;
-            /** @description Swap direction. Derived from the token order when omitted (WETH -> tUSDC is true); when given it must match. */
+            /**
+             * @description Swap direction. Derived from the token order when omitted (WETH -> tUSDC is true); when given it must match.
+             * @example true
+             */
             zeroForOne?: boolean;
             /**
-             * @description Minimum output in smallest units of tokenOut. Overrides slippageBps; "0" disables the protection (at your own risk).
+             * @description EXACT_INPUT only: the minimum output in smallest units of tokenOut. Overrides slippageBps; "0" disables the protection (at your own risk).
              * @example 295000000
              */
             amountOutMinimum?: string;
@@ -1270,7 +1349,7 @@ export interface components {
              * @example 1900000000
              */
             deadline?: number;
-            /** @description The `values` of a previous response's permitData, as signed: replaces the Permit2.approve transaction (send with permitSignature). */
+            /** @description The `values` of a previous response's permitData, as signed, unchanged: replaces the Permit2.approve transaction. Only with permitSignature (a permit is signed for one wallet and one Permit2 nonce, so it has no sample value here). */
             permit?: components["schemas"]["PermitSingleDto"];
             /**
              * @description EIP-712 signature of permit by userAddress (eth_signTypedData_v4 of permitData).
@@ -1327,14 +1406,25 @@ export interface components {
             kind: "erc20" | "permit2";
             description: string;
             transaction: components["schemas"]["UnsignedTxDto"];
+            /** @description true on a Permit2 approval (kind permit2) when the response offers permitData: signing permitData replaces this transaction. Always false on the ERC-20 -> Permit2 approval, which stays a transaction. */
+            replaceableByPermit: boolean;
         };
-        PermitDataDto: {
-            /** @description EIP-712 domain: Permit2 on this chain. */
-            domain: Record<string, never>;
-            /** @description EIP-712 types (PermitSingle or PermitBatch, and PermitDetails). */
-            types: Record<string, never>;
-            /** @description The message to sign with eth_signTypedData_v4, then send back as permit (swap) or permitBatch (mint) with permitSignature. details: {token, amount, expiration, nonce} (one or a list), spender, sigDeadline. */
-            values: Record<string, never>;
+        CallDto: {
+            /**
+             * @description The contract to call
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            to: string;
+            /**
+             * @description Calldata, 0x-prefixed hex
+             * @example 0x095ea7b3…
+             */
+            data: string;
+            /**
+             * @description Wei to send, a decimal string like transaction.value. wallet_sendCalls over raw JSON-RPC takes hex: `0x${BigInt(value).toString(16)}` (viem: BigInt(value)).
+             * @example 0
+             */
+            value: string;
         };
         SimulationDto: {
             /** @description null: not run (see skipped). */
@@ -1351,6 +1441,37 @@ export interface components {
             tickSpacing: number;
             hooks: string;
         };
+        PermitDomainDto: {
+            /** @enum {string} */
+            name: "Permit2";
+            /** @example 84532 */
+            chainId: number;
+            /**
+             * @description Permit2 on this chain
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            verifyingContract: string;
+        };
+        TypedDataFieldDto: {
+            /** @example details */
+            name: string;
+            /** @example PermitDetails */
+            type: string;
+        };
+        PermitSingleTypesDto: {
+            PermitSingle: components["schemas"]["TypedDataFieldDto"][];
+            PermitDetails: components["schemas"]["TypedDataFieldDto"][];
+        };
+        SwapPermitDataDto: {
+            /** @description EIP-712 domain: Permit2 on this chain. */
+            domain: components["schemas"]["PermitDomainDto"];
+            /** @description EIP-712 types (no EIP712Domain). */
+            types: components["schemas"]["PermitSingleTypesDto"];
+            /** @enum {string} */
+            primaryType: "PermitSingle";
+            /** @description The message. Sign with eth_signTypedData_v4 (ethers: signTypedData(domain, types, values); viem: signTypedData({ domain, types, primaryType, message: values })), then send values back unchanged as permit, with permitSignature. */
+            values: components["schemas"]["PermitSingleDto"];
+        };
         SwapResponseDto: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
@@ -1362,14 +1483,35 @@ export interface components {
             walletBound: boolean;
             session: components["schemas"]["SessionViewDto"];
             warnings: components["schemas"]["WarningDto"][];
-            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            /** @description Broadcast these first, in order (same fields as preflight nextActions); or, when permitData is present, sign it instead of those marked replaceableByPermit. */
             approvals: components["schemas"]["ApprovalDto"][];
-            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
-            permitData?: components["schemas"]["PermitDataDto"];
+            /**
+             * @description The whole sequence without a permit: approvals[] in order, then transaction, as EIP-5792 calls for wallet_sendCalls (atomic on a smart wallet; chainId above). Always present, also with buildOnly or without a session (then the last call reverts until a session is active). A plain wallet may send them one by one, each after the previous is mined, estimating the gas of each (calls carry none; transaction.gas was planned before the approvals). When the request carried a signed permit, the Permit2 approvals are absent and the transaction embeds the permit.
+             * @example [
+             *       {
+             *         "to": "0x4200000000000000000000000000000000000006",
+             *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+             *         "data": "0x87517c450000000000000000000000004200000000000000000000000000000000000006000000000000000000000000492e6456d9528771018deb9e87ef7750ef184104000000000000000000000000ffffffffffffffffffffffffffffffffffffffff000000000000000000000000000000000000000000000000000000006955b900",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x492E6456D9528771018DeB9E87ef7750EF184104",
+             *         "data": "0x3593564c…",
+             *         "value": "0"
+             *       }
+             *     ]
+             */
+            calls: components["schemas"]["CallDto"][];
             simulation: components["schemas"]["SimulationDto"];
             poolKey: components["schemas"]["PoolKeyDto"];
             /** @description Unix seconds (chain clock). */
             deadline: number;
+            /** @description Present when the Permit2 allowance of the spender is short and the request carried no signed permit: sign it instead of sending the approvals marked replaceableByPermit (the ERC-20 -> Permit2 approvals stay transactions). */
+            permitData?: components["schemas"]["SwapPermitDataDto"];
             /** @enum {string} */
             tradeType: "EXACT_INPUT" | "EXACT_OUTPUT";
             /** @description As sent (the zero address for native ETH). */
@@ -1391,6 +1533,14 @@ export interface components {
             /** @description null when the caller set the limit. */
             slippageBps: number | null;
         };
+        /**
+         * @example {
+         *       "tokenIn": "0x77139Fa81c4434893f9D7e033C3e3903C46B820D",
+         *       "tokenOut": "0x993706027b3eC9d8b03A962CAaa15C133A52707c",
+         *       "amount": "100000000000000000",
+         *       "tradeType": "EXACT_INPUT"
+         *     }
+         */
         QuoteRequestDto: {
             /**
              * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
@@ -1442,13 +1592,30 @@ export interface components {
             blockNumber: number;
         };
         PermitBatchDto: {
-            /** @description The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config. */
+            /**
+             * @description The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config.
+             * @example 0x5FC8d32690cc91D4c39d9d3abcBD16989F875707
+             */
             spender: string;
-            /** @description Unix seconds after which the signature is refused. */
+            /**
+             * @description Unix seconds after which the signature is refused.
+             * @example 1900000000
+             */
             sigDeadline: string;
             /** @description One entry per token, in permitData order. */
             details: components["schemas"]["PermitDetailsDto"][];
         };
+        /**
+         * @example {
+         *       "token0": "0x77139Fa81c4434893f9D7e033C3e3903C46B820D",
+         *       "token1": "0x993706027b3eC9d8b03A962CAaa15C133A52707c",
+         *       "amount0": "1000000000000000000",
+         *       "amount1": "3000000000",
+         *       "tickLower": -887220,
+         *       "tickUpper": 887220,
+         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+         *     }
+         */
         LiquidityRequestDto: {
             /**
              * @description currency0 of the pool: the lower address (WETH).
@@ -1490,10 +1657,27 @@ export interface components {
              * @example 1900000000
              */
             deadline?: number;
-            /** @description The `values` of a previous response's permitData, as signed: replaces the Permit2 approval transactions to the PositionManager (send with permitSignature). */
+            /** @description The `values` of a previous response's permitData, as signed, unchanged: replaces the Permit2 approval transactions to the PositionManager. Only with permitSignature (a permit is signed for one wallet and its Permit2 nonces, so it has no sample value here). */
             permitBatch?: components["schemas"]["PermitBatchDto"];
-            /** @description EIP-712 signature of permitBatch by userAddress (eth_signTypedData_v4 of permitData). */
+            /**
+             * @description EIP-712 signature of permitBatch by userAddress (eth_signTypedData_v4 of permitData).
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
             permitSignature?: string;
+        };
+        PermitBatchTypesDto: {
+            PermitBatch: components["schemas"]["TypedDataFieldDto"][];
+            PermitDetails: components["schemas"]["TypedDataFieldDto"][];
+        };
+        MintPermitDataDto: {
+            /** @description EIP-712 domain: Permit2 on this chain. */
+            domain: components["schemas"]["PermitDomainDto"];
+            /** @description EIP-712 types (no EIP712Domain). */
+            types: components["schemas"]["PermitBatchTypesDto"];
+            /** @enum {string} */
+            primaryType: "PermitBatch";
+            /** @description The message. Sign with eth_signTypedData_v4 (ethers: signTypedData(domain, types, values); viem: signTypedData({ domain, types, primaryType, message: values })), then send values back unchanged as permitBatch, with permitSignature. */
+            values: components["schemas"]["PermitBatchDto"];
         };
         MintResponseDto: {
             /** @enum {string} */
@@ -1506,14 +1690,35 @@ export interface components {
             walletBound: boolean;
             session: components["schemas"]["SessionViewDto"];
             warnings: components["schemas"]["WarningDto"][];
-            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            /** @description Broadcast these first, in order (same fields as preflight nextActions); or, when permitData is present, sign it instead of those marked replaceableByPermit. */
             approvals: components["schemas"]["ApprovalDto"][];
-            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
-            permitData?: components["schemas"]["PermitDataDto"];
+            /**
+             * @description The whole sequence without a permit: approvals[] in order, then transaction, as EIP-5792 calls for wallet_sendCalls (atomic on a smart wallet; chainId above). Always present, also with buildOnly or without a session (then the last call reverts until a session is active). A plain wallet may send them one by one, each after the previous is mined, estimating the gas of each (calls carry none; transaction.gas was planned before the approvals). When the request carried a signed permit, the Permit2 approvals are absent and the transaction embeds the permit.
+             * @example [
+             *       {
+             *         "to": "0x4200000000000000000000000000000000000006",
+             *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+             *         "data": "0x87517c450000000000000000000000004200000000000000000000000000000000000006000000000000000000000000492e6456d9528771018deb9e87ef7750ef184104000000000000000000000000ffffffffffffffffffffffffffffffffffffffff000000000000000000000000000000000000000000000000000000006955b900",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x492E6456D9528771018DeB9E87ef7750EF184104",
+             *         "data": "0x3593564c…",
+             *         "value": "0"
+             *       }
+             *     ]
+             */
+            calls: components["schemas"]["CallDto"][];
             simulation: components["schemas"]["SimulationDto"];
             poolKey: components["schemas"]["PoolKeyDto"];
             /** @description Unix seconds (chain clock). */
             deadline: number;
+            /** @description Present when the Permit2 allowance of the spender is short and the request carried no signed permit: sign it instead of sending the approvals marked replaceableByPermit (the ERC-20 -> Permit2 approvals stay transactions). */
+            permitData?: components["schemas"]["MintPermitDataDto"];
             /** @example -600 */
             tickLower: number;
             /** @example 600 */
@@ -1804,6 +2009,14 @@ export interface components {
             /** @example 84532 */
             chainId: number;
         };
+        /**
+         * @example {
+         *       "tokenId": "42",
+         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *       "amount0": "100000000000000000",
+         *       "amount1": "300000000"
+         *     }
+         */
         IncreaseLiquidityDto: {
             /**
              * @description Position NFT id (PositionManager tokenId).
@@ -1847,10 +2060,29 @@ export interface components {
             walletBound: boolean;
             session: components["schemas"]["SessionViewDto"];
             warnings: components["schemas"]["WarningDto"][];
-            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            /** @description Broadcast these first, in order (same fields as preflight nextActions); or, when permitData is present, sign it instead of those marked replaceableByPermit. */
             approvals: components["schemas"]["ApprovalDto"][];
-            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
-            permitData?: components["schemas"]["PermitDataDto"];
+            /**
+             * @description The whole sequence without a permit: approvals[] in order, then transaction, as EIP-5792 calls for wallet_sendCalls (atomic on a smart wallet; chainId above). Always present, also with buildOnly or without a session (then the last call reverts until a session is active). A plain wallet may send them one by one, each after the previous is mined, estimating the gas of each (calls carry none; transaction.gas was planned before the approvals). When the request carried a signed permit, the Permit2 approvals are absent and the transaction embeds the permit.
+             * @example [
+             *       {
+             *         "to": "0x4200000000000000000000000000000000000006",
+             *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+             *         "data": "0x87517c450000000000000000000000004200000000000000000000000000000000000006000000000000000000000000492e6456d9528771018deb9e87ef7750ef184104000000000000000000000000ffffffffffffffffffffffffffffffffffffffff000000000000000000000000000000000000000000000000000000006955b900",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x492E6456D9528771018DeB9E87ef7750EF184104",
+             *         "data": "0x3593564c…",
+             *         "value": "0"
+             *       }
+             *     ]
+             */
+            calls: components["schemas"]["CallDto"][];
             simulation: components["schemas"]["SimulationDto"];
             poolKey: components["schemas"]["PoolKeyDto"];
             /** @description Unix seconds (chain clock). */
@@ -1874,6 +2106,13 @@ export interface components {
             expectedAmount1: string;
             slippageBps: number;
         };
+        /**
+         * @example {
+         *       "tokenId": "42",
+         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *       "liquidityBps": 5000
+         *     }
+         */
         DecreaseLiquidityDto: {
             /**
              * @description Position NFT id (PositionManager tokenId).
@@ -1922,10 +2161,29 @@ export interface components {
             walletBound: boolean;
             session: components["schemas"]["SessionViewDto"];
             warnings: components["schemas"]["WarningDto"][];
-            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            /** @description Broadcast these first, in order (same fields as preflight nextActions); or, when permitData is present, sign it instead of those marked replaceableByPermit. */
             approvals: components["schemas"]["ApprovalDto"][];
-            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
-            permitData?: components["schemas"]["PermitDataDto"];
+            /**
+             * @description The whole sequence without a permit: approvals[] in order, then transaction, as EIP-5792 calls for wallet_sendCalls (atomic on a smart wallet; chainId above). Always present, also with buildOnly or without a session (then the last call reverts until a session is active). A plain wallet may send them one by one, each after the previous is mined, estimating the gas of each (calls carry none; transaction.gas was planned before the approvals). When the request carried a signed permit, the Permit2 approvals are absent and the transaction embeds the permit.
+             * @example [
+             *       {
+             *         "to": "0x4200000000000000000000000000000000000006",
+             *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+             *         "data": "0x87517c450000000000000000000000004200000000000000000000000000000000000006000000000000000000000000492e6456d9528771018deb9e87ef7750ef184104000000000000000000000000ffffffffffffffffffffffffffffffffffffffff000000000000000000000000000000000000000000000000000000006955b900",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x492E6456D9528771018DeB9E87ef7750EF184104",
+             *         "data": "0x3593564c…",
+             *         "value": "0"
+             *       }
+             *     ]
+             */
+            calls: components["schemas"]["CallDto"][];
             simulation: components["schemas"]["SimulationDto"];
             poolKey: components["schemas"]["PoolKeyDto"];
             /** @description Unix seconds (chain clock). */
@@ -1954,6 +2212,12 @@ export interface components {
             /** @description Receives the tokens: the owner */
             recipient: string;
         };
+        /**
+         * @example {
+         *       "tokenId": "42",
+         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+         *     }
+         */
         CollectFeesDto: {
             /**
              * @description Position NFT id (PositionManager tokenId).
@@ -1987,10 +2251,29 @@ export interface components {
             walletBound: boolean;
             session: components["schemas"]["SessionViewDto"];
             warnings: components["schemas"]["WarningDto"][];
-            /** @description Broadcast these first, in order (same fields as preflight nextActions). */
+            /** @description Broadcast these first, in order (same fields as preflight nextActions); or, when permitData is present, sign it instead of those marked replaceableByPermit. */
             approvals: components["schemas"]["ApprovalDto"][];
-            /** @description Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction). */
-            permitData?: components["schemas"]["PermitDataDto"];
+            /**
+             * @description The whole sequence without a permit: approvals[] in order, then transaction, as EIP-5792 calls for wallet_sendCalls (atomic on a smart wallet; chainId above). Always present, also with buildOnly or without a session (then the last call reverts until a session is active). A plain wallet may send them one by one, each after the previous is mined, estimating the gas of each (calls carry none; transaction.gas was planned before the approvals). When the request carried a signed permit, the Permit2 approvals are absent and the transaction embeds the permit.
+             * @example [
+             *       {
+             *         "to": "0x4200000000000000000000000000000000000006",
+             *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+             *         "data": "0x87517c450000000000000000000000004200000000000000000000000000000000000006000000000000000000000000492e6456d9528771018deb9e87ef7750ef184104000000000000000000000000ffffffffffffffffffffffffffffffffffffffff000000000000000000000000000000000000000000000000000000006955b900",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x492E6456D9528771018DeB9E87ef7750EF184104",
+             *         "data": "0x3593564c…",
+             *         "value": "0"
+             *       }
+             *     ]
+             */
+            calls: components["schemas"]["CallDto"][];
             simulation: components["schemas"]["SimulationDto"];
             poolKey: components["schemas"]["PoolKeyDto"];
             /** @description Unix seconds (chain clock). */
@@ -2006,6 +2289,125 @@ export interface components {
             currentTick: number;
             /** @description Receives the fees */
             recipient: string;
+        };
+        RelayTransactionDto: {
+            /**
+             * @description The signed transaction as 0x-prefixed RLP hex (EIP-1559 type 2, EIP-2930 type 1 or legacy EIP-155), for chain 84532, as a wallet returns it: ethers `wallet.signTransaction(tx)`, viem `walletClient.signTransaction(tx)`. Its target must be one the service builds for: the `transaction` or an `approvals[]` entry of a build response.
+             * @example 0x02f8b283014a3480843b9aca00847735940082ea6094993706027b3ec9d8b03a962caaa15c133a52707c80b844095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc080a0c82efa4acdfccd4e994e676b9867246ef7ca303f82cfc606928d6dbc90ccd220a07e6490d4ca6e66f7d694bb5fb669b68e566fb08754ff5773fe84c554f53e6fa7
+             */
+            signedTransaction: string;
+        };
+        RelayResponseDto: {
+            /**
+             * @description keccak256 of the signed bytes: the same bytes always answer the same hash
+             * @example 0xd1870c1ac612d3274380d28191ee9d3ef4157e4fcce5807186ce1e30f4b7c0c3
+             */
+            txHash: string;
+            /**
+             * @description PENDING once sent; a transaction the chain already holds (the same bytes sent again) answers its current status.
+             * @example PENDING
+             * @enum {string}
+             */
+            status: "PENDING" | "CONFIRMED" | "REVERTED";
+            /**
+             * @description The sender, recovered from the signature
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            from: string;
+            /**
+             * @description The target contract
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            to: string;
+            /** @example 7 */
+            nonce: number;
+            /**
+             * @description What the transaction does, from its target and selector: swap (UniversalRouter), mint / increase / decrease / collect (PositionManager actions), approval (token -> Permit2), permit2-approval (Permit2 -> router).
+             * @example swap
+             * @enum {string}
+             */
+            kind: "swap" | "mint" | "increase" | "decrease" | "collect" | "approval" | "permit2-approval";
+        };
+        SwapAmountsDto: {
+            /**
+             * @description Token paid; the zero address is native ETH
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            tokenIn: string;
+            /**
+             * @description Amount paid, smallest units
+             * @example 1000000000000000000
+             */
+            amountIn: string;
+            /**
+             * @description Token received; the zero address is native ETH
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            tokenOut: string;
+            /**
+             * @description Amount received, smallest units
+             * @example 299100000
+             */
+            amountOut: string;
+        };
+        RevertReasonDto: {
+            /**
+             * @description SESSION_NOT_ACTIVE (the compliance hook refused: no active session), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, or REVERTED (anything else; the message carries the decoded error)
+             * @example SESSION_NOT_ACTIVE
+             */
+            code: string;
+            /** @example the compliance hook refused it: wallet 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has no active compliance session */
+            message: string;
+            /** @description What to do about it */
+            hint: string;
+        };
+        TransactionStatusResponseDto: {
+            /** @example 0xd1870c1ac612d3274380d28191ee9d3ef4157e4fcce5807186ce1e30f4b7c0c3 */
+            txHash: string;
+            /**
+             * @description NOT_FOUND: the node knows no such transaction (never sent, dropped, or not yet propagated); not an error.
+             * @example CONFIRMED
+             * @enum {string}
+             */
+            status: "PENDING" | "CONFIRMED" | "REVERTED" | "NOT_FOUND";
+            /** @example 1234 */
+            blockNumber: number | null;
+            /**
+             * @description latest block - blockNumber + 1; 0 until mined
+             * @example 1
+             */
+            confirmations: number;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 152000
+             */
+            gasUsed: Record<string, never> | null;
+            /**
+             * @description Wei per gas paid
+             * @example 1000000000
+             */
+            effectiveGasPrice: Record<string, never> | null;
+            /** @example 0x4200000000000000000000000000000000000006 */
+            from: Record<string, never> | null;
+            /** @example 0x4200000000000000000000000000000000000006 */
+            to: Record<string, never> | null;
+            /** @example 7 */
+            nonce: number | null;
+            /**
+             * @description What the transaction does, from its target and selector: swap (UniversalRouter), mint / increase / decrease / collect (PositionManager actions), approval (token -> Permit2), permit2-approval (Permit2 -> router).
+             * @example swap
+             * @enum {string|null}
+             */
+            kind: "swap" | "mint" | "increase" | "decrease" | "collect" | "approval" | "permit2-approval" | null;
+            /** @description A CONFIRMED swap: what the wallet actually paid and received */
+            swap?: components["schemas"]["SwapAmountsDto"];
+            /**
+             * @description A CONFIRMED mint: the new position NFT id
+             * @example 42
+             */
+            tokenId?: string;
+            /** @description REVERTED: why, decoded as the relay simulation decodes it */
+            revert?: components["schemas"]["RevertReasonDto"];
         };
     };
     responses: never;
@@ -2493,6 +2895,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The key id (GET /api/v1/api-keys lists them). */
                 id: string;
             };
             cookie?: never;
@@ -4208,6 +4611,231 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    relayTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayTransactionDto"];
+            };
+        };
+        responses: {
+            /** @description Sent (or already on chain) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelayResponseDto"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `BROADCAST_TARGET_NOT_ALLOWED` (validation): The relay sends only transactions this service builds: UniversalRouter execute (swap), PositionManager modifyLiquidities/multicall (liquidity), Permit2 approve, and approve(Permit2, amount) on a supported token (GET /api/v1/defi/config lists the addresses). Send anything else with your own RPC provider.
+             *
+             *     `BALANCE_INSUFFICIENT` (broadcast): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
+             *
+             *     `SIMULATION_REVERTED` (broadcast): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
+             *
+             *     `FEE_TOO_LOW` (broadcast): The node refused the fee: maxFeePerGas (or gasPrice) is below the block's base fee or the node's minimum. Sign again with fees from eth_feeHistory / eth_gasPrice (e.g. maxFeePerGas = 2 x base fee + priority fee).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:broadcast` scope.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NONCE_CONFLICT` (broadcast): The transaction's nonce is not the wallet's next one (details.expectedNonce): it was used by another transaction, or earlier ones are missing. Sign again with the wallet's pending nonce (eth_getTransactionCount at pending). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SESSION_NOT_ACTIVE` (broadcast): Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `BROADCAST_FAILED` (broadcast): The on-chain transaction failed or was not mined; retry shortly. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTransactionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Transaction hash: 0x + 64 hex characters. Any hash: relayed here or not. */
+                txHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionStatusResponseDto"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key holds neither `defi:preflight` or `defi:broadcast`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,12 @@
 import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiError } from '../../common/errors/api-error';
 import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { CurrentPrincipal, Principal } from '../principal';
@@ -52,6 +58,12 @@ export class ApiKeysController {
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key (idempotent); requests with it then get API_KEY_INACTIVE',
     description: 'NOT_FOUND when no key with this id belongs to your account.',
+  })
+  @ApiParam({
+    name: 'id',
+    format: 'uuid',
+    description: 'The key id (GET /api/v1/api-keys lists them).',
+    example: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
   })
   @ApiOkResponse({ type: ApiKeyResponse })
   @ApiErrors('NOT_FOUND', 'SERVICE_UNAVAILABLE')

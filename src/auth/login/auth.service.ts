@@ -52,16 +52,17 @@ export class AuthService {
 
   async refresh(refreshToken: string): Promise<TokenPair> {
     const claims = await this.tokens.verify(refreshToken, 'refresh');
-    const outcome = await this.sessions.consumeRefreshToken(claims, refreshToken);
-    if (outcome === 'reused') {
+    const rotation = await this.sessions.rotateRefreshToken(claims, refreshToken);
+    if (rotation.outcome === 'reused') {
       throw new ApiError(
         'JWT_INVALID',
         'This refresh token was already used; every token of this login was revoked for safety',
         { hint: 'Log in again with POST /auth/login: refreshing cannot resume a revoked login.' },
       );
     }
-    if (outcome !== 'ok') throw invalid('refresh');
-    return this.issue(claims.sub, claims.acc, claims.sid);
+    if (rotation.outcome !== 'ok') throw invalid('refresh');
+    // A retry within the grace window gets the same refresh token back, and a new access token.
+    return this.pair(claims.sub, claims.acc, claims.sid, rotation.successor.token);
   }
 
   /** Ends the login the refresh token belongs to: its access and refresh tokens stop working. */
@@ -72,13 +73,21 @@ export class AuthService {
   }
 
   private async issue(userId: string, accountId: string, sessionId: string): Promise<TokenPair> {
-    const ids = { userId, accountId, sessionId };
-    const access = this.tokens.sign('access', ids);
-    const refresh = this.tokens.sign('refresh', ids);
+    const refresh = this.tokens.sign('refresh', { userId, accountId, sessionId });
     await this.sessions.storeRefreshToken(sessionId, refresh.jti, refresh.token, refresh.expiresAt);
+    return this.pair(userId, accountId, sessionId, refresh.token);
+  }
+
+  private pair(
+    userId: string,
+    accountId: string,
+    sessionId: string,
+    refreshToken: string,
+  ): TokenPair {
+    const access = this.tokens.sign('access', { userId, accountId, sessionId });
     return {
       accessToken: access.token,
-      refreshToken: refresh.token,
+      refreshToken,
       tokenType: 'Bearer',
       expiresIn: this.config.accessTokenTtlSeconds,
       refreshExpiresIn: this.config.refreshTokenTtlSeconds,

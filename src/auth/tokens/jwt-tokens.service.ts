@@ -24,14 +24,22 @@ export class JwtTokensService {
     private readonly secret: JwtSecret,
   ) {}
 
+  /**
+   * A new token. `fixed` gives its jti and issue time (whole seconds): the same claims, jti and
+   * time give the same token, byte for byte (HS256 is deterministic), which lets a refresh retry
+   * get its successor back without the successor being stored (AuthSessionsService).
+   */
   sign(
     typ: TokenType,
     claims: { userId: string; accountId: string; sessionId: string },
+    fixed?: { jti: string; issuedAtSeconds: number },
   ): { token: string; jti: string; expiresAt: Date } {
-    const jti = randomUUID();
+    const jti = fixed?.jti ?? randomUUID();
     const ttl =
       typ === 'access' ? this.config.accessTokenTtlSeconds : this.config.refreshTokenTtlSeconds;
-    const payload = { acc: claims.accountId, sid: claims.sessionId, typ };
+    const iat = fixed?.issuedAtSeconds ?? Math.floor(Date.now() / 1000);
+    // jsonwebtoken takes iat from the payload when given, and counts expiresIn from it.
+    const payload = { acc: claims.accountId, sid: claims.sessionId, typ, iat };
     const token = this.jwt.sign(payload, {
       secret: this.secret.value,
       algorithm: 'HS256',
@@ -41,7 +49,7 @@ export class JwtTokensService {
       jwtid: jti,
       expiresIn: ttl,
     });
-    return { token, jti, expiresAt: new Date(Date.now() + ttl * 1000) };
+    return { token, jti, expiresAt: new Date((iat + ttl) * 1000) };
   }
 
   /**

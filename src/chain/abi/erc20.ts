@@ -9,5 +9,6 @@ export const ERC20 = withCachedSelectors(
     'function balanceOf(address owner) view returns (uint256)',
     'function decimals() view returns (uint8)',
     'function name() view returns (string)',
+    'event Transfer(address indexed from, address indexed to, uint256 value)',
   ]),
 );

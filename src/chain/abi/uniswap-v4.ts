@@ -9,9 +9,14 @@ import { withCachedSelectors } from '../encoding/abi-words';
 export const POOL_KEY_TUPLE =
   'tuple(address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks)';
 
-/** PoolManager (v4-core src/PoolManager.sol): pool initialization (deployment). */
+/**
+ * PoolManager (v4-core src/PoolManager.sol): pool initialization (deployment), and the Swap event
+ * (v4-core src/interfaces/IPoolManager.sol; amounts are the swapper's balance delta: negative =
+ * paid into the pool) the transaction status reads.
+ */
 export const POOL_MANAGER = new Interface([
   `function initialize(${POOL_KEY_TUPLE} key, uint160 sqrtPriceX96) returns (int24 tick)`,
+  'event Swap(bytes32 indexed id, address indexed sender, int128 amount0, int128 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint24 fee)',
 ]);
 
 /** UniversalRouter 2.x (universal-router contracts/UniversalRouter.sol). */
@@ -53,3 +58,69 @@ export const STATE_VIEW = withCachedSelectors(
     'function getFeeGrowthInside(bytes32 poolId, int24 tickLower, int24 tickUpper) view returns (uint256 feeGrowthInside0X128, uint256 feeGrowthInside1X128)',
   ]),
 );
+
+/**
+ * The v4 action plan (v4-periphery BaseActionsRouter): unlockData of modifyLiquidities and the
+ * input of the UniversalRouter's V4_SWAP command are both abi.encode(bytes actions, bytes[] params).
+ */
+export const V4_ACTION_PLAN = ['bytes actions', 'bytes[] params'] as const;
+
+/**
+ * The params of the v4 actions the builders emit (v4-periphery src/libraries/Actions.sol and
+ * CalldataDecoder.sol; the swap structs are the 2.0 layout of IV4Router, no minHopPriceX36).
+ * Keyed by the action's name in @uniswap/v4-sdk's Actions enum.
+ */
+export const V4_ACTION_PARAMS = {
+  SWAP_EXACT_IN_SINGLE: [
+    `tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 amountIn, uint128 amountOutMinimum, bytes hookData)`,
+  ],
+  SWAP_EXACT_OUT_SINGLE: [
+    `tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 amountOut, uint128 amountInMaximum, bytes hookData)`,
+  ],
+  SETTLE: ['address currency', 'uint256 amount', 'bool payerIsUser'],
+  SETTLE_ALL: ['address currency', 'uint256 maxAmount'],
+  TAKE: ['address currency', 'address recipient', 'uint256 amount'],
+  TAKE_ALL: ['address currency', 'uint256 minAmount'],
+  MINT_POSITION: [
+    POOL_KEY_TUPLE,
+    'int24 tickLower',
+    'int24 tickUpper',
+    'uint256 liquidity',
+    'uint128 amount0Max',
+    'uint128 amount1Max',
+    'address owner',
+    'bytes hookData',
+  ],
+  SETTLE_PAIR: ['address currency0', 'address currency1'],
+  INCREASE_LIQUIDITY: [
+    'uint256 tokenId',
+    'uint256 liquidity',
+    'uint128 amount0Max',
+    'uint128 amount1Max',
+    'bytes hookData',
+  ],
+  CLOSE_CURRENCY: ['address currency'],
+  DECREASE_LIQUIDITY: [
+    'uint256 tokenId',
+    'uint256 liquidity',
+    'uint128 amount0Min',
+    'uint128 amount1Min',
+    'bytes hookData',
+  ],
+  BURN_POSITION: ['uint256 tokenId', 'uint128 amount0Min', 'uint128 amount1Min', 'bytes hookData'],
+  TAKE_PAIR: ['address currency0', 'address currency1', 'address recipient'],
+} as const satisfies Record<string, readonly string[]>;
+
+/**
+ * The inputs of the UniversalRouter commands the swap builder emits (universal-router
+ * contracts/base/Dispatcher.sol), keyed by the command's name in universal-router-sdk's CommandType.
+ * V4_SWAP's input is a V4_ACTION_PLAN.
+ */
+export const UNIVERSAL_ROUTER_INPUTS = {
+  PERMIT2_PERMIT: [
+    'tuple(tuple(address token, uint160 amount, uint48 expiration, uint48 nonce) details, address spender, uint256 sigDeadline) permitSingle',
+    'bytes signature',
+  ],
+  WRAP_ETH: ['address recipient', 'uint256 amount'],
+  UNWRAP_WETH: ['address recipient', 'uint256 amountMin'],
+} as const satisfies Record<string, readonly string[]>;

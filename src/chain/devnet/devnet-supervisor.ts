@@ -3,7 +3,7 @@
  * new one is started on the same port with exponential backoff. The deployment is deterministic
  * (same deployer, same nonces), so contract addresses stay valid; the chain's state does not (every
  * session, balance and approval made since the start is gone), which the log says. Meanwhile the
- * RPC does not answer and /health/ready says 503 (chain).
+ * RPC does not answer and /health/ready says degraded (chain).
  *
  * Not when the service itself is stopping: systemd (KillMode=control-group), a terminal's Ctrl-C
  * or `kill -TERM -<pgid>` signal the devnet together with its parent, and the child exits at once

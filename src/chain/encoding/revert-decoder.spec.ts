@@ -42,6 +42,28 @@ describe('decodeRevert', () => {
     expect(decodeRevert(undefined).name).toBe('Unknown');
   });
 
+  it('names the Permit2 refusals of a signed permit, also inside a router ExecutionFailed', () => {
+    const permit2 = new Interface([
+      'error SignatureExpired(uint256 signatureDeadline)',
+      'error InvalidNonce()',
+      'error InvalidSigner()',
+    ]);
+    const expired = permit2.encodeErrorResult('SignatureExpired', [1700000000n]);
+    expect(decodeRevert(expired)).toMatchObject({
+      name: 'SignatureExpired',
+      code: 'PERMIT_EXPIRED',
+    });
+    expect(decodeRevert(errors.encodeErrorResult('ExecutionFailed', [0, expired])).code).toBe(
+      'PERMIT_EXPIRED',
+    );
+    expect(decodeRevert(permit2.encodeErrorResult('InvalidNonce', [])).code).toBe(
+      'PERMIT_NONCE_USED',
+    );
+    expect(decodeRevert(permit2.encodeErrorResult('InvalidSigner', [])).code).toBe(
+      'PERMIT_SIGNATURE_INVALID',
+    );
+  });
+
   it('finds revert data wherever ethers or the node put it, and not in transport errors', () => {
     expect(revertDataOf({ code: 'CALL_EXCEPTION', data: inner })).toBe(inner);
     expect(revertDataOf({ info: { error: { data: { data: inner } } } })).toBe(inner);

@@ -37,6 +37,13 @@ export const KNOWN_ERRORS = withCachedSelectors(
       'error AllowanceExpired(uint256 deadline)',
       'error InsufficientAllowance(uint256 amount)',
       'error UnexpectedRevertBytes(bytes revertData)',
+      // Permit2 (Uniswap/permit2 src/PermitErrors.sol, src/libraries/SignatureVerification.sol,
+      // src/interfaces/IAllowanceTransfer.sol): a signed permit that is stale, used or not the owner's.
+      'error SignatureExpired(uint256 signatureDeadline)',
+      'error InvalidNonce()',
+      'error InvalidSigner()',
+      'error InvalidSignature()',
+      'error InvalidSignatureLength()',
     ]),
   ),
 );
@@ -53,10 +60,16 @@ export const REVERT_CODES: Record<string, string> = {
   AllowanceExpired: 'ALLOWANCE_INSUFFICIENT',
   InsufficientAllowance: 'ALLOWANCE_INSUFFICIENT',
   V4TooLittleReceived: 'SLIPPAGE_EXCEEDED',
+  V4TooMuchRequested: 'SLIPPAGE_EXCEEDED',
   MaximumAmountExceeded: 'SLIPPAGE_EXCEEDED',
   DeadlinePassed: 'DEADLINE_PASSED',
   TransactionDeadlinePassed: 'DEADLINE_PASSED',
   NotEnoughLiquidity: 'INSUFFICIENT_POOL_LIQUIDITY',
+  SignatureExpired: 'PERMIT_EXPIRED',
+  InvalidNonce: 'PERMIT_NONCE_USED',
+  InvalidSigner: 'PERMIT_SIGNATURE_INVALID',
+  InvalidSignature: 'PERMIT_SIGNATURE_INVALID',
+  InvalidSignatureLength: 'PERMIT_SIGNATURE_INVALID',
 };
 
 export interface DecodedRevert {

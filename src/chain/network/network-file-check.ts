@@ -11,7 +11,7 @@
  * file was generated from is the truth there.
  *
  * An RPC that does not answer leaves the file unverified in both modes: the start goes on and
- * /health/ready reports the chain down, as for an outage after the start.
+ * /health/ready reports the chain degraded, as for an outage after the start.
  */
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Wallet } from 'ethers';

@@ -1,7 +1,12 @@
-import { ERROR_CATALOGUE, ErrorCode } from './error-catalogue';
+import { ERROR_CATALOGUE, ErrorCode, ErrorPhase } from './error-catalogue';
 
 export interface ApiErrorOptions {
   hint?: string;
+  /**
+   * Where the failure happened, when not the code's usual phase (design §8): SESSION_NOT_ACTIVE
+   * is preflight for a build and broadcast for a relayed transaction.
+   */
+  phase?: ErrorPhase;
   details?: unknown[];
   /**
    * Extra facts about the error; never secrets. `retryAfter` and `errorId` are rendered at the top
@@ -25,6 +30,10 @@ export class ApiError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.status = ERROR_CATALOGUE[code].status;
+  }
+
+  get phase(): ErrorPhase {
+    return this.options.phase ?? ERROR_CATALOGUE[this.code].phase;
   }
 
   get hint(): string {

@@ -50,6 +50,12 @@ describe('ERROR_CATALOGUE', () => {
     ['POSITION_NOT_OWNED', 403, 'preflight'],
     // Design §7: nothing returned by default is a transaction known to revert (issue 30).
     ['SIMULATION_REVERTED', 400, 'build'],
+    // Design §8: the broadcast phase (issue 31). The relay answers SIMULATION_REVERTED and
+    // SESSION_NOT_ACTIVE with phase broadcast (src/defi-builder/broadcast/revert-explanation.ts, node-refusals.ts).
+    ['BROADCAST_TARGET_NOT_ALLOWED', 400, 'validation'],
+    ['NONCE_CONFLICT', 409, 'broadcast'],
+    ['FEE_TOO_LOW', 400, 'broadcast'],
+    ['BROADCAST_FAILED', 502, 'broadcast'],
   ];
 
   it.each(growth)('%s is %i in phase %s (design §7)', (code, status, phase) => {

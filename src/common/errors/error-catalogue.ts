@@ -53,6 +53,11 @@ const entries = {
     phase: 'validation',
     hint: 'Revoke keys you no longer use (DELETE /api/v1/api-keys/:id) or upgrade the plan; revoked keys do not count.',
   },
+  BROADCAST_TARGET_NOT_ALLOWED: {
+    status: 400,
+    phase: 'validation',
+    hint: 'The relay sends only transactions this service builds: UniversalRouter execute (swap), PositionManager modifyLiquidities/multicall (liquidity), Permit2 approve, and approve(Permit2, amount) on a supported token (GET /api/v1/defi/config lists the addresses). Send anything else with your own RPC provider.',
+  },
   SIWE_INVALID: {
     status: 400,
     phase: 'validation',
@@ -145,7 +150,7 @@ const entries = {
   ALLOWANCE_INSUFFICIENT: {
     status: 200,
     phase: 'preflight',
-    hint: 'Broadcast the transactions in approvals[] (token -> Permit2, then Permit2 -> spender) before this one.',
+    hint: 'Send the transactions in approvals[] in order (token -> Permit2, then Permit2 -> spender) before this one, or sign permitData instead of the approvals marked replaceableByPermit; a batch wallet (EIP-5792) sends calls[] as one batch.',
   },
   SESSION_EXPIRES_BEFORE_DEADLINE: {
     status: 200,
@@ -210,6 +215,16 @@ const entries = {
     status: 502,
     phase: 'broadcast',
     hint: 'The on-chain transaction failed or was not mined; retry shortly.',
+  },
+  NONCE_CONFLICT: {
+    status: 409,
+    phase: 'broadcast',
+    hint: "The transaction's nonce is not the wallet's next one (details.expectedNonce): it was used by another transaction, or earlier ones are missing. Sign again with the wallet's pending nonce (eth_getTransactionCount at pending).",
+  },
+  FEE_TOO_LOW: {
+    status: 400,
+    phase: 'broadcast',
+    hint: "The node refused the fee: maxFeePerGas (or gasPrice) is below the block's base fee or the node's minimum. Sign again with fees from eth_feeHistory / eth_gasPrice (e.g. maxFeePerGas = 2 x base fee + priority fee).",
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

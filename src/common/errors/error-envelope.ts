@@ -42,7 +42,7 @@ export function renderApiError(err: ApiError): RenderedError {
     code: err.code,
     message: err.message,
     hint: err.hint,
-    phase: entry.phase,
+    phase: err.phase,
     ...topLevel,
   };
   const details = [...(err.options.details ?? []), ...(Object.keys(rest).length ? [rest] : [])];

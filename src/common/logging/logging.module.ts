@@ -2,9 +2,11 @@ import { Module, OnApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
-import { destination, pino, type Logger as PinoLoggerInstance, type LoggerOptions } from 'pino';
+import { pino, type Logger as PinoLoggerInstance, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { appConfig, AppConfig } from '../../config/app.config';
+import { guardStdio } from './guard-stdio';
+import { LineWriter, noticeOnStderr } from './line-writer';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -59,23 +61,37 @@ function loggerOptions(config: AppConfig): LoggerOptions {
  * instead of one write per line: a line per request cost a write system call each
  * (bench/README.md, issue 17). Shutdown writes what is buffered and every later line at once:
  * after the shutdown hooks Nest re-raises SIGTERM, which ends the process without the exit event
- * pino would flush on.
+ * pino would flush on. A stdout that breaks (its reader gone: EPIPE) stops logging, never the
+ * service (LineWriter; issue 34).
  */
 export class BufferedStdout implements OnApplicationShutdown {
-  /** Opened on the first line: a pretty (terminal) logger never writes here. */
-  private buffer?: ReturnType<typeof destination>;
+  readonly lines = new LineWriter(1, {
+    minLength: 4096,
+    flushIntervalMs: 100,
+    maxBuffered: 1024 * 1024,
+    notice: noticeOnStderr,
+    name: 'stdout',
+  });
   private writeThrough = false;
 
+  constructor() {
+    guardStdio(this.lines);
+  }
+
   write(line: string): void {
-    this.buffer ??= destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
-    this.buffer.write(line);
-    if (this.writeThrough) this.buffer.flushSync();
+    this.lines.write(line);
+    if (this.writeThrough) this.lines.flushSync();
+  }
+
+  /** pino's fatal() flushes its stream synchronously; safe here (bounded, never throws). */
+  flushSync(): void {
+    this.lines.flushSync();
   }
 
   onApplicationShutdown(): void {
     if (this.writeThrough) return;
     this.writeThrough = true;
-    this.buffer?.flushSync();
+    this.lines.flushSync();
   }
 }
 

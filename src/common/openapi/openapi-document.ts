@@ -1,12 +1,14 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorEnvelopeSchema } from './error-envelope.schema';
+import { codesNamedFor, errorExample } from './error-examples';
 
+type MediaType = { schema?: unknown; examples?: Record<string, unknown> };
 type Operation = {
   operationId?: string;
   description?: string;
   security?: Array<Record<string, string[]>>;
-  responses?: Record<string, { description?: string; content?: unknown }>;
+  responses?: Record<string, { description?: string; content?: Record<string, MediaType> }>;
   'x-required-scope'?: string;
 };
 
@@ -26,7 +28,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Builds UNSIGNED Uniswap v4 swap and liquidity transactions on Base Sepolia (chainId 84532) for ' +
         'wallets with an active compliance session. Every error is an `ErrorEnvelope` ' +
         '{error, code, message, hint, phase, details?, retryAfter?}: branch on `code`, show `hint`. ' +
-        'Paths of spec §4 without /api/v1 (e.g. /auth/login) answer too; each operation is listed once, ' +
+        'The unversioned paths /auth/*, /onboarding/*, /verify and /defi/preflight/{address} answer too; each operation is listed once, ' +
         'under /api/v1, with its alias in the description. A TypeScript client is in clients/typescript.',
     )
     .setVersion('1')
@@ -42,7 +44,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return finishDocument(document);
 }
 
-/** Aliases documented once, auth stated in every description, every error an ErrorEnvelope. */
+/**
+ * Aliases documented once, auth stated in every description, every error an ErrorEnvelope with
+ * one named example per code the response names (so /docs shows a 403 as a 403's codes).
+ */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   documentAliasesOnce(document);
   for (const [, , operation] of operationsOf(document)) {
@@ -50,8 +55,14 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       .filter(Boolean)
       .join('\n\n');
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
-      if (Number(status) >= 400 && response.content === undefined) {
-        response.content = { 'application/json': { schema: ERROR_ENVELOPE_REF } };
+      if (Number(status) < 400) continue;
+      response.content ??= { 'application/json': { schema: ERROR_ENVELOPE_REF } };
+      const media = response.content['application/json'];
+      const codes = codesNamedFor(Number(status), response.description ?? '');
+      if (media && !media.examples && codes.length > 0) {
+        media.examples = Object.fromEntries(
+          codes.map(({ code, phase }) => [code, errorExample(code, phase)]),
+        );
       }
     }
   }
@@ -71,7 +82,7 @@ export function operationsOf(document: OpenAPIObject): Array<[string, string, Op
   return found;
 }
 
-/** Spec §4's unversioned paths stay served; the document lists the /api/v1 one and names the alias. */
+/** The unversioned paths (spec §4) stay served; the document lists the /api/v1 one and names the alias. */
 function documentAliasesOnce(document: OpenAPIObject): void {
   for (const path of Object.keys(document.paths)) {
     if (path.startsWith(`${VERSION_PREFIX}/`)) continue;
@@ -85,7 +96,7 @@ function documentAliasesOnce(document: OpenAPIObject): void {
       delete alias[method];
       operation.description = [
         operation.description,
-        `Also served at \`${method.toUpperCase()} ${path}\` (the path spec §4 lists).`,
+        `Also served at \`${method.toUpperCase()} ${path}\`.`,
       ]
         .filter(Boolean)
         .join('\n\n');

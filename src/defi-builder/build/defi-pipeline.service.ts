@@ -6,7 +6,7 @@
  *   preflight   PreflightService.run: ownership, tokens, ONE batched read, session gate, spend plan
  *   build       the operation's pure calldata, then the shared tail: deadline, gas plan
  *               (simulation: a revert is refused unless buildOnly, design §7), warnings and the
- *               common response fields (design §6)
+ *               common response fields (design §6), with calls[] for batch wallets (calls.ts)
  * An operation (operations/*.operation.ts) only says what its preflight needs and how it encodes.
  */
 import { Inject, Injectable } from '@nestjs/common';
@@ -16,6 +16,7 @@ import { ChainReads, DEFI_CHAIN, DefiChain } from '../chain/defi-chain.port';
 import type { BuildResponseBase, SimulationView } from '../defi-builder.types';
 import { Preflight, PreflightRequest, PreflightService } from '../preflight/preflight.service';
 import { sessionDeadlineWarnings } from '../preflight/session-view';
+import { callsOf } from './calls';
 import { GasEstimatorService, GasOperation } from './gas-estimator.service';
 import { assertPayoutRecipients, Payout } from './payout-recipients';
 
@@ -98,14 +99,16 @@ export class DefiPipelineService {
       },
     );
     if (gas.simulation.ok === false && !context.buildOnly) throw simulationReverted(gas.simulation);
+    const transaction = {
+      to: built.to,
+      data: built.data,
+      value: value.toString(),
+      gas: gas.gas.toString(),
+    };
     return {
       chainId: pre.network.chainId,
-      transaction: {
-        to: built.to,
-        data: built.data,
-        value: value.toString(),
-        gas: gas.gas.toString(),
-      },
+      transaction,
+      calls: callsOf(pre.spend.approvals, transaction),
       gasSource: gas.gasSource,
       walletBound: pre.walletBound,
       session: pre.session,

@@ -6,7 +6,10 @@
 import { Injectable } from '@nestjs/common';
 import { ChainReaderService, decodeChainAnswer } from '../../chain/chain-reader.service';
 import { tokenIdsOf, transfersToFilter } from '../../chain/encoding/position-logs';
-import { ChainRpcService } from '../../chain/chain-rpc.service';
+import { ChainRevertError, ChainRpcService } from '../../chain/chain-rpc.service';
+import { JsonRpcError } from '../../chain/json-rpc-http';
+import { isProviderFailure } from '../../chain/rpc-failover';
+import { ApiError } from '../../common/errors/api-error';
 import { NetworkService } from '../../chain/network/network.service';
 import type { NetworkDefinition } from '../../chain/network/network.types';
 import {
@@ -14,7 +17,13 @@ import {
   ChainReads,
   DecodedReads,
   DefiChain,
+  BlockTag,
   GasEstimate,
+  RawReceipt,
+  RawSendResult,
+  RawTransaction,
+  SimulatedTx,
+  SimulationOutcome,
   TxRequest,
 } from './defi-chain.port';
 
@@ -57,6 +66,56 @@ export class ChainLayerDefiChain implements DefiChain {
 
   estimateGas(tx: TxRequest): Promise<GasEstimate> {
     return this.rpc.estimateGas(tx);
+  }
+
+  async simulate(tx: SimulatedTx, block: BlockTag): Promise<SimulationOutcome> {
+    try {
+      await this.rpc.call(tx, block);
+      return { ok: true };
+    } catch (err) {
+      if (err instanceof ChainRevertError) return { ok: false, revert: err.revert };
+      // The node answered, with an error that is no revert (out of gas, intrinsic gas, block
+      // gas limit): the transaction's fault, not an outage. Only a transport failure stays 503.
+      const cause = err instanceof ApiError ? err.cause : undefined;
+      if (cause instanceof JsonRpcError && !isProviderFailure(cause))
+        return { ok: false, refusal: cause.message };
+      throw err;
+    }
+  }
+
+  sendRawTransaction(raw: string): Promise<RawSendResult> {
+    return this.rpc.sendRawTransaction(raw);
+  }
+
+  transactionByHash(hash: string): Promise<RawTransaction | null> {
+    return this.rpc.transactionByHash(hash);
+  }
+
+  transactionReceipt(hash: string): Promise<RawReceipt | null> {
+    return this.rpc.transactionReceipt(hash);
+  }
+
+  nextNonce(address: string): Promise<number> {
+    return this.rpc.transactionCount(address, 'pending');
+  }
+
+  async blockGasLimit(): Promise<bigint> {
+    const block = await this.rpc.withBudget('eth_getBlockByNumber', () =>
+      this.rpc.provider.send('eth_getBlockByNumber', ['latest', false]),
+    );
+    return BigInt((block as { gasLimit: string }).gasLimit);
+  }
+
+  confirmedNonce(address: string): Promise<number> {
+    return this.rpc.transactionCount(address, 'latest');
+  }
+
+  blockNumber(): Promise<number> {
+    return this.rpc.blockNumber();
+  }
+
+  balance(address: string): Promise<bigint> {
+    return this.rpc.balance(address);
   }
 }
 

@@ -5,6 +5,12 @@
  * never parses revert data itself. The adapter maps it onto src/chain.
  */
 import type { CallOutcome } from '../../chain/chain-reader.service';
+import type {
+  BlockTag,
+  RawReceipt,
+  RawSendResult,
+  RawTransaction,
+} from '../../chain/chain-rpc.service';
 import type { Call3 } from '../../chain/encoding/multicall';
 import type { DecodedRevert } from '../../chain/encoding/revert-decoder';
 import type { WalletState } from '../../chain/encoding/wallet-reads';
@@ -19,7 +25,22 @@ export interface TxRequest {
   value: bigint;
 }
 
-export type { CallOutcome };
+export type { BlockTag, CallOutcome, RawReceipt, RawSendResult, RawTransaction };
+
+/** A signed transaction replayed with eth_call: its own sender, target, data, value and gas limit. */
+export interface SimulatedTx extends TxRequest {
+  gas: bigint;
+}
+
+/**
+ * A simulation: it passed, it reverted (decoded revert data), or the node answered the eth_call
+ * with an error that is no revert (out of gas, intrinsic gas too low, gas above the block limit):
+ * `refusal` holds the node's text, for classification only (never returned to a client).
+ */
+export type SimulationOutcome =
+  | { ok: true }
+  | { ok: false; revert: DecodedRevert; refusal?: undefined }
+  | { ok: false; revert?: undefined; refusal: string };
 
 /** One read an operation adds to the batch, with its own decoding (pure: encoding/market-reads.ts). */
 export interface ChainRead<T> {
@@ -49,4 +70,19 @@ export interface DefiChain {
   positionTokenIdsReceivedBy(owner: string): Promise<bigint[]>;
   /** eth_estimateGas; a revert is a result (decoded), an RPC failure throws CHAIN_UNAVAILABLE. */
   estimateGas(tx: TxRequest): Promise<GasEstimate>;
+  /** eth_call of `tx` at `block`; a revert is a result (decoded), an RPC failure throws CHAIN_UNAVAILABLE. */
+  simulate(tx: SimulatedTx, block: BlockTag): Promise<SimulationOutcome>;
+  /** eth_sendRawTransaction; the node's refusal is a result (its message), an outage throws. */
+  sendRawTransaction(raw: string): Promise<RawSendResult>;
+  transactionByHash(hash: string): Promise<RawTransaction | null>;
+  transactionReceipt(hash: string): Promise<RawReceipt | null>;
+  /** The next nonce the node accepts from `address` (eth_getTransactionCount at pending). */
+  nextNonce(address: string): Promise<number>;
+  /** The latest block's gas limit: no transaction with a higher one is ever mined. */
+  blockGasLimit(): Promise<bigint>;
+  /** The nonce after the wallet's mined transactions (eth_getTransactionCount at latest). */
+  confirmedNonce(address: string): Promise<number>;
+  blockNumber(): Promise<number>;
+  /** ETH balance at latest (wei). */
+  balance(address: string): Promise<bigint>;
 }

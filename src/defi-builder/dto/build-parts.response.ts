@@ -18,6 +18,39 @@ export class UnsignedTxDto {
   @ApiProperty({ ...UINT_STRING, description: 'Gas limit', example: '210000' }) gas: string;
 }
 
+/** Example addresses (Base Sepolia): WETH, Permit2, the UniversalRouter. */
+const EXAMPLE_WETH = '0x4200000000000000000000000000000000000006';
+const EXAMPLE_PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
+const EXAMPLE_ROUTER = '0x492E6456D9528771018DeB9E87ef7750EF184104';
+
+/** A swap needing both approvals: ERC20.approve(Permit2), Permit2.approve(WETH, router), the swap. */
+export const CALLS_EXAMPLE = [
+  {
+    to: EXAMPLE_WETH,
+    data: '0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff',
+    value: '0',
+  },
+  {
+    to: EXAMPLE_PERMIT2,
+    data: '0x87517c450000000000000000000000004200000000000000000000000000000000000006000000000000000000000000492e6456d9528771018deb9e87ef7750ef184104000000000000000000000000ffffffffffffffffffffffffffffffffffffffff000000000000000000000000000000000000000000000000000000006955b900',
+    value: '0',
+  },
+  { to: EXAMPLE_ROUTER, data: '0x3593564c…', value: '0' },
+];
+
+/** One call of an EIP-5792 batch (wallet_sendCalls): no gas, the wallet plans it. */
+export class CallDto {
+  @ApiProperty({ ...ADDRESS_SCHEMA, description: 'The contract to call' }) to: string;
+  @ApiProperty({ description: 'Calldata, 0x-prefixed hex', example: '0x095ea7b3…' }) data: string;
+  @ApiProperty({
+    ...UINT_STRING,
+    description:
+      'Wei to send, a decimal string like transaction.value. wallet_sendCalls over raw JSON-RPC takes hex: `0x${BigInt(value).toString(16)}` (viem: BigInt(value)).',
+    example: '0',
+  })
+  value: string;
+}
+
 export class SessionViewDto {
   @ApiProperty({ description: 'Whether the compliance session is active on the chain clock' })
   active: boolean;

@@ -3,7 +3,8 @@
  * the services return plain objects of these shapes. Shared parts: build-parts.response.ts.
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SessionViewDto, UnsignedTxDto } from './build-parts.response';
+import { CALLS_EXAMPLE, CallDto, SessionViewDto, UnsignedTxDto } from './build-parts.response';
+import { PermitBatchDto, PermitSingleDto } from './permit.dto';
 
 export class PoolKeyDto {
   @ApiProperty() currency0: string;
@@ -36,6 +37,11 @@ export class ApprovalDto {
   @ApiProperty({ enum: ['erc20', 'permit2'] }) kind: string;
   @ApiProperty() description: string;
   @ApiProperty({ type: UnsignedTxDto }) transaction: UnsignedTxDto;
+  @ApiProperty({
+    description:
+      'true on a Permit2 approval (kind permit2) when the response offers permitData: signing permitData replaces this transaction. Always false on the ERC-20 -> Permit2 approval, which stays a transaction.',
+  })
+  replaceableByPermit: boolean;
 }
 
 export class SimulationDto {
@@ -49,17 +55,64 @@ export class SimulationDto {
   skipped?: string;
 }
 
-export class PermitDataDto {
-  @ApiProperty({ description: 'EIP-712 domain: Permit2 on this chain.' })
-  domain: Record<string, unknown>;
-  @ApiProperty({ description: 'EIP-712 types (PermitSingle or PermitBatch, and PermitDetails).' })
-  types: Record<string, unknown>;
+export class PermitDomainDto {
+  @ApiProperty({ enum: ['Permit2'] }) name: string;
+  @ApiProperty({ type: 'integer', example: 84532 }) chainId: number;
   @ApiProperty({
-    description:
-      'The message to sign with eth_signTypedData_v4, then send back as permit (swap) or permitBatch (mint) with permitSignature. details: {token, amount, expiration, nonce} (one or a list), spender, sigDeadline.',
+    description: 'Permit2 on this chain',
+    example: '0x000000000022D473030F116dDEE9F6B43aC78BA3',
   })
-  values: Record<string, unknown>;
+  verifyingContract: string;
 }
+
+export class TypedDataFieldDto {
+  @ApiProperty({ example: 'details' }) name: string;
+  @ApiProperty({ example: 'PermitDetails' }) type: string;
+}
+
+class PermitSingleTypesDto {
+  @ApiProperty({ type: [TypedDataFieldDto] }) PermitSingle: TypedDataFieldDto[];
+  @ApiProperty({ type: [TypedDataFieldDto] }) PermitDetails: TypedDataFieldDto[];
+}
+
+class PermitBatchTypesDto {
+  @ApiProperty({ type: [TypedDataFieldDto] }) PermitBatch: TypedDataFieldDto[];
+  @ApiProperty({ type: [TypedDataFieldDto] }) PermitDetails: TypedDataFieldDto[];
+}
+
+const SIGN_PERMIT =
+  'Sign with eth_signTypedData_v4 (ethers: signTypedData(domain, types, values); viem: signTypedData({ domain, types, primaryType, message: values })), then send values back unchanged';
+
+/** Swap: a PermitSingle for the UniversalRouter; `values` is the request's `permit` as is. */
+export class SwapPermitDataDto {
+  @ApiProperty({ type: PermitDomainDto, description: 'EIP-712 domain: Permit2 on this chain.' })
+  domain: PermitDomainDto;
+  @ApiProperty({ type: PermitSingleTypesDto, description: 'EIP-712 types (no EIP712Domain).' })
+  types: PermitSingleTypesDto;
+  @ApiProperty({ enum: ['PermitSingle'] }) primaryType: 'PermitSingle';
+  @ApiProperty({
+    type: PermitSingleDto,
+    description: `The message. ${SIGN_PERMIT} as permit, with permitSignature.`,
+  })
+  values: PermitSingleDto;
+}
+
+/** Mint: a PermitBatch for the PositionManager; `values` is the request's `permitBatch` as is. */
+export class MintPermitDataDto {
+  @ApiProperty({ type: PermitDomainDto, description: 'EIP-712 domain: Permit2 on this chain.' })
+  domain: PermitDomainDto;
+  @ApiProperty({ type: PermitBatchTypesDto, description: 'EIP-712 types (no EIP712Domain).' })
+  types: PermitBatchTypesDto;
+  @ApiProperty({ enum: ['PermitBatch'] }) primaryType: 'PermitBatch';
+  @ApiProperty({
+    type: PermitBatchDto,
+    description: `The message. ${SIGN_PERMIT} as permitBatch, with permitSignature.`,
+  })
+  values: PermitBatchDto;
+}
+
+const PERMIT_DATA_DESCRIPTION =
+  'Present when the Permit2 allowance of the spender is short and the request carried no signed permit: sign it instead of sending the approvals marked replaceableByPermit (the ERC-20 -> Permit2 approvals stay transactions).';
 
 export class BuildResponseDto {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
@@ -71,21 +124,25 @@ export class BuildResponseDto {
   @ApiProperty({ type: [WarningDto] }) warnings: WarningDto[];
   @ApiProperty({
     type: [ApprovalDto],
-    description: 'Broadcast these first, in order (same fields as preflight nextActions).',
+    description:
+      'Broadcast these first, in order (same fields as preflight nextActions); or, when permitData is present, sign it instead of those marked replaceableByPermit.',
   })
   approvals: ApprovalDto[];
-  @ApiPropertyOptional({
-    type: PermitDataDto,
+  @ApiProperty({
+    type: [CallDto],
     description:
-      'Present when the Permit2 allowance of the spender is short: sign it instead of broadcasting the Permit2 approval (the ERC-20 -> Permit2 approval stays a transaction).',
+      'The whole sequence without a permit: approvals[] in order, then transaction, as EIP-5792 calls for wallet_sendCalls (atomic on a smart wallet; chainId above). Always present, also with buildOnly or without a session (then the last call reverts until a session is active). A plain wallet may send them one by one, each after the previous is mined, estimating the gas of each (calls carry none; transaction.gas was planned before the approvals). When the request carried a signed permit, the Permit2 approvals are absent and the transaction embeds the permit.',
+    example: CALLS_EXAMPLE,
   })
-  permitData?: PermitDataDto;
+  calls: CallDto[];
   @ApiProperty({ type: SimulationDto }) simulation: SimulationDto;
   @ApiProperty({ type: PoolKeyDto }) poolKey: PoolKeyDto;
   @ApiProperty({ description: 'Unix seconds (chain clock).' }) deadline: number;
 }
 
 export class SwapResponseDto extends BuildResponseDto {
+  @ApiPropertyOptional({ type: SwapPermitDataDto, description: PERMIT_DATA_DESCRIPTION })
+  permitData?: SwapPermitDataDto;
   @ApiProperty({ enum: ['EXACT_INPUT', 'EXACT_OUTPUT'] }) tradeType: string;
   @ApiProperty({ description: 'As sent (the zero address for native ETH).' }) tokenIn: string;
   @ApiProperty() tokenOut: string;
@@ -115,6 +172,8 @@ export class SwapResponseDto extends BuildResponseDto {
 }
 
 export class MintResponseDto extends BuildResponseDto {
+  @ApiPropertyOptional({ type: MintPermitDataDto, description: PERMIT_DATA_DESCRIPTION })
+  permitData?: MintPermitDataDto;
   @ApiProperty({ type: 'integer', example: -600 }) tickLower: number;
   @ApiProperty({ type: 'integer', example: 600 }) tickUpper: number;
   @ApiProperty({ description: 'Liquidity computed from the amounts at the current price' })

@@ -1,22 +1,33 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, ValidateNested } from 'class-validator';
+import { ApiRequestExample } from '../../common/openapi/api-request-example.decorator';
 import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
 import { IsPermitSignature, PermitBatchDto, SentWith } from './permit.dto';
+import { EXAMPLE } from './request-examples';
 import { IsAddressAbove, IsFutureUnixSeconds, IsUint128String } from './validators';
 
 /** Body of POST /api/v1/defi/liquidity (spec §2.2; design §4: every field but deadline is required). */
+@ApiRequestExample({
+  token0: EXAMPLE.WETH,
+  token1: EXAMPLE.tUSDC,
+  amount0: '1000000000000000000',
+  amount1: '3000000000',
+  tickLower: -887220,
+  tickUpper: 887220,
+  userAddress: EXAMPLE.wallet,
+})
 export class LiquidityRequestDto {
   @ApiProperty({
     description: 'currency0 of the pool: the lower address (WETH).',
-    example: '0x77139Fa81c4434893f9D7e033C3e3903C46B820D',
+    example: EXAMPLE.WETH,
   })
   @IsEvmAddress()
   token0: string;
 
   @ApiProperty({
     description: 'currency1 of the pool: the higher address (tUSDC); must be greater than token0.',
-    example: '0x993706027b3eC9d8b03A962CAaa15C133A52707c',
+    example: EXAMPLE.tUSDC,
   })
   @IsEvmAddress()
   @IsAddressAbove('token0')
@@ -54,7 +65,7 @@ export class LiquidityRequestDto {
   @ApiProperty({
     description:
       'Wallet that signs, pays and receives the position NFT; must not be bound to another account.',
-    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    example: EXAMPLE.wallet,
   })
   @IsWalletAddress()
   userAddress: string;
@@ -62,7 +73,7 @@ export class LiquidityRequestDto {
   @ApiPropertyOptional({
     description:
       'Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.',
-    example: 1900000000,
+    example: EXAMPLE.future,
   })
   @IsOptional()
   @IsFutureUnixSeconds()
@@ -71,7 +82,7 @@ export class LiquidityRequestDto {
   @ApiPropertyOptional({
     type: PermitBatchDto,
     description:
-      "The `values` of a previous response's permitData, as signed: replaces the Permit2 approval transactions to the PositionManager (send with permitSignature).",
+      "The `values` of a previous response's permitData, as signed, unchanged: replaces the Permit2 approval transactions to the PositionManager. Only with permitSignature (a permit is signed for one wallet and its Permit2 nonces, so it has no sample value here).",
   })
   @SentWith('permitBatch', 'permitSignature')
   @ValidateNested()
@@ -81,6 +92,7 @@ export class LiquidityRequestDto {
   @ApiPropertyOptional({
     description:
       'EIP-712 signature of permitBatch by userAddress (eth_signTypedData_v4 of permitData).',
+    example: `0x${'ab'.repeat(65)}`,
   })
   @SentWith('permitSignature', 'permitBatch')
   @IsPermitSignature()

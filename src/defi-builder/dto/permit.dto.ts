@@ -16,13 +16,14 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsEvmAddress } from '../../common/validation/is-evm-address';
+import { EXAMPLE } from './request-examples';
 import { IsUintString } from './validators';
 
 /** 65-byte (r, s, v) or 64-byte EIP-2098 compact signature. */
 export const SIGNATURE_PATTERN = /^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/;
 
 export class PermitDetailsDto {
-  @ApiProperty({ description: 'Token the spender may pull.' })
+  @ApiProperty({ description: 'Token the spender may pull.', example: EXAMPLE.WETH })
   @IsEvmAddress()
   token: string;
 
@@ -30,11 +31,17 @@ export class PermitDetailsDto {
   @IsUintString(160, { allowZero: true })
   amount: string;
 
-  @ApiProperty({ description: 'uint48 unix seconds until which the allowance is usable.' })
+  @ApiProperty({
+    description: 'uint48 unix seconds until which the allowance is usable.',
+    example: String(EXAMPLE.future),
+  })
   @IsUintString(48, { allowZero: true })
   expiration: string;
 
-  @ApiProperty({ description: "uint48: the wallet's current Permit2 nonce for (token, spender)." })
+  @ApiProperty({
+    description: "uint48: the wallet's current Permit2 nonce for (token, spender).",
+    example: '0',
+  })
   @IsUintString(48, { allowZero: true })
   nonce: string;
 }
@@ -44,11 +51,15 @@ class PermitCommonDto {
   @ApiProperty({
     description:
       'The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config.',
+    example: EXAMPLE.universalRouter,
   })
   @IsEvmAddress()
   spender: string;
 
-  @ApiProperty({ description: 'Unix seconds after which the signature is refused.' })
+  @ApiProperty({
+    description: 'Unix seconds after which the signature is refused.',
+    example: String(EXAMPLE.future),
+  })
   @IsUintString(256, { allowZero: true })
   sigDeadline: string;
 }

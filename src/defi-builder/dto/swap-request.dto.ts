@@ -1,9 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { ApiRequestExample } from '../../common/openapi/api-request-example.decorator';
 import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
 import type { TradeType } from '../encoding/swap-calldata';
 import { IsPermitSignature, PermitSingleDto, SentWith } from './permit.dto';
+import { EXAMPLE } from './request-examples';
 import {
   IsDifferentAddressFrom,
   IsFutureUnixSeconds,
@@ -16,20 +18,26 @@ export const TRADE_TYPES: readonly TradeType[] = ['EXACT_INPUT', 'EXACT_OUTPUT']
 const ETH_NOTE =
   ' 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).';
 
-const ADDRESS_EXAMPLE = '0x77139Fa81c4434893f9D7e033C3e3903C46B820D';
-
 /** Body of POST /api/v1/defi/swap (spec §2.1 plus design §4 optional fields). */
+@ApiRequestExample({
+  tokenIn: EXAMPLE.WETH,
+  tokenOut: EXAMPLE.tUSDC,
+  amount: '100000000000000000',
+  tradeType: 'EXACT_INPUT',
+  userAddress: EXAMPLE.wallet,
+  slippageBps: 50,
+})
 export class SwapRequestDto {
   @ApiProperty({
     description: `Token sold: a supported token address (GET /api/v1/defi/config).${ETH_NOTE}`,
-    example: ADDRESS_EXAMPLE,
+    example: EXAMPLE.WETH,
   })
   @IsEvmAddress()
   tokenIn: string;
 
   @ApiProperty({
     description: `Token bought: the other token of the pool.${ETH_NOTE}`,
-    example: '0x993706027b3eC9d8b03A962CAaa15C133A52707c',
+    example: EXAMPLE.tUSDC,
   })
   @IsEvmAddress()
   @IsDifferentAddressFrom('tokenIn')
@@ -55,7 +63,7 @@ export class SwapRequestDto {
 
   @ApiProperty({
     description: 'The wallet that will sign and broadcast; must not be bound to another account.',
-    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    example: EXAMPLE.wallet,
   })
   @IsWalletAddress()
   userAddress: string;
@@ -63,6 +71,7 @@ export class SwapRequestDto {
   @ApiPropertyOptional({
     description:
       'Swap direction. Derived from the token order when omitted (WETH -> tUSDC is true); when given it must match.',
+    example: true,
   })
   @IsOptional()
   @IsBoolean()
@@ -71,7 +80,7 @@ export class SwapRequestDto {
 
   @ApiPropertyOptional({
     description:
-      'Minimum output in smallest units of tokenOut. Overrides slippageBps; "0" disables the protection (at your own risk).',
+      'EXACT_INPUT only: the minimum output in smallest units of tokenOut. Overrides slippageBps; "0" disables the protection (at your own risk).',
     example: '295000000',
   })
   @IsOptional()
@@ -105,7 +114,7 @@ export class SwapRequestDto {
   @ApiPropertyOptional({
     description:
       'Unix seconds after which the router rejects the transaction. Default: now + 20 minutes.',
-    example: 1900000000,
+    example: EXAMPLE.future,
   })
   @IsOptional()
   @IsFutureUnixSeconds()
@@ -114,7 +123,7 @@ export class SwapRequestDto {
   @ApiPropertyOptional({
     type: PermitSingleDto,
     description:
-      "The `values` of a previous response's permitData, as signed: replaces the Permit2.approve transaction (send with permitSignature).",
+      "The `values` of a previous response's permitData, as signed, unchanged: replaces the Permit2.approve transaction. Only with permitSignature (a permit is signed for one wallet and one Permit2 nonce, so it has no sample value here).",
   })
   @SentWith('permit', 'permitSignature')
   @ValidateNested()

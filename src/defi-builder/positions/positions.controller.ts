@@ -86,7 +86,7 @@ export class PositionsController {
   @ApiOperation({
     operationId: 'increaseLiquidity',
     summary: 'Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)',
-    description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). ${ERRORS}`,
+    description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
   })
   @ApiOkResponse({ type: IncreaseLiquidityResponseDto })
   @ApiErrors(
@@ -118,7 +118,7 @@ export class PositionsController {
   @ApiOperation({
     operationId: 'decreaseLiquidity',
     summary: 'Build an unsigned decrease (DECREASE_LIQUIDITY or BURN_POSITION + TAKE_PAIR)',
-    description: `An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. ${ERRORS}`,
+    description: `An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
   })
   @ApiOkResponse({ type: DecreaseLiquidityResponseDto })
   @ApiErrors(
@@ -141,7 +141,7 @@ export class PositionsController {
   @ApiOperation({
     operationId: 'collectFees',
     summary: 'Build an unsigned fee collection (DECREASE_LIQUIDITY of 0 + TAKE_PAIR)',
-    description: `An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). ${ERRORS}`,
+    description: `An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
   })
   @ApiOkResponse({ type: CollectFeesResponseDto })
   @ApiErrors(

@@ -2,7 +2,9 @@
  * The spend plan of the preflight phase (design §4): for what a transaction will pull through
  * Permit2, the approval transactions that fix a shortfall (in broadcast order), the matching
  * ALLOWANCE_INSUFFICIENT warning, and the Permit2 signature alternative (issue 11 §4): typed data
- * to sign instead of the Permit2.approve step, or the check of a permit the caller signed. Pure.
+ * to sign instead of the Permit2.approve step, or the check of a permit the caller signed. Each
+ * approval says whether the offered permit replaces it, and the warning says the same (issue 31
+ * §4). Pure.
  */
 import { SpendUse, spenderOf, TokenSymbol, WalletState } from '../../chain/encoding/wallet-reads';
 import type { NetworkDefinition } from '../../chain/network/network.types';
@@ -54,12 +56,19 @@ export type ApprovalView = ApprovalStep & {
   symbol: TokenSymbol;
   spenderName: string;
   description: string;
+  /** A Permit2.approve step that signing the response's permitData replaces (issue 31 §4). */
+  replaceableByPermit: boolean;
 };
+
+/** Typed data to sign with eth_signTypedData_v4; primaryType for signers that need it (viem). */
+export type PermitData =
+  | (PermitTypedData<PermitSingle> & { primaryType: 'PermitSingle' })
+  | (PermitTypedData<PermitBatch> & { primaryType: 'PermitBatch' });
 
 export interface SpendPlan {
   approvals: ApprovalView[];
   warnings: Warning[];
-  permitData?: PermitTypedData<PermitSingle | PermitBatch>;
+  permitData?: PermitData;
 }
 
 export const NOTHING_TO_SPEND: SpendPlan = { approvals: [], warnings: [] };
@@ -69,10 +78,12 @@ const SPENDER_NAMES: Record<SpendUse, string> = {
   liquidity: 'PositionManager',
 };
 
+/** `permitOffered`: the response carries permitData, which replaces every Permit2.approve step. */
 export function describeApproval(
   step: ApprovalStep,
   symbol: TokenSymbol,
   use: SpendUse,
+  permitOffered = false,
 ): ApprovalView {
   const spenderName = step.kind === 'erc20' ? 'Permit2' : SPENDER_NAMES[use];
   const description =
@@ -80,7 +91,17 @@ export function describeApproval(
       ? `Approve Permit2 to move your ${symbol}`
       : `Allow the ${SPENDER_NAMES[use]} to spend ${symbol} through Permit2`;
   const { token, spender, kind, transaction } = step;
-  return { token, spender, kind, transaction, symbol, spenderName, description };
+  const replaceableByPermit = permitOffered && kind === 'permit2';
+  return {
+    token,
+    spender,
+    kind,
+    transaction,
+    symbol,
+    spenderName,
+    description,
+    replaceableByPermit,
+  };
 }
 
 export function planSpend(
@@ -108,7 +129,7 @@ export function planSpend(
   }
   const symbolOf = (token: string) =>
     needs.find((n) => network.tokens[n.symbol].address === token)!;
-  const approvals = planApprovals(
+  const steps = planApprovals(
     needs.map(({ symbol, amount }) => ({
       token: network.tokens[symbol].address,
       amount,
@@ -123,8 +144,14 @@ export function planSpend(
     },
   )
     // A checked signed permit grants what Permit2.approve would have.
-    .filter((step) => !(request.signed && step.kind === 'permit2'))
-    .map((step) => describeApproval(step, symbolOf(step.token).symbol, use));
+    .filter((step) => !(request.signed && step.kind === 'permit2'));
+  const permitKind =
+    request.signed === undefined && steps.some((step) => step.kind === 'permit2')
+      ? request.offerPermit
+      : undefined;
+  const approvals = steps.map((step) =>
+    describeApproval(step, symbolOf(step.token).symbol, use, permitKind !== undefined),
+  );
   if (approvals.length === 0) return { approvals, warnings: [] };
   const short = needs
     .filter(({ symbol }) => approvals.some((a) => a.token === network.tokens[symbol].address))
@@ -135,30 +162,67 @@ export function planSpend(
     }));
   const warning: Warning = {
     code: 'ALLOWANCE_INSUFFICIENT',
-    message: `Permit2 allowance too low for ${short.map((s) => s.symbol).join(' and ')}: broadcast the ${approvals.length} transaction(s) in approvals[] first`,
+    message: `Permit2 allowance too low for ${short.map((s) => s.symbol).join(' and ')}: ${allowanceInstruction(approvals)}`,
     hint: ERROR_CATALOGUE.ALLOWANCE_INSUFFICIENT.hint,
     tokens: short,
   };
-  const permitData = approvals.some((a) => a.kind === 'permit2')
-    ? offerPermit(network, state, request, expectation)
-    : undefined;
+  const permitData = permitKind && offerPermit(network, state, permitKind, expectation);
   return { approvals, warnings: [warning], ...(permitData && { permitData }) };
+}
+
+/**
+ * What the ALLOWANCE_INSUFFICIENT warning tells the caller to do, matching what the response
+ * offers (issue 31 §4): send approvals[]; or, when permitData is offered, sign it in place of the
+ * Permit2.approve steps (replaceableByPermit) and send only the ERC-20 ones; calls[] for a batch.
+ */
+export function allowanceInstruction(approvals: ReadonlyArray<ApprovalView>): string {
+  const replaceable = approvals.filter((a) => a.replaceableByPermit);
+  const remaining = approvals.filter((a) => !a.replaceableByPermit);
+  let text = `send ${theSteps(approvals)} in approvals[] first`;
+  if (replaceable.length > 0)
+    text +=
+      remaining.length > 0
+        ? `, or send ${theSteps(remaining)} and sign permitData instead of ${theSteps(replaceable)}`
+        : ', or sign permitData instead';
+  return `${text}; calls[] holds the whole sequence for a batch wallet`;
+}
+
+/** "the ERC-20 approval", "the 2 Permit2 approvals", "the 4 transactions". */
+function theSteps(steps: ReadonlyArray<ApprovalView>): string {
+  const kinds = new Set(steps.map((s) => s.kind));
+  const n = steps.length;
+  if (kinds.size > 1) return `the ${n} transactions`;
+  const name = steps[0].kind === 'erc20' ? 'ERC-20 approval' : 'Permit2 approval';
+  return n === 1 ? `the ${name}` : `the ${n} ${name}s`;
 }
 
 /** Typed data covering every needed token, offered when some Permit2.approve step is planned. */
 function offerPermit(
   network: NetworkDefinition,
   state: WalletState,
-  request: SpendRequest,
+  kind: 'single' | 'batch',
   expectation: { spender: string; tokens: Array<{ token: string; amount: bigint; nonce: number }> },
-): SpendPlan['permitData'] {
-  if (!request.offerPermit || request.signed) return undefined;
+): PermitData {
   const until = state.blockTimestamp + PERMIT_VALIDITY_SECONDS;
   const details = expectation.tokens.map((t) => permitDetails(t.token, t.amount, t.nonce, until));
   const common = { spender: expectation.spender, sigDeadline: until.toString() };
-  const values: PermitSingle | PermitBatch =
-    request.offerPermit === 'single' ? { details: details[0], ...common } : { details, ...common };
-  return permitTypedData(values, network.contracts.permit2, network.chainId);
+  const { permit2 } = network.contracts;
+  if (kind === 'single') {
+    const data = permitTypedData({ details: details[0], ...common }, permit2, network.chainId);
+    return {
+      domain: data.domain,
+      types: data.types,
+      primaryType: 'PermitSingle',
+      values: data.values,
+    };
+  }
+  const data = permitTypedData({ details, ...common }, permit2, network.chainId);
+  return {
+    domain: data.domain,
+    types: data.types,
+    primaryType: 'PermitBatch',
+    values: data.values,
+  };
 }
 
 /** The signed permit of a request body, if it carries one (the DTO requires both fields together). */

@@ -27,20 +27,34 @@ const COMPONENTS: ApiPropertyOptions = {
       lowBalance: false,
       pendingOnNode: 0,
     },
-    redis: { status: 'degraded' },
+    redis: {
+      status: 'degraded',
+      message:
+        'Redis unavailable (not connected); rate limits are enforced per instance until it returns',
+    },
   },
 };
 
 /**
- * The Terminus health-check result: every component's status (redis may be `degraded`) and its
- * details: `chain.rpc` (the RPC URL in use, each URL's recent error rate), `attester` (address,
- * balance, lowBalance, pending transactions).
+ * The Terminus health-check result: every component's status and its details: `chain.rpc` (the
+ * RPC URL in use, each URL's recent error rate), `attester` (address, balance, lowBalance, pending
+ * transactions). The chain and Redis are shared by every instance: when slow or unreachable they
+ * are `degraded` (with a `message`) and the instance stays ready.
  */
 export class ReadinessResponse {
-  @ApiProperty({ enum: ['ok'] }) status: 'ok';
-  @ApiProperty({ ...COMPONENTS, description: 'Components that answered' })
+  @ApiProperty({
+    enum: ['ok', 'degraded'],
+    description:
+      '`ok`: every component is up. `degraded`: the chain RPC or Redis is slow or unreachable (see details); this instance still serves, requests that need the chain answer 503 CHAIN_UNAVAILABLE, rate limits are per instance until Redis answers.',
+  })
+  status: 'ok' | 'degraded';
+  @ApiProperty({ ...COMPONENTS, description: 'Components that are up or degraded' })
   info: Record<string, { status: string }>;
-  @ApiProperty({ ...COMPONENTS, description: 'Components that failed (empty when ready)' })
+  @ApiProperty({
+    ...COMPONENTS,
+    example: {},
+    description: 'Components that are down (always empty in a 200: a down database means 503)',
+  })
   error: Record<string, { status: string }>;
   @ApiProperty({ ...COMPONENTS, description: 'Every component' })
   details: Record<string, { status: string }>;

@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { redisConfig, RedisConfig } from '../../config/redis.config';
+import type { ThrottlerStorageRecord } from '../rate-limit/memory-fixed-window.storage';
+import { RATE_LIMIT_WINDOW_MS, redisRateLimitKey } from '../rate-limit/rate-limit-key';
 import { RedisFailOpen } from '../rate-limit/redis-fail-open';
 import { RedisConnection } from '../rate-limit/redis-connection';
 import { MINUTE_MS } from '../rollups/rollup-buckets';
@@ -11,27 +13,54 @@ export interface QuotaCount {
   /** Requests counted this month, this one included when admitted. */
   used: number;
   admitted: boolean;
+  /**
+   * The account's per-minute window, counted in the same Redis round trip when admitted (the
+   * rate-limit guard then counts nothing); absent when counted in memory.
+   */
+  rateLimit?: ThrottlerStorageRecord & { limit: number };
 }
 
 /**
- * Check-and-count in one atomic step. A missing counter answers {-1, 0} unless a seed is given:
- * the caller then reads the month so far from the database roll-ups and calls again with it
- * (SET only if still missing, so concurrent seeders agree). Refused requests are not counted.
- * KEYS[1] counter; ARGV: limit (-1 unlimited), seed (-1 none), ttl ms.
+ * The month's check-and-count, then the minute's, in one atomic step: one Redis round trip per
+ * request for both (issue 34). A missing month counter answers {-1, 0} unless a seed is given:
+ * the caller then reads the month so far from the database roll-ups and calls again with it (SET
+ * only if still missing, so concurrent seeders agree). A request the quota refuses is counted in
+ * neither (the quota guard runs before the rate limit: same outcome as two guards counting
+ * apart). The minute's window is RedisFixedWindowStorage's (same key, same fixed window).
+ * KEYS[1] month counter, KEYS[2] minute window; ARGV: quota (-1 unlimited), seed (-1 none),
+ * month ttl ms, window ms. Returns {used, admitted, hits, window ms left}.
  */
 const CONSUME_SCRIPT = `
 local limit = tonumber(ARGV[1])
 local seed = tonumber(ARGV[2])
 if redis.call('EXISTS', KEYS[1]) == 0 then
-  if seed < 0 then return {-1, 0} end
+  if seed < 0 then return {-1, 0, 0, 0} end
   redis.call('SET', KEYS[1], seed, 'PX', ARGV[3], 'NX')
 end
 local used = tonumber(redis.call('GET', KEYS[1]))
-if limit >= 0 and used >= limit then return {used, 0} end
-return {redis.call('INCR', KEYS[1]), 1}
+if limit >= 0 and used >= limit then return {used, 0, 0, 0} end
+used = redis.call('INCR', KEYS[1])
+local hits = redis.call('INCR', KEYS[2])
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl < 0 then
+  ttl = tonumber(ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], ttl)
+end
+return {used, 1, hits, ttl}
 `
   .replace(/^\s+/gm, '')
   .trim();
+
+/** The script under a name: ioredis sends EVALSHA (the script once per connection, not per request). */
+const CONSUME_COMMAND = 'cgkConsumeQuotaAndMinute';
+type ConsumeCommand = (
+  quotaKey: string,
+  windowKey: string,
+  limit: number,
+  seed: number,
+  ttlMs: number,
+  windowMs: number,
+) => Promise<[number, number, number, number]>;
 
 /** A month's counter outlives the month by a day, then Redis drops it. */
 const COUNTER_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -62,9 +91,18 @@ export class MonthlyQuotaCounter {
     );
   }
 
-  consume(accountId: string, limit: number | null, month: CalendarMonth): Promise<QuotaCount> {
+  /**
+   * Counts a request against the month and, with Redis, against the minute's window of
+   * `requestsPerMinute` (QuotaCount.rateLimit), in one round trip.
+   */
+  consume(
+    accountId: string,
+    limit: number | null,
+    month: CalendarMonth,
+    requestsPerMinute: number,
+  ): Promise<QuotaCount> {
     return this.failOpen.run(
-      () => this.consumeInRedis(accountId, limit, month),
+      () => this.consumeInRedis(accountId, limit, month, requestsPerMinute),
       () => this.consumeInMemory(accountId, limit, month),
     );
   }
@@ -73,19 +111,36 @@ export class MonthlyQuotaCounter {
     accountId: string,
     limit: number | null,
     month: CalendarMonth,
+    requestsPerMinute: number,
   ): Promise<QuotaCount> {
     const key = `${this.config.keyPrefix}quota:${accountId}:${month.key}`;
+    const windowKey = redisRateLimitKey(this.config.keyPrefix, accountId);
     const ttl = Math.max(1, month.resetsAt - Date.now()) + COUNTER_GRACE_MS;
-    const run = async (seed: number) => {
-      const [used, admitted] = (await this.connection.client!.eval(
-        CONSUME_SCRIPT,
-        1,
+    const command = this.command();
+    const run = async (seed: number): Promise<QuotaCount> => {
+      const [used, admitted, hits, windowLeftMs] = await command(
         key,
+        windowKey,
         limit ?? -1,
         seed,
         ttl,
-      )) as [number, number];
-      return { used: Number(used), admitted: admitted === 1 };
+        RATE_LIMIT_WINDOW_MS,
+      );
+      if (admitted !== 1) return { used: Number(used), admitted: false };
+      // The storage's record, as @nest-lab/throttler-storage-redis converts it (seconds, rounded up).
+      const timeToExpire = Math.ceil(windowLeftMs / 1000);
+      const isBlocked = hits > requestsPerMinute;
+      return {
+        used: Number(used),
+        admitted: true,
+        rateLimit: {
+          limit: requestsPerMinute,
+          totalHits: hits,
+          timeToExpire,
+          isBlocked,
+          timeToBlockExpire: isBlocked ? timeToExpire : 0,
+        },
+      };
     };
     const first = await run(-1);
     return first.used >= 0 ? first : run(await this.seed(accountId, month));
@@ -122,6 +177,16 @@ export class MonthlyQuotaCounter {
       this.seeding.set(key, pending);
     }
     return pending;
+  }
+
+  private command(): ConsumeCommand {
+    const client = this.connection.client! as unknown as Record<string, ConsumeCommand | undefined>;
+    if (!client[CONSUME_COMMAND])
+      this.connection.client!.defineCommand(CONSUME_COMMAND, {
+        numberOfKeys: 2,
+        lua: CONSUME_SCRIPT,
+      });
+    return client[CONSUME_COMMAND]!.bind(client);
   }
 
   /** Forgets past months' counters. */

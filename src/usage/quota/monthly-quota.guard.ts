@@ -4,6 +4,7 @@ import { nextPlan, PLAN_DEFINITIONS, type Plan } from '../../accounts/plans';
 import { principalOf } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { AccountLimitsService } from '../rate-limit/account-limits.service';
+import { attachCountedRateLimit } from '../rate-limit/rate-limit-state';
 import { calendarMonthOf } from './calendar-month';
 import { MonthlyQuotaCounter } from './monthly-quota.counter';
 import { attachQuota, QuotaState } from './quota-state';
@@ -30,7 +31,13 @@ export class MonthlyQuotaGuard implements CanActivate {
     const now = Date.now();
     const month = calendarMonthOf(now);
     const limit = policy.monthlyQuota;
-    const { used, admitted } = await this.counter.consume(principal.accountId, limit, month);
+    const { used, admitted, rateLimit } = await this.counter.consume(
+      principal.accountId,
+      limit,
+      month,
+      policy.requestsPerMinute,
+    );
+    if (rateLimit) attachCountedRateLimit(req, rateLimit);
     const state: QuotaState = {
       plan: policy.plan,
       limit,

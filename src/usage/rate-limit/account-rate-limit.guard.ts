@@ -2,7 +2,8 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerRequest } from '@nestjs/throttler';
 import { principalOf } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
-import { attachRateLimit } from './rate-limit-state';
+import { attachRateLimit, countedRateLimitOf } from './rate-limit-state';
+import { RateLimitStorage } from './rate-limit.storage';
 
 /**
  * Global guard after authentication: one fixed 60 s window per ACCOUNT (all its keys and users
@@ -17,16 +18,24 @@ export class AccountRateLimitGuard extends ThrottlerGuard {
   }
 
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
-    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
+    const { context, ttl, throttler, blockDuration, getTracker, generateKey } = props;
+    let { limit } = props;
     const { req, res } = this.getRequestResponse(context);
-    const key = generateKey(context, await getTracker(req, context), throttler.name!);
-    const record = await this.storageService.increment(
-      key,
-      ttl,
-      limit,
-      blockDuration,
-      throttler.name!,
-    );
+    // Counted with the month in one Redis round trip (MonthlyQuotaGuard), or counted here.
+    const counted = countedRateLimitOf(req);
+    const record =
+      counted ??
+      (await this.storageService.increment(
+        generateKey(context, await getTracker(req, context), throttler.name!),
+        ttl,
+        limit,
+        blockDuration,
+        throttler.name!,
+      ));
+    if (counted) {
+      limit = counted.limit;
+      if (this.storageService instanceof RateLimitStorage) this.storageService.countedWithQuota();
+    }
     const resetInSeconds = Math.max(1, record.timeToExpire);
     const remaining = Math.max(0, limit - record.totalHits);
     res.setHeader('RateLimit-Limit', limit);

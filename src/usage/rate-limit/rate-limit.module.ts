@@ -4,9 +4,8 @@ import { AccountsModule } from '../../accounts/accounts.module';
 import { principalOf } from '../../auth/principal';
 import { AccountLimitsService } from './account-limits.service';
 import { RateLimitStorage } from './rate-limit.storage';
+import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS, rateLimitKey } from './rate-limit-key';
 import { RedisConnection } from './redis-connection';
-
-export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 @Module({
   imports: [AccountsModule],
@@ -29,12 +28,12 @@ export class RateLimitStorageModule {}
         storage,
         throttlers: [
           {
-            name: 'account',
+            name: RATE_LIMIT_THROTTLER,
             ttl: RATE_LIMIT_WINDOW_MS,
             limit: (context) =>
               limits.limitFor(principalOf(context.switchToHttp().getRequest())!.accountId),
             getTracker: (req) => principalOf(req)!.accountId,
-            generateKey: (_context, accountId) => `rl:${accountId}`,
+            generateKey: (_context, accountId) => rateLimitKey(accountId),
           },
         ],
       }),

@@ -40,6 +40,11 @@ export class RateLimitStorage implements ThrottlerStorage {
     return this.failOpen.fallingBackToMemory ? 'memory-fallback' : 'redis';
   }
 
+  /** The window was counted in Redis with the month (MonthlyQuotaCounter): Redis answers again. */
+  countedWithQuota(): void {
+    this.failOpen.answered();
+  }
+
   async increment(
     key: string,
     ttl: number,

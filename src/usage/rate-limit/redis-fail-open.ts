@@ -24,8 +24,7 @@ export class RedisFailOpen {
     if (this.connection.client && this.connection.isReady) {
       try {
         const result = await viaRedis();
-        if (this.fallingBack) this.logger.log(`${this.what} uses Redis again`);
-        this.fallingBack = false;
+        this.answered();
         return result;
       } catch (err) {
         this.failed(err);
@@ -34,6 +33,12 @@ export class RedisFailOpen {
       this.failed(new Error('not connected'));
     }
     return inMemory();
+  }
+
+  /** Redis answered for this caller (directly, or in a round trip another caller made for it). */
+  answered(): void {
+    if (this.fallingBack) this.logger.log(`${this.what} uses Redis again`);
+    this.fallingBack = false;
   }
 
   private failed(err: unknown): void {

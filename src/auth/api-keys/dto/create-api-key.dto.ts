@@ -9,10 +9,13 @@ import {
   IsString,
   Length,
 } from 'class-validator';
+import { ApiRequestExample } from '../../../common/openapi/api-request-example.decorator';
 import { IsIsoDateTime } from '../../../common/validation/is-iso-date-time';
 import { IsPrintableName } from '../../../common/validation/is-printable-name';
 import { Scope, SCOPES } from '../../scopes';
 
+// The example leaves expiresAt out: a fixed date would fall out of the accepted window one day.
+@ApiRequestExample({ name: 'CI pipeline', scopes: ['defi:swap', 'usage:read'] })
 export class CreateApiKeyDto {
   @ApiProperty({
     description:

@@ -1,7 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiRequestExample } from '../../../common/openapi/api-request-example.decorator';
 import { IsWalletAddress } from '../../../common/validation/is-evm-address';
 
+/** In demo mode the wallet alone binds; production adds a SIWE message and its signature. */
+@ApiRequestExample({ walletAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
 export class RegisterWalletDto {
   @ApiProperty({
     description: 'Wallet to bind to your account.',
@@ -12,7 +15,7 @@ export class RegisterWalletDto {
 
   @ApiPropertyOptional({
     description:
-      'Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode.',
+      'Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode (send it with signature, or neither).',
     maxLength: 4096,
   })
   @IsOptional()

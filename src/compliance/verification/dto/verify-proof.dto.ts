@@ -32,6 +32,16 @@ export class VerifyProofDto {
   @ApiProperty({
     description: `[nullifier, issuerX, issuerY, wallet, challenge, now, expiresAt, root]: exactly ${PUBLIC_SIGNAL_COUNT} decimal strings below the BN254 scalar field.`,
     type: [String],
+    example: [
+      '1',
+      '2',
+      '3',
+      '642829559307850963015472508762062935916233390536',
+      '4',
+      '1764028800',
+      '1900000000',
+      '5',
+    ],
   })
   @IsPublicSignals()
   publicSignals: string[];

@@ -2,10 +2,12 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { ApiRequestExample } from '../../../common/openapi/api-request-example.decorator';
 import { IsEvmAddress, IsWalletAddress } from '../../../common/validation/is-evm-address';
+import { EXAMPLE } from '../../dto/request-examples';
 import { IsFutureUnixSeconds, IsUint128String, register } from '../../dto/validators';
 
-const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const WALLET = EXAMPLE.wallet;
 
 /** A position NFT id: a positive decimal integer string (a JSON integer is accepted too). */
 function IsTokenId(): PropertyDecorator {
@@ -41,7 +43,7 @@ function SlippageBps(bounds: string): PropertyDecorator {
 const DEADLINE = {
   description:
     'Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.',
-  example: 1900000000,
+  example: EXAMPLE.future,
 };
 
 abstract class PositionRequest {
@@ -64,6 +66,12 @@ abstract class PositionRequest {
 }
 
 /** Body of POST /api/v1/defi/liquidity/increase. */
+@ApiRequestExample({
+  tokenId: '42',
+  userAddress: WALLET,
+  amount0: '100000000000000000',
+  amount1: '300000000',
+})
 export class IncreaseLiquidityDto extends PositionRequest {
   @ApiProperty({
     description: 'token0 (WETH) to add at the current price, smallest units, > 0 and < 2^128.',
@@ -104,6 +112,7 @@ function NotWith(other: string): PropertyDecorator {
 }
 
 /** Body of POST /api/v1/defi/liquidity/decrease: liquidityBps or liquidity (exactly one). */
+@ApiRequestExample({ tokenId: '42', userAddress: WALLET, liquidityBps: 5000 })
 export class DecreaseLiquidityDto extends PositionRequest {
   @ApiPropertyOptional({
     description:
@@ -144,6 +153,7 @@ export class DecreaseLiquidityDto extends PositionRequest {
 }
 
 /** Body of POST /api/v1/defi/liquidity/collect. */
+@ApiRequestExample({ tokenId: '42', userAddress: WALLET })
 export class CollectFeesDto extends PositionRequest {
   @ApiPropertyOptional({
     description:

@@ -1,0 +1,218 @@
+import { STATUS_CODES } from 'node:http';
+import { ERROR_CATALOGUE, ErrorCode, ErrorPhase, isErrorCode } from '../errors/error-catalogue';
+
+/**
+ * What /docs shows under an error status: one named example per code of that status, each a
+ * whole envelope as the service sends it (status text, the code's phase and default hint, a
+ * typical message and, where the code carries them, typical details).
+ */
+export interface ErrorExample {
+  summary: string;
+  value: {
+    error: string;
+    code: ErrorCode;
+    message: string;
+    hint: string;
+    phase: string;
+    details?: Record<string, unknown>[];
+    retryAfter?: number;
+  };
+}
+
+/** A typical message and details per code (the service's own wording, with sample values). */
+const SAMPLES: Partial<
+  Record<ErrorCode, { message: string; details?: Record<string, unknown>[] }>
+> = {
+  INVALID_PARAMS: {
+    message: 'Request validation failed: amount',
+    details: [
+      {
+        field: 'amount',
+        constraint: 'isUint128String',
+        message: 'amount must be a positive decimal integer string below 2^128',
+      },
+    ],
+  },
+  INVALID_ADDRESS: {
+    message: 'Invalid address in userAddress',
+    details: [
+      {
+        field: 'userAddress',
+        constraint: 'isEvmAddress',
+        message:
+          'userAddress must be a 0x-prefixed 40-hex-character address (mixed case must be a valid EIP-55 checksum)',
+      },
+    ],
+  },
+  PAYLOAD_TOO_LARGE: { message: 'Request body is larger than 16 KiB' },
+  UNSUPPORTED_MEDIA_TYPE: { message: 'Content-Type text/plain is not accepted; send JSON' },
+  NOT_FOUND: { message: 'No API key with this id in your account' },
+  PROOF_INVALID: { message: 'The proof does not verify against the verification key' },
+  IDEMPOTENCY_KEY_REUSED: {
+    message: 'This Idempotency-Key was used with another request body',
+    details: [
+      {
+        field: 'Idempotency-Key',
+        constraint: 'idempotencyKey',
+        message: 'used with another request body',
+      },
+    ],
+  },
+  API_KEY_LIMIT_REACHED: {
+    message: 'Your plan allows 10 active API keys and your account holds 10',
+    details: [{ limit: 10, active: 10 }],
+  },
+  SIWE_INVALID: {
+    message: 'The SIWE message is for another domain',
+    details: [{ reason: 'SIWE_DOMAIN', message: 'The SIWE message is for another domain' }],
+  },
+  API_KEY_MISSING: {
+    message: 'No credentials: send an X-API-Key header or Authorization: Bearer <accessToken>',
+  },
+  API_KEY_FORMAT_INVALID: { message: 'The API key does not match cgk_{test|live}_{48 hex}' },
+  API_KEY_PREFIX_NOT_FOUND: { message: 'No API key with this prefix exists' },
+  API_KEY_HASH_MISMATCH: { message: 'The API key does not match the stored key' },
+  API_KEY_INACTIVE: { message: 'This API key was revoked' },
+  API_KEY_EXPIRED: { message: 'This API key expired at 2027-01-01T00:00:00.000Z' },
+  API_KEY_SCOPE_MISSING: {
+    message: 'This API key lacks the defi:swap scope',
+    details: [{ requiredScope: 'defi:swap', keyScopes: ['defi:preflight', 'usage:read'] }],
+  },
+  JWT_MISSING: { message: 'The Authorization header is not "Bearer <accessToken>"' },
+  JWT_INVALID: { message: 'The access token is invalid or expired' },
+  INVALID_CREDENTIALS: { message: 'Email or password is incorrect' },
+  RATE_LIMIT_EXCEEDED: { message: 'Too many requests for this account in the current minute' },
+  QUOTA_EXCEEDED: {
+    message: 'The monthly quota of 100000 requests is used up',
+    details: [{ limit: 100000, used: 100000, resetsAt: '2026-12-01T00:00:00.000Z' }],
+  },
+  DEMO_DISABLED: { message: 'Demo session activation is disabled in production mode' },
+  INSTITUTION_OWNERSHIP_MISMATCH: {
+    message: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8 is bound to another account',
+  },
+  UNSUPPORTED_TOKEN: {
+    message: 'tokenIn 0x5FbDB2315678afecb367f032d93F642f64180aa3 is not a supported token',
+    details: [{ field: 'tokenIn' }],
+  },
+  SESSION_NOT_ACTIVE: {
+    message: 'Wallet 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has no active compliance session',
+    details: [{ activeUntil: null }],
+  },
+  BALANCE_INSUFFICIENT: {
+    message: 'The wallet cannot pay: WETH balance 0 < 100000000000000000',
+    details: [{ token: 'WETH', balance: '0', required: '100000000000000000' }],
+  },
+  PROOF_REPLAYED: { message: 'This challenge was already used' },
+  CREDENTIAL_EXPIRED: { message: 'The credential expires before the chain time now' },
+  POSITION_NOT_FOUND: {
+    message: 'Position 42 does not exist in this pool',
+    details: [{ tokenId: '42' }],
+  },
+  POSITION_NOT_OWNED: {
+    message:
+      'Position 42 is owned by 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC, not by 0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    details: [{ tokenId: '42', owner: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' }],
+  },
+  CHAIN_UNAVAILABLE: { message: 'The chain RPC did not answer in time' },
+  SERVICE_UNAVAILABLE: { message: 'The database is unavailable' },
+  BUILD_FAILED: {
+    message: 'Bad ticks: tickLower must be a multiple of the tickSpacing 60',
+    details: [{ rule: 'TICK_SPACING' }],
+  },
+  SIMULATION_REVERTED: {
+    message: 'The transaction reverts when simulated: SLIPPAGE_EXCEEDED',
+    details: [{ revertCode: 'SLIPPAGE_EXCEEDED', revertReason: 'V4TooLittleReceived' }],
+  },
+  INTERNAL_ERROR: { message: 'An unexpected error occurred' },
+  BROADCAST_FAILED: { message: 'The activation transaction was not mined in time' },
+  NONCE_CONFLICT: {
+    message: 'Not sent: nonce 6 was already used (the next nonce is 7)',
+    details: [
+      {
+        txHash: '0xd1870c1ac612d3274380d28191ee9d3ef4157e4fcce5807186ce1e30f4b7c0c3',
+        from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        nonce: 6,
+        expectedNonce: 7,
+      },
+    ],
+  },
+  FEE_TOO_LOW: {
+    message:
+      "Not sent: the node refused the transaction's fee (below the base fee or the node's minimum)",
+  },
+  BROADCAST_TARGET_NOT_ALLOWED: {
+    message:
+      'The relay does not send this transaction: not a contract this service builds for (to 0x5FbDB2315678afecb367f032d93F642f64180aa3, selector 0xa9059cbb)',
+    details: [
+      {
+        field: 'signedTransaction',
+        to: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+        selector: '0xa9059cbb',
+        reason: 'not a contract this service builds for',
+      },
+    ],
+  },
+  ALLOWANCE_INSUFFICIENT: {
+    message: 'The Permit2 allowance of WETH for the UniversalRouter is short',
+  },
+  SESSION_EXPIRES_BEFORE_DEADLINE: {
+    message:
+      'The compliance session ends at 2026-11-25T21:00:00.000Z, before the transaction deadline 2026-11-25T21:20:00.000Z; after that the transaction reverts',
+  },
+};
+
+/** The example envelope of `code` (in `phase`, by default the catalogue's), as /docs shows it. */
+export function errorExample(
+  code: ErrorCode,
+  phase: ErrorPhase = ERROR_CATALOGUE[code].phase,
+): ErrorExample {
+  const entry = ERROR_CATALOGUE[code];
+  const sample = SAMPLES[code];
+  const message = sample?.message ?? sentenceOf(code);
+  return {
+    summary: `${code}: ${message}`,
+    value: {
+      error: STATUS_CODES[entry.status] ?? 'Error',
+      code,
+      message,
+      hint: entry.hint,
+      phase,
+      ...(sample?.details ? { details: sample.details } : {}),
+      ...(entry.status === 429 ? { retryAfter: 12 } : {}),
+    },
+  };
+}
+
+/** Whether `code` has a message of its own (the others get one made from the code). */
+export function hasSampleMessage(code: ErrorCode): boolean {
+  return SAMPLES[code] !== undefined;
+}
+
+export interface NamedCode {
+  code: ErrorCode;
+  phase: ErrorPhase;
+}
+
+const PHASES: readonly string[] = ['validation', 'auth', 'preflight', 'build', 'broadcast'];
+
+/**
+ * The codes of `status` a response's description names, in the order it names them: the codes an
+ * operation declares (ApiErrors writes "`CODE` (phase): hint", which also gives the phase; auth
+ * decorators name theirs, in the catalogue's phase).
+ */
+export function codesNamedFor(status: number, description: string): NamedCode[] {
+  const found = new Map<ErrorCode, ErrorPhase>();
+  for (const [, word, phase] of description.matchAll(
+    /\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b(?:` \((\w+)\))?/g,
+  )) {
+    if (!isErrorCode(word) || ERROR_CATALOGUE[word].status !== status || found.has(word)) continue;
+    const named = phase !== undefined && PHASES.includes(phase);
+    found.set(word, named ? (phase as ErrorPhase) : ERROR_CATALOGUE[word].phase);
+  }
+  return [...found].map(([code, phase]) => ({ code, phase }));
+}
+
+function sentenceOf(code: string): string {
+  const words = code.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

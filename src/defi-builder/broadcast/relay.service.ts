@@ -1,0 +1,152 @@
+/**
+ * POST /api/v1/defi/transactions: the relay, one phase per method, in the pipeline's order:
+ * decode (validation: the bytes, the chain, a target the service builds for), authorize (the
+ * sender is not another account's wallet), then broadcast: the same bytes already on chain answer
+ * their status (idempotent), the nonce is checked against the wallet's pending nonce, the
+ * transaction is simulated at the latest block (pending when the wallet has unmined ones; a revert is refused before it costs gas), and
+ * only then sent with eth_sendRawTransaction through the service's RPC.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Principal } from '../../auth/principal';
+import { WalletsService } from '../../compliance/wallets/wallets.service';
+import { DEFI_CHAIN, DefiChain } from '../chain/defi-chain.port';
+import { broadcastKind, TxKind } from './broadcast-targets';
+import type { RelayResponseDto, RelayStatus } from './dto/transaction-status.response';
+import {
+  classifyRefusal,
+  insufficientFunds,
+  nonceConflict,
+  refusalError,
+  simulationFailure,
+} from './node-refusals';
+import { simulationRefusal } from './revert-explanation';
+import { decodeSignedTransaction, SignedTx } from './signed-transaction';
+import { TransactionStatusService } from './transaction-status.service';
+
+/** A decoded transaction the relay may send: a target the service builds for, so `to` is set. */
+export interface RelayedTx extends SignedTx {
+  to: string;
+  kind: TxKind;
+}
+
+@Injectable()
+export class RelayService {
+  private readonly logger = new Logger(RelayService.name);
+
+  constructor(
+    @Inject(DEFI_CHAIN) private readonly chain: DefiChain,
+    private readonly wallets: WalletsService,
+    private readonly statuses: TransactionStatusService,
+  ) {}
+
+  async relay(signedTransaction: string, principal?: Principal): Promise<RelayResponseDto> {
+    const tx = this.decode(signedTransaction);
+    await this.authorize(tx, principal);
+    const known = await this.knownStatus(tx);
+    if (known) return known;
+    const block = await this.checkAccount(tx);
+    await this.simulate(tx, block);
+    return this.send(tx);
+  }
+
+  /** Validation: 400 INVALID_PARAMS (bytes, signature, chain) or BROADCAST_TARGET_NOT_ALLOWED. */
+  decode(signedTransaction: string): RelayedTx {
+    const network = this.chain.network();
+    const tx = decodeSignedTransaction(signedTransaction, network.chainId);
+    const kind = broadcastKind(network, tx); // to, data, from, value
+    return Object.assign(tx, { to: tx.to!, kind });
+  }
+
+  /** The recovered sender must not be a wallet bound to another account (403, as on builds). */
+  async authorize(tx: RelayedTx, principal?: Principal): Promise<void> {
+    await this.wallets.assertNotBoundElsewhere(tx.from, principal?.accountId);
+  }
+
+  /** The same bytes sent before: the chain holds them, so answer their status, not an error. */
+  async knownStatus(tx: RelayedTx): Promise<RelayResponseDto | undefined> {
+    if (!(await this.chain.transactionByHash(tx.hash))) return undefined;
+    const { status } = await this.statuses.status(tx.hash);
+    return this.response(tx, status === 'NOT_FOUND' ? 'PENDING' : status);
+  }
+
+  /**
+   * The nonce must be the wallet's next one (pending included): a used nonce is 409 even on a
+   * node that would take it into its pool, and a gap would leave the transaction queued forever.
+   * The gas limit must fit in a block. The wallet must hold gas limit x max fee + value, as the node requires: refused here with the
+   * figures, rather than sent to be refused.
+   *
+   * Answers the block to simulate at: 'pending' when the wallet has transactions not yet mined
+   * (its pending nonce is above its latest one), so that a swap relayed right after its
+   * approvals is simulated after them, not refused for an allowance they are about to grant.
+   */
+  async checkAccount(tx: RelayedTx): Promise<'latest' | 'pending'> {
+    const [expected, confirmed, balance, blockGasLimit] = await Promise.all([
+      this.chain.nextNonce(tx.from),
+      this.chain.confirmedNonce(tx.from),
+      this.chain.balance(tx.from),
+      this.chain.blockGasLimit(),
+    ]);
+    if (tx.nonce !== expected) throw nonceConflict(tx, expected);
+    // eth_call caps its gas at the node's own limit: above the block's, it would pass and be sent.
+    if (tx.gasLimit > blockGasLimit) throw refusalError('gas-limit', tx);
+    const required = tx.gasLimit * tx.maxFeePerGas + tx.value;
+    if (balance < required) throw insufficientFunds(tx, balance, required);
+    return expected > confirmed ? 'pending' : 'latest';
+  }
+
+  /**
+   * eth_call with the transaction's own from, to, data, value and gas limit. A revert is
+   * SIMULATION_REVERTED (or SESSION_NOT_ACTIVE); an answer without revert data (out of gas, gas
+   * limit outside the chain's bounds) is a 400 about the gas limit, never a 503.
+   */
+  async simulate(tx: RelayedTx, block: 'latest' | 'pending' = 'latest'): Promise<void> {
+    const outcome = await this.chain.simulate(
+      { from: tx.from, to: tx.to, data: tx.data, value: tx.value, gas: tx.gasLimit },
+      block,
+    );
+    if (outcome.ok) return;
+    if (outcome.revert) throw simulationRefusal(outcome.revert, block);
+    this.logger.warn(
+      {
+        event: 'broadcast.simulation-refused',
+        txHash: tx.hash,
+        nodeMessage: outcome.refusal.slice(0, 300),
+      },
+      `simulation of ${tx.hash} failed without revert data`,
+    );
+    throw simulationFailure(outcome.refusal, tx);
+  }
+
+  /** eth_sendRawTransaction; a refusal the chain then shows as held (or mined) was a send. */
+  async send(tx: RelayedTx): Promise<RelayResponseDto> {
+    const sent = await this.chain.sendRawTransaction(tx.raw);
+    if (sent.ok) {
+      if (sent.hash.toLowerCase() !== tx.hash)
+        this.logger.warn(`eth_sendRawTransaction answered ${sent.hash} for ${tx.hash}`);
+      return this.response(tx, 'PENDING');
+    }
+    // A node that mines on send may refuse a transaction it mined anyway (a revert between the
+    // simulation and the block), and a node may answer "already known": both are on chain.
+    const known = await this.knownStatus(tx);
+    if (known) return known;
+    const kind = classifyRefusal(sent.message);
+    this.logger.warn(
+      {
+        event: 'broadcast.refused',
+        txHash: tx.hash,
+        from: tx.from,
+        nonce: tx.nonce,
+        refusal: kind,
+        rpcCode: sent.rpcCode,
+        nodeMessage: sent.message.slice(0, 300),
+      },
+      `node refused ${tx.hash} (${kind})`,
+    );
+    const expected = kind === 'nonce' ? await this.chain.nextNonce(tx.from) : undefined;
+    throw refusalError(kind, tx, expected);
+  }
+
+  private response(tx: RelayedTx, status: RelayStatus): RelayResponseDto {
+    return { txHash: tx.hash, status, from: tx.from, to: tx.to, nonce: tx.nonce, kind: tx.kind };
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Values of the request examples /docs shows: the embedded devnet's deployment (fixed addresses,
+ * funded development accounts), so that every example is accepted as is there.
+ */
+export const EXAMPLE = {
+  WETH: '0x77139Fa81c4434893f9D7e033C3e3903C46B820D',
+  tUSDC: '0x993706027b3eC9d8b03A962CAaa15C133A52707c',
+  universalRouter: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+  positionManager: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+  /** Development account 1: funded with ETH, WETH and tUSDC. */
+  wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  /** 2030-03-17: a deadline / expiry in the future. */
+  future: 1900000000,
+} as const;

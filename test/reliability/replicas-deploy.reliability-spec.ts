@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, YAML11_SCHEMA } from 'js-yaml';
+import { HAPROXY_CFG } from '../helpers/haproxy';
+
+const ROOT = join(__dirname, '..', '..');
+
+interface Service {
+  image?: string;
+  command?: string;
+  environment?: Record<string, string>;
+  env_file?: string;
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }> | string[];
+  stop_grace_period?: string;
+}
+
+/**
+ * docker-compose.yml and deploy/haproxy.cfg as the operators' docs show them (README "Running
+ * replicas"): Docker is not available here, so the compose file is read as YAML (merge keys
+ * resolved as Compose resolves them) and the balancer's file is checked by HAProxy itself.
+ */
+describe('replicas deployment files', () => {
+  // YAML 1.1, as Compose reads it: the `<<` merge keys of the replicas' shared block.
+  const compose = load(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), {
+    schema: YAML11_SCHEMA,
+  }) as {
+    services: Record<string, Service>;
+  };
+  const replicas = ['api1', 'api2'];
+
+  it('runs two replicas with the same shared settings behind a balancer service', () => {
+    const { services } = compose;
+    expect(Object.keys(services).sort()).toEqual(
+      ['api1', 'api2', 'balancer', 'build', 'postgres', 'redis'].sort(),
+    );
+    const shared = (name: string) => {
+      const { environment = {}, ...rest } = services[name];
+      const { DATA_DIR: _own, ...env } = environment;
+      return { ...rest, volumes: undefined, environment: env };
+    };
+    expect(shared('api2')).toEqual(shared('api1'));
+    for (const name of replicas) {
+      const service = services[name];
+      // JWT_SECRET, ZK_*, CHAIN_*, ATTESTER_PRIVATE_KEY, SIWE_DOMAIN come from one file.
+      expect(service.env_file).toBe('.env.production');
+      expect(service.environment).toMatchObject({
+        APP_MODE: 'production',
+        DATABASE_URL: expect.stringContaining('@postgres:5432/'),
+        REDIS_URL: 'redis://redis:6379',
+        TRUST_PROXY: '1',
+        DATABASE_MIGRATIONS: 'auto',
+      });
+      expect(Number(service.environment!.SHUTDOWN_READINESS_DELAY_MS)).toBeGreaterThanOrEqual(
+        9_000,
+      );
+      expect(service.depends_on).toMatchObject({
+        build: { condition: 'service_completed_successfully' },
+        postgres: { condition: 'service_healthy' },
+      });
+    }
+    // Each replica its own DATA_DIR volume.
+    expect(services.api1.volumes).not.toEqual(services.api2.volumes);
+    // The balancer runs the file the docs show, naming each replica.
+    expect(services.balancer.volumes).toContain(
+      './deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro',
+    );
+    const cfg = readFileSync(HAPROXY_CFG, 'utf8');
+    for (const name of replicas)
+      expect(cfg).toMatch(new RegExp(`server ${name} ${name}:3000 check`));
+  });
+
+  it('takes every setting the example env file requires from .env.production, never overridden per replica', () => {
+    const required = readFileSync(join(ROOT, '.env.production.example'), 'utf8')
+      .split('\n')
+      .flatMap((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1] ?? []);
+    expect(required).toEqual(
+      expect.arrayContaining([
+        'JWT_SECRET',
+        'ZK_ISSUER_PUBLIC_KEY',
+        'ATTESTER_PRIVATE_KEY',
+        'CHAIN_RPC_URL',
+      ]),
+    );
+    // Compose does not override a shared secret per replica.
+    for (const name of replicas)
+      for (const key of required.filter((k) => k !== 'APP_MODE'))
+        expect(compose.services[name].environment).not.toHaveProperty(key);
+  });
+
+  it('deploy/haproxy.cfg is valid for HAProxy (haproxy -c), its replica names resolved locally', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cgk-haproxy-check-'));
+    try {
+      // Compose's service names resolve only inside its network: check with loopback ones.
+      const cfg = readFileSync(HAPROXY_CFG, 'utf8')
+        .replace(/ api(\d):3000 /g, ' 127.0.0.1:300$1 ')
+        .replace(/stats socket \S+/, `stats socket ${join(dir, 'admin.sock')}`);
+      writeFileSync(join(dir, 'haproxy.cfg'), cfg);
+      const out = execFileSync('/usr/sbin/haproxy', ['-c', '-f', join(dir, 'haproxy.cfg')], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
+      expect(out).toContain('Configuration file is valid');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
