@@ -50,6 +50,10 @@ describe('What a start prints', () => {
       /WARN.*request completed GET \/api\/v1\/usage\/stats -> 401 API_KEY_MISSING/,
     );
     expect(out.split('\n').filter((line) => line.startsWith('{'))).toEqual([]);
+    // Nest's module and route listings are debug detail: the banner and the login come first.
+    expect(out).not.toMatch(/RoutesResolver|RouterExplorer|InstanceLoader|Mapped \{/);
+    const lines = out.split('\n');
+    expect(lines.findIndex((line) => /password: \S+/.test(line))).toBeLessThan(40);
   });
 
   it('json: one JSON object per log line, and the Ready line scripts wait for', async () => {

@@ -40,10 +40,38 @@ export function scrubSecrets(text: string): string {
   return text.replace(SECRET_IN_TEXT, '[redacted]');
 }
 
+/**
+ * Nest's boot listings: a line per module, controller and route (90 of a start's first 130
+ * lines), which pushed the banner and the demo login off a terminal's first screen. They are
+ * debug detail (LOG_LEVEL=debug shows them), in both formats.
+ */
+const BOOT_LISTING_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+const INFO = 30;
+
+function isBootListing(first: unknown): boolean {
+  const context = (first as { context?: unknown } | null)?.context;
+  return typeof context === 'string' && BOOT_LISTING_CONTEXTS.has(context);
+}
+
 /** The root logger's options: level, redaction and the request/response shapes of a line. */
 function loggerOptions(config: AppConfig): LoggerOptions {
   return {
     level: config.logLevel,
+    hooks: {
+      logMethod(args, method, level) {
+        if (level === INFO && isBootListing(args[0])) {
+          if (this.isLevelEnabled('debug')) (this.debug as (...a: unknown[]) => void)(...args);
+          return;
+        }
+        method.apply(this, args);
+      },
+    },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({
