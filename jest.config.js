@@ -26,10 +26,6 @@ const reliability = {
 
 module.exports = {
   testTimeout: 60_000,
-  // Jest's default (cores - 1) ran CI's suite on one worker on this project's 2-core machines:
-  // the whole CI run used 31.5 min of CPU in 27.6 min (one core busy, the other mostly idle), the
-  // suite alone 1,208 s. Two workers at least.
-  maxWorkers: Math.max(2, require('node:os').availableParallelism() - 1),
   // Each e2e file boots whole apps; the module registry of every file (Nest, TypeORM, ethers, the
   // SDKs) is only partly reclaimed, so one long-lived process grew ~100 MB a file and ran out of
   // heap near 4 GB in CI's 150th file. A worker above 1 GB after a file is replaced by a fresh one
