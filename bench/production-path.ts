@@ -21,25 +21,13 @@ import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../src/bootstrap/proces
 import { createBenchAccount, ROOT, startBenchStack } from './lib/bench-stack';
 import { run, Run, Scenario, untilQuiet } from './lib/load';
 import { spawnServer, RunningServer } from './lib/spawn-server';
+import { jsonApi } from './lib/json-api';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
-
-async function api(port: number, method: string, path: string, body?: unknown, headers = {}) {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON of our own API
-  const json = (await res.json()) as Record<string, any>;
-  if (res.status >= 400)
-    throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function withPg<T>(run: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: pgUrl });
@@ -72,8 +60,8 @@ async function startService(
     /Ready on http:\/\/127\.0\.0\.1:(\d+)/,
     ROOT,
   );
-  const { accessToken } = await api(server.port, 'POST', '/auth/login', { email, password });
-  const { key } = await api(
+  const { accessToken } = await jsonApi(server.port, 'POST', '/auth/login', { email, password });
+  const { key } = await jsonApi(
     server.port,
     'POST',
     '/api/v1/api-keys',
@@ -81,7 +69,7 @@ async function startService(
     { Authorization: `Bearer ${accessToken}` },
   );
   const headers = { 'X-API-Key': key };
-  const config = await api(server.port, 'GET', '/api/v1/defi/config', undefined, headers);
+  const config = await jsonApi(server.port, 'GET', '/api/v1/defi/config', undefined, headers);
   const token = (symbol: string): string =>
     config.tokens.find((t: { symbol: string }) => t.symbol === symbol).address;
   return {

@@ -19,29 +19,11 @@ import { spawnServer } from './lib/spawn-server';
 import { stallsIn } from './lib/stalls';
 import { memoryMb } from './lib/process-stats';
 import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../src/bootstrap/process-settings';
+import { jsonApi } from './lib/json-api';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const MNEMONIC = 'test test test test test test test test test test test junk';
-
-async function http(
-  port: number,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON of our own API
-  const json = (await res.json()) as Record<string, any>;
-  if (res.status >= 400)
-    throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 type Mode = 'service' | 'devnet';
 type Stack = Awaited<ReturnType<typeof startBenchStack>>;
@@ -170,7 +152,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
   // The same hello on the service's HTTP adapter: how much of a ratio is the adapter's.
   const bareOnAdapter = await startBare('express');
   try {
-    const { accessToken } = await http(service.port, 'POST', '/auth/login', { email, password });
+    const { accessToken } = await jsonApi(service.port, 'POST', '/auth/login', { email, password });
     const scopes = [
       'defi:swap',
       'defi:liquidity',
@@ -179,7 +161,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
       'onboarding:write',
       'compliance:verify',
     ];
-    const { key } = await http(
+    const { key } = await jsonApi(
       service.port,
       'POST',
       '/api/v1/api-keys',
@@ -187,7 +169,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
       { Authorization: `Bearer ${accessToken}` },
     );
     const auth = { 'X-API-Key': key };
-    const config = await http(service.port, 'GET', '/api/v1/defi/config', undefined, auth);
+    const config = await jsonApi(service.port, 'GET', '/api/v1/defi/config', undefined, auth);
     const token = (symbol: string): string =>
       config.tokens.find((t: { symbol: string }) => t.symbol === symbol).address;
     const weth = token('WETH');
@@ -205,7 +187,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
       );
     const trader = account(1);
     const idle = account(2);
-    await http(
+    await jsonApi(
       service.port,
       'POST',
       '/onboarding/activate-session-demo',
@@ -218,7 +200,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
       amount: '1000000000000000',
       userAddress: trader.address,
     };
-    const first = await http(service.port, 'POST', '/api/v1/defi/swap', swapBody, auth);
+    const first = await jsonApi(service.port, 'POST', '/api/v1/defi/swap', swapBody, auth);
     const liquidityBody = {
       token0: weth,
       token1: tusdc,
@@ -228,7 +210,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
       tickUpper: 887220,
       userAddress: trader.address,
     };
-    const firstLiquidity = await http(
+    const firstLiquidity = await jsonApi(
       service.port,
       'POST',
       '/api/v1/defi/liquidity',
