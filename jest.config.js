@@ -9,12 +9,18 @@ const base = {
   transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
 };
 
+// Projects with specs that run dist/ (process, going-live, replicas) build it once per run, before
+// the workers start, under the build lock; those specs' `ensureDistBuilt()` is then a no-op, so no
+// worker rewrites dist/ while another worker's process boots from it.
+const buildsDist = { globalSetup: '<rootDir>/test/setup/build-dist.ts' };
+
 const e2e = (engine, ignore = []) => ({
   ...base,
   displayName: `e2e:${engine}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...ignore],
   setupFiles: [`<rootDir>/test/setup/${engine}.ts`],
+  ...buildsDist,
 });
 
 const reliability = {
@@ -22,6 +28,7 @@ const reliability = {
   displayName: 'reliability',
   testMatch: ['<rootDir>/test/reliability/**/*.reliability-spec.ts'],
   setupFiles: ['<rootDir>/test/setup/postgres.ts'],
+  ...buildsDist,
 };
 
 module.exports = {
@@ -31,6 +38,12 @@ module.exports = {
   // heap near 4 GB in CI's 150th file. A worker above 1 GB after a file is replaced by a fresh one
   // (this also keeps Jest from running in band, where the limit would not apply).
   workerIdleMemoryLimit: '1GB',
+  // Two workers on CI's two cores: much of an e2e file waits on the devnet, the database or a child
+  // process, and each worker has its own devnet, ports and schema. dist/ is built once per run by
+  // the globalSetup above, so no two workers build it at once. The process and going-live specs
+  // took 113-117 s on one worker and 86-97 s on two, on a machine shared with other jobs
+  // (`npx jest test/process test/going-live --selectProjects process e2e:sqlite --maxWorkers=N`).
+  maxWorkers: 2,
   // `npm run test:reliability` runs the fault, load and fuzzing suites on PostgreSQL + Redis.
   projects:
     process.env.JEST_SUITE === 'reliability'
@@ -51,6 +64,7 @@ module.exports = {
             ...base,
             displayName: 'process',
             testMatch: ['<rootDir>/test/process/**/*.process-spec.ts'],
+            ...buildsDist,
           },
           // The dashboard's browser suite and the client package's install-and-run test run on SQLite
           // only: neither depends on the engine, and a second Chromium walk or tarball install would
@@ -59,6 +73,8 @@ module.exports = {
             ? [
                 e2e('postgres', [
                   '<rootDir>/test/dashboard/',
+                  // Each module's dashboard page, walked in Chromium: engine-independent.
+                  '-page\\.e2e-spec\\.ts$',
                   '<rootDir>/test/client/client-package',
                 ]),
               ]

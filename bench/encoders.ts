@@ -16,7 +16,7 @@ import {
 } from '../src/chain/encoding/wallet-reads';
 import { checksumAddress } from '../src/common/address/checksum-address';
 import { isEvmAddress } from '../src/common/validation/is-evm-address';
-import { CALIBRATED_GAS } from '../src/defi-builder/build/gas';
+import { CALIBRATED_GAS } from '../src/defi-builder/pipeline/gas';
 import { planApprovals } from '../src/defi-builder/encoding/approvals';
 import {
   mintCalldataByPlanner,

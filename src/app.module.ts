@@ -2,10 +2,14 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { AccountProvisioningService } from './accounts/account-provisioning.service';
+import { AuditModule } from './audit/audit.module';
 import { ApiKeyOrJwtGuard } from './auth/api-key-or-jwt.guard';
 import { AuthModule } from './auth/auth.module';
+import { ACCOUNT_OPENER } from './auth/login/account-opener';
 import { IdempotencyModule } from './auth/idempotency/idempotency.module';
 import { ChainModule } from './chain/chain.module';
+import { EventsModule } from './events/events.module';
 import { DemoAccountSeeder } from './accounts/demo-account.seeder';
 import { ErrorEnvelopeFilter } from './common/errors/error-envelope.filter';
 import { LoggingModule } from './common/logging/logging.module';
@@ -21,6 +25,7 @@ import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { MonthlyQuotaGuard } from './usage/quota/monthly-quota.guard';
 import { AccountRateLimitGuard } from './usage/rate-limit/account-rate-limit.guard';
 import { UsageModule } from './usage/usage.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
   imports: [
@@ -28,6 +33,7 @@ import { UsageModule } from './usage/usage.module';
     LoggingModule,
     LifecycleModule,
     DatabaseModule,
+    EventsModule,
     HealthModule,
     AccountsModule,
     AuthModule,
@@ -37,6 +43,8 @@ import { UsageModule } from './usage/usage.module';
     DefiBuilderModule,
     ComplianceModule,
     DashboardModule,
+    AuditModule,
+    WebhooksModule,
     // Feature modules (auth, usage, chain, compliance, defi-builder) are registered below.
   ],
   providers: [
@@ -50,6 +58,8 @@ import { UsageModule } from './usage/usage.module';
     { provide: APP_GUARD, useExisting: MonthlyQuotaGuard },
     { provide: APP_GUARD, useClass: AccountRateLimitGuard },
     DemoAccountSeeder,
+    // Sign-up (auth) opens accounts (a level up): bound here, where both are visible.
+    { provide: ACCOUNT_OPENER, useExisting: AccountProvisioningService },
   ],
 })
 export class AppModule {}

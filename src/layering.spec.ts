@@ -11,10 +11,13 @@ import { preProcessFile } from 'typescript';
 const LEVELS: readonly (readonly string[])[] = [
   // Infrastructure: errors, config, logging, shutdown, readiness.
   ['common', 'config', 'lifecycle', 'health'],
+  // The activity log every feature records into; its sinks (audit, webhooks) sit above.
+  ['events'],
   ['chain', 'accounts', 'auth'],
-  ['usage', 'compliance'],
+  ['usage', 'compliance', 'audit'],
   // The dashboard (static page) calls the API over HTTP like any client; it imports no feature.
-  ['defi-builder', 'dashboard'],
+  // Webhooks watch compliance sessions and relayed transactions.
+  ['defi-builder', 'dashboard', 'webhooks'],
   ['app.module.ts', 'main.ts', 'bootstrap', 'cli', 'database', 'layering.spec.ts'],
 ];
 const WIRING = LEVELS.length - 1;

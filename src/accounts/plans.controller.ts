@@ -1,8 +1,16 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/auth/public.decorator';
 import { PlansResponse } from './dto/plans.response';
-import { PLAN_DEFINITIONS, PLANS } from './plans';
+import { MONTHLY_QUOTA_EXCLUDES, PLAN_DEFINITIONS, PLANS } from './plans';
+
+class PlansListingResponse extends PlansResponse {
+  @ApiProperty({
+    description: 'What the monthly quota does not count',
+    example: MONTHLY_QUOTA_EXCLUDES,
+  })
+  monthlyQuotaExcludes: string;
+}
 
 @ApiTags('plans')
 @Public()
@@ -12,11 +20,13 @@ export class PlansController {
   @ApiOperation({
     operationId: 'listPlans',
     summary: 'The plans: requests per minute and per month (public)',
-    description:
-      'An account has one plan; an operator may override its per-minute limit or monthly quota. Usage stats show your plan and quota.',
+    description: `An account has one plan; an operator may override its per-minute limit or monthly quota. Usage stats show your plan and quota. ${MONTHLY_QUOTA_EXCLUDES}`,
   })
-  @ApiOkResponse({ type: PlansResponse })
-  listPlans(): PlansResponse {
-    return { plans: PLANS.map((name) => ({ name, ...PLAN_DEFINITIONS[name] })) };
+  @ApiOkResponse({ type: PlansListingResponse })
+  listPlans(): PlansListingResponse {
+    return {
+      plans: PLANS.map((name) => ({ name, ...PLAN_DEFINITIONS[name] })),
+      monthlyQuotaExcludes: MONTHLY_QUOTA_EXCLUDES,
+    };
   }
 }

@@ -46,3 +46,10 @@ export function effectiveMonthlyQuota(account: {
 export const PLAN_MAX_API_KEYS: Readonly<Record<Plan, number>> = Object.fromEntries(
   PLANS.map((plan) => [plan, PLAN_DEFINITIONS[plan].maxApiKeys]),
 ) as Record<Plan, number>;
+
+/**
+ * What the monthly quota does not count (issue 33): the dashboard's own reads, so looking at the
+ * dashboard costs an account nothing. The quota guard (usage/quota) applies it.
+ */
+export const MONTHLY_QUOTA_EXCLUDES =
+  'Dashboard reads (GET requests with a dashboard login, JWT, to usage, API keys, wallets, members, audit events, webhooks and /auth/me) do not count against the monthly quota; API-key requests and every write do. All count against the per-minute limit.';

@@ -4,14 +4,17 @@ import type { Request, Response } from 'express';
 import { IS_PUBLIC_KEY } from '../common/auth/public.decorator';
 import { ApiError } from '../common/errors/api-error';
 import { preventStoring } from '../common/http/no-store.decorator';
-import { ApiKeysService } from './api-keys/api-keys.service';
+import { ApiKeyAuthenticator } from './api-keys/api-key-authenticator';
 import { malformedAuthorization } from './authorization-header';
 import { attachPrincipal, Principal } from './principal';
+import { ANY_ROLE_KEY, ROLE_REQUIREMENT_KEY } from './require-role.decorator';
+import { Role, roleForbidden, SAFE_METHODS } from './roles';
 import { AUTH_REQUIREMENT_KEY, AuthRequirement } from './require-scope.decorator';
 import { AuthSessionsService } from './tokens/auth-sessions.service';
 import { invalid, JwtTokensService } from './tokens/jwt-tokens.service';
 import { SCOPES } from './scopes';
 import { FailedAuthThrottle } from './throttling/failed-auth.throttle';
+import { UsersService } from './users/users.service';
 
 // The signature part may be empty: an unsigned (alg "none") JWT is a token, and an invalid one.
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i;
@@ -26,10 +29,11 @@ const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i;
 export class ApiKeyOrJwtGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly apiKeys: ApiKeysService,
+    private readonly apiKeys: ApiKeyAuthenticator,
     private readonly tokens: JwtTokensService,
     private readonly sessions: AuthSessionsService,
     private readonly failures: FailedAuthThrottle,
+    private readonly users: UsersService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -48,6 +52,10 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     // happens next (scope refusal, rate limit, handler error).
     attachPrincipal(req, principal);
     authorize(principal, requirement);
+    authorizeRole(principal, req.method, {
+      roles: this.reflector.getAllAndOverride<Role[]>(ROLE_REQUIREMENT_KEY, targets),
+      anyRole: this.reflector.getAllAndOverride<boolean>(ANY_ROLE_KEY, targets) ?? false,
+    });
     return true;
   }
 
@@ -64,15 +72,22 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     const match = BEARER.exec(authorization.trim());
     if (!match) throw malformedAuthorization(authorization);
     const claims = await this.tokens.verify(match[1], 'access');
-    if (
-      !(await this.sessions.isActiveFor(claims.sid, { userId: claims.sub, accountId: claims.acc }))
-    )
-      throw invalid('access', 'This login was ended (logout or token reuse)');
+    // Both read per request: a logout, a removal or a role change applies to the next request.
+    const [active, role] = await Promise.all([
+      this.sessions.isActiveFor(claims.sid, { userId: claims.sub, accountId: claims.acc }),
+      this.users.roleOf(claims.sub, claims.acc),
+    ]);
+    if (!active || role === null)
+      throw invalid(
+        'access',
+        'This login was ended (logout, token reuse or removal from the account)',
+      );
     return {
       method: 'jwt',
       accountId: claims.acc,
       userId: claims.sub,
       sessionId: claims.sid,
+      role,
       scopes: SCOPES,
     };
   }
@@ -104,4 +119,24 @@ function authorize(principal: Principal, requirement: AuthRequirement): void {
       details: [{ requiredScope: required, keyScopes: principal.scopes }],
     });
   }
+}
+
+/**
+ * Roles bind dashboard users only (API keys have scopes). A route's @RequireRole names the roles
+ * it needs; without one, a `viewer` may read (GET/HEAD) but change nothing, except on @AnyRole()
+ * routes (self-service: their own MFA, their profile).
+ */
+function authorizeRole(
+  principal: Principal,
+  method: string,
+  rule: { roles: Role[] | undefined; anyRole: boolean },
+): void {
+  const role = principal.role;
+  if (principal.method !== 'jwt' || role === undefined) return;
+  if (rule.roles && rule.roles.length > 0) {
+    if (!rule.roles.includes(role)) throw roleForbidden(role, rule.roles);
+    return;
+  }
+  if (rule.anyRole || role !== 'viewer' || SAFE_METHODS.includes(method.toUpperCase())) return;
+  throw roleForbidden(role, ['owner', 'admin', 'developer']);
 }

@@ -1,12 +1,23 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeyAuthenticator } from './api-keys/api-key-authenticator';
 import { ApiKey } from './api-keys/api-key.entity';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { AuthController } from './login/auth.controller';
 import { AuthService } from './login/auth.service';
 import { LoginAttemptsLimiter } from './login/login-attempts.limiter';
+import { SignupService } from './login/signup.service';
+import { AccountSecurity } from './mfa/account-security.entity';
+import { AccountSecurityController } from './mfa/account-security.controller';
+import { AccountSecurityService } from './mfa/account-security.service';
+import { MfaKeys } from './mfa/mfa-keys';
+import { MFA_STATUS } from './mfa/mfa-status';
+import { MfaController } from './mfa/mfa.controller';
+import { MfaService } from './mfa/mfa.service';
+import { RecoveryCode } from './mfa/recovery-code.entity';
+import { UserTotp } from './mfa/user-totp.entity';
 import { FailedAuthThrottle } from './throttling/failed-auth.throttle';
 import { AuthSession } from './tokens/auth-session.entity';
 import { AuthSessionsService } from './tokens/auth-sessions.service';
@@ -22,13 +33,21 @@ import { UsersModule } from './users/users.module';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([ApiKey, AuthSession, RefreshToken]),
+    TypeOrmModule.forFeature([
+      ApiKey,
+      AuthSession,
+      RefreshToken,
+      UserTotp,
+      RecoveryCode,
+      AccountSecurity,
+    ]),
     // The secret and options are passed per call (JwtTokensService), pinned to HS256.
     JwtModule.register({}),
     UsersModule,
   ],
-  controllers: [AuthController, ApiKeysController],
+  controllers: [AuthController, ApiKeysController, MfaController, AccountSecurityController],
   providers: [
+    ApiKeyAuthenticator,
     ApiKeysService,
     AuthSessionsService,
     JwtSecret,
@@ -36,7 +55,22 @@ import { UsersModule } from './users/users.module';
     AuthService,
     LoginAttemptsLimiter,
     FailedAuthThrottle,
+    SignupService,
+    MfaKeys,
+    MfaService,
+    AccountSecurityService,
+    { provide: MFA_STATUS, useExisting: MfaService },
   ],
-  exports: [ApiKeysService, AuthSessionsService, JwtTokensService, FailedAuthThrottle, JwtSecret],
+  // UsersModule too: the global guard (provided in AppModule) reads members' roles.
+  exports: [
+    ApiKeyAuthenticator,
+    ApiKeysService,
+    AuthSessionsService,
+    JwtTokensService,
+    FailedAuthThrottle,
+    JwtSecret,
+    UsersModule,
+    MFA_STATUS,
+  ],
 })
 export class AuthModule {}

@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import type { Role } from './roles';
 import type { Scope } from './scopes';
 
 export type AuthMethod = 'api_key' | 'jwt';
@@ -14,6 +15,8 @@ export interface Principal {
   apiKeyId?: string;
   /** Login session (refresh-token family) of a JWT caller. */
   sessionId?: string;
+  /** The JWT caller's role in the account, read for this request (API keys have none: scopes). */
+  role?: Role;
   scopes: readonly Scope[];
 }
 

@@ -42,7 +42,7 @@ export function RequireScope(...scopes: [Scope, ...Scope[]]): MethodDecorator & 
     ApiExtension('x-required-scope', scopes.join(' or ')),
     ApiUnauthorizedResponse({ description: UNAUTHORIZED }),
     ApiForbiddenResponse({
-      description: `API_KEY_SCOPE_MISSING: the API key ${scopes.length > 1 ? 'holds neither' : 'lacks the'} ${listed}${scopes.length > 1 ? '' : ' scope'}.`,
+      description: `API_KEY_SCOPE_MISSING: the API key ${scopes.length > 1 ? 'holds neither' : 'lacks the'} ${listed}${scopes.length > 1 ? '' : ' scope'}. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).`,
     }),
     ApiTooManyRequestsResponse({ description: TOO_MANY }),
     ApiResponse({ status: 402, description: QUOTA }),
@@ -57,7 +57,7 @@ export function RequireDashboardLogin(): MethodDecorator & ClassDecorator {
     ApiUnauthorizedResponse({ description: UNAUTHORIZED }),
     ApiForbiddenResponse({
       description:
-        'API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key.',
+        "API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed).",
     }),
     ApiTooManyRequestsResponse({ description: TOO_MANY }),
     ApiResponse({ status: 402, description: QUOTA }),

@@ -7,6 +7,7 @@ export const SCOPES = [
   'usage:read',
   'onboarding:write',
   'compliance:verify',
+  'audit:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -3,6 +3,8 @@ import { ACCOUNT_NAME_MAX_LENGTH, PLANS, Plan } from '../accounts/account.entity
 import { AccountProvisioningService } from '../accounts/account-provisioning.service';
 import { AccountsService } from '../accounts/accounts.service';
 import { printableNameProblem } from '../common/validation/is-printable-name';
+import { OPERATOR_ACTOR } from '../events/activity-event';
+import { ActivityLog } from '../events/activity-log';
 import { CliUsageError, required } from './cli-usage';
 
 export { parseFlags, splitCommand, USAGE } from './cli-usage';
@@ -33,6 +35,23 @@ function override(flags: Record<string, string>, name: string): number | null {
   return Number(text) === 0 ? null : Number(text);
 }
 
+/** Operator changes to an account's limits are audited as `account.plan_changed` (actor: operator). */
+async function recordOperatorChange(
+  app: INestApplicationContext,
+  accountId: string,
+  field: 'plan' | 'rateLimitPerMinute' | 'monthlyQuota',
+  from: unknown,
+  to: unknown,
+): Promise<void> {
+  await app.get(ActivityLog).record({
+    accountId,
+    type: 'account.plan_changed',
+    actor: OPERATOR_ACTOR,
+    target: { type: 'account', id: accountId },
+    data: { field, from: from ?? null, to },
+  });
+}
+
 /** Runs one operator command and returns the JSON it prints. */
 export async function runCommand(
   app: INestApplicationContext,
@@ -58,19 +77,31 @@ export async function runCommand(
     case 'set-plan': {
       const accountId = await provisioning.accountIdForEmail(required(flags, 'email'));
       const newPlan = plan(required(flags, 'plan'));
+      const before = await accounts.findById(accountId);
       await accounts.setPlan(accountId, newPlan);
+      await recordOperatorChange(app, accountId, 'plan', before?.plan, newPlan);
       return { accountId, plan: newPlan };
     }
     case 'set-rate-limit': {
       const accountId = await provisioning.accountIdForEmail(required(flags, 'email'));
       const perMinute = override(flags, 'per-minute');
+      const before = await accounts.findById(accountId);
       await accounts.setRateLimitOverride(accountId, perMinute);
+      await recordOperatorChange(
+        app,
+        accountId,
+        'rateLimitPerMinute',
+        before?.rateLimitPerMinute,
+        perMinute,
+      );
       return { accountId, rateLimitPerMinute: perMinute };
     }
     case 'set-quota': {
       const accountId = await provisioning.accountIdForEmail(required(flags, 'email'));
       const perMonth = override(flags, 'per-month');
+      const before = await accounts.findById(accountId);
       await accounts.setMonthlyQuotaOverride(accountId, perMonth);
+      await recordOperatorChange(app, accountId, 'monthlyQuota', before?.monthlyQuota, perMonth);
       return { accountId, monthlyQuota: perMonth };
     }
     default: {

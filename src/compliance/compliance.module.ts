@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ComplianceActivity } from './compliance-activity';
 import { complianceKeysProvider } from './compliance-keys';
 import { CredentialsModule } from './credentials/credentials.module';
 import { OnboardingController } from './onboarding/onboarding.controller';
@@ -31,6 +32,7 @@ import { WalletsModule } from './wallets/wallets.module';
   ],
   controllers: [OnboardingController, VerificationController, SessionStatusController],
   providers: [
+    ComplianceActivity,
     complianceKeysProvider,
     RegistryConnection,
     AttesterService,

@@ -1,3 +1,4 @@
+import { accountsConfig } from './accounts.config';
 import { appConfig, appModeOf } from './app.config';
 import { authConfig } from './auth.config';
 import { chainConfig } from './chain.config';
@@ -5,8 +6,11 @@ import { complianceConfig } from './compliance.config';
 import { databaseConfig } from './database.config';
 import { collectConfigErrors, InvalidConfigError } from './env-reader';
 import { httpConfig } from './http.config';
+import { mfaConfig } from './mfa.config';
 import { redisConfig } from './redis.config';
+import { securityConfig } from './security.config';
 import { usageConfig } from './usage.config';
+import { webhooksConfig } from './webhooks.config';
 
 /** Every config namespace; each validates its own variables when the app boots. */
 export const CONFIG_NAMESPACES = [
@@ -18,6 +22,10 @@ export const CONFIG_NAMESPACES = [
   usageConfig,
   complianceConfig,
   chainConfig,
+  securityConfig,
+  webhooksConfig,
+  accountsConfig,
+  mfaConfig,
 ];
 
 /** Every problem of one start, one line per variable, in namespace order. */

@@ -1,4 +1,5 @@
 import { Account } from '../accounts/account.entity';
+import { Invitation } from '../accounts/invitations/invitation.entity';
 import { ApiKey } from '../auth/api-keys/api-key.entity';
 import { IdempotencyRecord } from '../auth/idempotency/idempotency-record.entity';
 import { AuthSession } from '../auth/tokens/auth-session.entity';
@@ -11,7 +12,19 @@ import { SiweNonce } from '../compliance/onboarding/siwe-nonce.entity';
 import { CredentialRoot } from '../compliance/credentials/credential-root.entity';
 import { IssuedCredential } from '../compliance/credentials/issued-credential.entity';
 import { VerifyChallenge } from '../compliance/verification/verify-challenge.entity';
+import { AuditEvent } from '../audit/audit-event.entity';
+import { AccountSecurity } from '../auth/mfa/account-security.entity';
+import { RecoveryCode } from '../auth/mfa/recovery-code.entity';
+import { UserTotp } from '../auth/mfa/user-totp.entity';
+import { MfaFailure } from '../auth/mfa/mfa-failure.entity';
 
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
+import { WebhookEvent } from '../webhooks/outbox/webhook-event.entity';
+import { WebhookDelivery } from '../webhooks/outbox/webhook-delivery.entity';
+import { WebhookAttempt } from '../webhooks/outbox/webhook-attempt.entity';
+import { WatchedSession } from '../webhooks/scanners/watched-session.entity';
+import { RelayedTransaction } from '../defi-builder/broadcast/relayed-transaction.entity';
+import { QuotaThresholdMark } from '../usage/quota/quota-threshold-mark.entity';
 /** Every TypeORM entity, listed explicitly so the app, the CLI and the tests agree. */
 export const ENTITIES = [
   Account,
@@ -27,4 +40,17 @@ export const ENTITIES = [
   CredentialRoot,
   IssuedCredential,
   IdempotencyRecord,
+  UserTotp,
+  RecoveryCode,
+  AccountSecurity,
+  MfaFailure,
+  AuditEvent,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookDelivery,
+  WebhookAttempt,
+  WatchedSession,
+  RelayedTransaction,
+  QuotaThresholdMark,
+  Invitation,
 ];

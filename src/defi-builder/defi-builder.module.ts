@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { RelayService } from './broadcast/relay.service';
+import { RelayedTransactionWatcher } from './broadcast/relayed-transaction.watcher';
+import { RelayedTransactionsService } from './broadcast/relayed-transactions.service';
 import { TransactionStatusService } from './broadcast/transaction-status.service';
 import { TransactionsController } from './broadcast/transactions.controller';
 import { WalletsModule } from '../compliance/wallets/wallets.module';
 import { ChainLayerDefiChain } from './chain/defi-chain.adapter';
 import { DEFI_CHAIN } from './chain/defi-chain.port';
-import { DefiPipelineService } from './build/defi-pipeline.service';
-import { GasEstimatorService } from './build/gas-estimator.service';
+import { DefiPipelineService } from './pipeline/defi-pipeline.service';
+import { GasEstimatorService } from './pipeline/gas-estimator.service';
 import { DefiConfigService } from './defi-config.service';
 import { DefiController } from './defi.controller';
 import { PositionsController } from './positions/positions.controller';
@@ -30,6 +32,8 @@ import { QuoteService } from './quote/quote.service';
     PositionsService,
     RelayService,
     TransactionStatusService,
+    RelayedTransactionsService,
+    RelayedTransactionWatcher,
   ],
 })
 export class DefiBuilderModule {}

@@ -39,7 +39,7 @@ export interface Call {
 export interface BuildResponseBase {
   chainId: number;
   transaction: UnsignedTx;
-  /** approvals[] in order, then transaction: the whole path without a permit (build/calls.ts). */
+  /** approvals[] in order, then transaction: the whole path without a permit (pipeline/calls.ts). */
   calls: Call[];
   /** 'eth_estimateGas' (+20 %) or 'calibrated' (measured figure +30 %, see gas.ts). */
   gasSource: 'eth_estimateGas' | 'calibrated';

@@ -5,8 +5,8 @@ import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
 import { poolIdOf } from './encoding/pool-key';
 import { NATIVE_ETH } from './token-registry';
 import { MAX_TICK, MIN_TICK } from './encoding/liquidity-calldata';
-import { DEFAULT_DEADLINE_SECONDS } from './build/defi-pipeline.service';
-import { CALIBRATED_GAS, CALIBRATED_BUFFER_PERCENT, ESTIMATE_BUFFER_PERCENT } from './build/gas';
+import { DEFAULT_DEADLINE_SECONDS } from './pipeline/defi-pipeline.service';
+import { CALIBRATED_GAS, CALIBRATED_BUFFER_PERCENT, ESTIMATE_BUFFER_PERCENT } from './pipeline/gas';
 import { DEFAULT_SLIPPAGE_BPS } from './operations/swap.operation';
 
 @Injectable()

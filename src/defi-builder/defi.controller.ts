@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireScope } from '../auth/require-scope.decorator';
-import { DefiPipelineService } from './build/defi-pipeline.service';
+import { DefiPipelineService } from './pipeline/defi-pipeline.service';
 import { DefiConfigService } from './defi-config.service';
 import { BuildQueryDto } from './dto/build-query.dto';
 import { DefiConfigResponse } from './dto/defi-config.response';

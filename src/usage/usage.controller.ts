@@ -21,7 +21,7 @@ export class UsageController {
     summary:
       "Your account's usage (requests, failures, rate-limited), your plan, monthly quota and current rate-limit window",
     description:
-      'Counted from per-minute and per-hour roll-ups: minute resolution (`from` rounded down, `to` up). Raw rows are kept USAGE_RAW_RETENTION_DAYS, roll-ups USAGE_ROLLUP_RETENTION_DAYS.',
+      'Counted from per-minute and per-hour roll-ups: minute resolution (`from` rounded down, `to` up). `granularity=hour|day` adds `series`, a chart in one call. Raw rows are kept USAGE_RAW_RETENTION_DAYS, roll-ups USAGE_ROLLUP_RETENTION_DAYS.',
   })
   @ApiOkResponse({ type: UsageStatsResponse })
   @ApiErrors('INVALID_PARAMS', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE')

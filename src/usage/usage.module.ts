@@ -1,9 +1,11 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ComplianceModule } from '../compliance/compliance.module';
 import { MonthlyQuotaCounter } from './quota/monthly-quota.counter';
 import { MonthlyQuotaGuard } from './quota/monthly-quota.guard';
+import { QuotaThresholds } from './quota/quota-thresholds';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RetentionScheduler } from './retention/retention.scheduler';
 import { UsageRetentionService } from './retention/usage-retention.service';
@@ -25,6 +27,7 @@ import { UsageController } from './usage.controller';
     RateLimitModule,
     AuthModule,
     ComplianceModule,
+    AuditModule,
   ],
   controllers: [UsageController],
   providers: [
@@ -33,6 +36,7 @@ import { UsageController } from './usage.controller';
     UsageStatsService,
     MonthlyQuotaCounter,
     MonthlyQuotaGuard,
+    QuotaThresholds,
     UsageRetentionService,
     RetentionScheduler,
   ],

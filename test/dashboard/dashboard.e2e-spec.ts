@@ -102,7 +102,15 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     const headings = await page.locator('h2').allTextContents();
-    expect(headings).toEqual(['API keys', 'Usage', 'Wallets and sessions']);
+    expect(headings).toEqual([
+      'API keys',
+      'Usage',
+      'Wallets and sessions',
+      'Members',
+      'Webhooks',
+      'Audit log',
+      'Security',
+    ]);
   });
 
   it('creates a key: the full key is shown once, with a warning and a copy button', async () => {

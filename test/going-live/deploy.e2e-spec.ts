@@ -22,6 +22,7 @@ import {
 } from '../../src/chain/devnet/devnet';
 import type { NetworkFile } from '../../src/chain/network/network-definition';
 import { deployCommand } from '../../src/cli/deploy-command';
+import { ensureDistBuilt } from '../helpers/built-app-process';
 
 const ROOT = join(__dirname, '..', '..');
 const REGISTRY = [
@@ -84,13 +85,8 @@ describe('deploy (bare devnet)', () => {
   ];
 
   beforeAll(async () => {
-    const built = new Promise<void>((resolve, reject) =>
-      execFile('npm', ['run', '-s', 'build'], { cwd: ROOT }, (err) =>
-        err ? reject(err) : resolve(),
-      ),
-    );
+    ensureDistBuilt();
     devnet = await startBareDevnet({ port: 0 });
-    await built;
     provider = new JsonRpcProvider(devnet.rpcUrl, 84532, { staticNetwork: true, batchMaxCount: 1 });
     dir = mkdtempSync(join(tmpdir(), 'deploy-e2e-'));
     keyFile = join(dir, 'deployer.key');

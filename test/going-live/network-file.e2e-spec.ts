@@ -14,7 +14,7 @@ import { devnetNetworkFile, NetworkFile } from '../../src/chain/network/network-
 import { DEVNET_ISSUER_PUBLIC_KEY, formatIssuerPublicKey } from '../../src/compliance/zk';
 import { createTestApp, TestApp } from '../helpers/app';
 import { login } from '../helpers/auth';
-import { startBuiltApp } from '../helpers/built-app-process';
+import { ensureDistBuilt, startBuiltApp } from '../helpers/built-app-process';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
 
 const ROOT = join(__dirname, '..', '..');
@@ -81,12 +81,7 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
   };
 
   beforeAll(async () => {
-    const built = await new Promise<number | null>((resolve) =>
-      execFile('npm', ['run', '-s', 'build'], { cwd: ROOT }, (err) =>
-        resolve(err ? ((err as { code?: number }).code ?? 1) : 0),
-      ),
-    );
-    expect(built).toBe(0);
+    ensureDistBuilt();
     chain = await startComplianceDevnet();
     dir = mkdtempSync(join(tmpdir(), 'cgk-network-file-'));
     // The devnet's own file: src/config/networks/devnet.json (devnet.spec.ts keeps them equal).

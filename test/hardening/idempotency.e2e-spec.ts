@@ -2,7 +2,8 @@ import { Wallet } from 'ethers';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { IdempotencyRecord } from '../../src/auth/idempotency/idempotency-record.entity';
-import { createTestApp, TestApp } from '../helpers/app';
+import { UsersService } from '../../src/auth/users/users.service';
+import { createTestApp, TestAccount, TestApp } from '../helpers/app';
 import { login } from '../helpers/auth';
 import {
   ComplianceDevnet,
@@ -61,6 +62,37 @@ describe('Side effects that must not repeat', () => {
     const otherToken = await login(t, await t.createAccount());
     const theirs = await post('/api/v1/api-keys', key, body, otherToken).expect(201);
     expect(theirs.body.id).not.toBe(first.body.id);
+  });
+
+  it("never replays one caller's response to another member of the account", async () => {
+    // Security review: records were per account, so a developer replaying an owner's key and
+    // body got the owner's new API key secret back.
+    const owner = await t.createAccount();
+    const ownerToken = await login(t, owner);
+    const users = t.app.get(UsersService);
+    const dev = await users.build(
+      owner.accountId,
+      `dev-${owner.email}`,
+      owner.password,
+      'developer',
+    );
+    await users.insert(dev);
+    const developer: TestAccount = { ...owner, userId: dev.id, email: dev.email };
+    const developerToken = await login(t, developer);
+
+    const key = `shared-${Date.now()}`;
+    const body = { name: 'deploy', scopes: ['usage:read'] };
+    const mine = await post('/api/v1/api-keys', key, body, ownerToken).expect(201);
+    const theirs = await post('/api/v1/api-keys', key, body, developerToken).expect(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect(theirs.body.key).not.toBe(mine.body.key);
+    // Each caller still gets their own replay, from any of their logins.
+    const ownerAgain = await post('/api/v1/api-keys', key, body, await login(t, owner)).expect(201);
+    expect(ownerAgain.headers['idempotent-replayed']).toBe('true');
+    expect(ownerAgain.body).toEqual(mine.body);
+    const developerAgain = await post('/api/v1/api-keys', key, body, developerToken).expect(201);
+    expect(developerAgain.body).toEqual(theirs.body);
   });
 
   it('runs concurrent duplicates once', async () => {

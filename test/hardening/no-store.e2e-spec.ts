@@ -72,6 +72,14 @@ describe('Cache-Control: no-store on every protected route', () => {
       decreaseLiquidity: { tokenId: '1', userAddress: wallet, liquidityBps: 5_000 },
       collectFees: { tokenId: '1', userAddress: wallet },
       relayTransaction: { signedTransaction: SIGNED_TRANSACTION_EXAMPLE },
+      updateApiKey: { name: 'renamed' },
+      createInvitation: { email: 'invitee@example.com', role: 'viewer' },
+      updateMemberRole: { role: 'viewer' },
+      createWebhook: { url: 'http://127.0.0.1:9/hook', events: ['session.activated'] },
+      updateWebhook: { active: false },
+      enableTotp: { code: '123456' },
+      disableTotp: { code: '123456' },
+      updateAccountSecurity: { mfaRequired: false },
     };
     return bodies[operationId];
   }
@@ -95,6 +103,8 @@ describe('Cache-Control: no-store on every protected route', () => {
       walletAddress: wallet,
       owner: wallet,
       txHash: '0x' + 'ab'.repeat(32),
+      // Nobody's: a member route answers 404, which must be no-store too.
+      userId: '00000000-0000-4000-8000-000000000000',
     };
     const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (!(name in values)) throw new Error(`${op.operationId}: no test value for {${name}}`);

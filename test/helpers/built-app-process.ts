@@ -2,6 +2,24 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../../src/bootstrap/process-settings';
 
+const ROOT = join(__dirname, '..', '..');
+
+/**
+ * Makes sure dist/ is built from the current sources, as the specs that run it need. Jest's
+ * globalSetup (test/setup/build-dist.ts) has normally built it once for the run, and then this does
+ * nothing; run on its own, it builds only if the sources changed, under the same lock as every other
+ * build, so two workers never write dist/ at once.
+ */
+export function ensureDistBuilt(): void {
+  if (process.env.TEST_DIST_BUILT === '1') return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildIfChangedLocked } = require(join(ROOT, 'scripts/build/build-if-changed.cjs')) as {
+    buildIfChangedLocked(root: string): { built: boolean; status: number };
+  };
+  const { status } = buildIfChangedLocked(ROOT);
+  if (status !== 0) throw new Error(`building dist/ failed (npm run build exited with ${status})`);
+}
+
 export interface BuiltAppProcess {
   port: number;
   /** Everything printed so far, stdout and stderr. */
@@ -12,12 +30,12 @@ export interface BuiltAppProcess {
 }
 
 /**
- * Runs dist/main.js (build first) as `npm start` does, on ephemeral ports, and resolves once it
+ * Runs dist/main.js (call `ensureDistBuilt()` first) as `npm start` does, on ephemeral ports, and resolves once it
  * prints its Ready line.
  */
 export async function startBuiltApp(env: Record<string, string>): Promise<BuiltAppProcess> {
   const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
-    cwd: join(__dirname, '..', '..'),
+    cwd: ROOT,
     env: {
       ...process.env,
       ...SERVICE_PROCESS_ENV,

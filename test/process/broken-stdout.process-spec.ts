@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../../src/bootstrap/pro
 import { SHUTDOWN_DEADLINE_MARGIN_MS } from '../../src/lifecycle/shutdown-deadline';
 import { closedPort } from '../helpers/ports';
 import { pollUntil } from '../helpers/wait';
+import { ensureDistBuilt } from '../helpers/built-app-process';
 
 const GRACE_MS = 2_000;
 /** The deadline the service promises, plus time for the OS to reap it and report the exit. */
@@ -30,7 +31,7 @@ describe('A service whose stdout reader goes away', () => {
   const dataDirs: string[] = [];
 
   beforeAll(() => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'pipe' });
+    ensureDistBuilt();
   });
   afterAll(() => {
     for (const child of children)

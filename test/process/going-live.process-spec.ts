@@ -9,7 +9,7 @@ import { devnetPrivateKeys } from '../../src/chain/devnet/devnet';
 import type { NetworkFile } from '../../src/chain/network/network-definition';
 import { parseCredentialFile } from '../../src/compliance/zk/credential-file';
 import { proveCredential } from '../../src/compliance/zk/proof-generator';
-import { startBuiltApp, type BuiltAppProcess } from '../helpers/built-app-process';
+import { ensureDistBuilt, startBuiltApp, type BuiltAppProcess } from '../helpers/built-app-process';
 import { closedPort } from '../helpers/ports';
 import { pollUntil } from '../helpers/wait';
 
@@ -44,12 +44,12 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   });
 }
 
-/** The `bash` block of README.md's "Going live" section. */
+/** The `bash` block of docs/operators.md's "Going live" section. */
 function readmeGoingLiveBlock(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'operators.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Going live\n'));
   const match = /```bash\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('README.md has no bash block under "## Going live"');
+  if (!match) throw new Error('docs/operators.md has no bash block under "## Going live"');
   return match[1];
 }
 
@@ -88,8 +88,7 @@ describe('Going live: bare chain -> deploy -> verify -> production service -> a 
   const [deployerKey, funderKey, userKey] = devnetPrivateKeys(3);
 
   beforeAll(async () => {
-    const built = await run('npm', ['run', '-s', 'build']);
-    expect(built.code).toBe(0);
+    ensureDistBuilt();
     dir = mkdtempSync(join(tmpdir(), 'cgk-going-live-'));
     bareFile = join(dir, 'bare-network.json');
     networkFile = join(dir, 'live', 'base-sepolia.json');

@@ -1,8 +1,9 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../../src/bootstrap/process-settings';
+import { ensureDistBuilt } from '../helpers/built-app-process';
 
 const READINESS_DELAY_MS = 1_000;
 const GRACE_MS = 10_000;
@@ -27,7 +28,7 @@ describe('SIGTERM to the whole process group (as systemd sends it)', () => {
   let child: ChildProcess | undefined;
 
   beforeAll(() => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'pipe' });
+    ensureDistBuilt();
     dataDir = mkdtempSync(join(tmpdir(), 'cgk-group-'));
   });
   afterAll(() => {

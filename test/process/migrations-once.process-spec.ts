@@ -1,10 +1,10 @@
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../../src/bootstrap/process-settings';
 import { MIGRATIONS } from '../../src/database/migrations';
-import { BuiltAppProcess, startBuiltApp } from '../helpers/built-app-process';
+import { BuiltAppProcess, ensureDistBuilt, startBuiltApp } from '../helpers/built-app-process';
 import { acquireDevnet, DevnetHandle } from '../helpers/devnet';
 import { createTestDatabase, TestDatabase } from '../helpers/test-env';
 
@@ -66,7 +66,7 @@ describePostgres('Migrations with several replicas on one PostgreSQL schema', ()
   const apps: BuiltAppProcess[] = [];
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'pipe' });
+    ensureDistBuilt();
     chain = await acquireDevnet();
   }, 120_000);
   afterAll(async () => {

@@ -1,17 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BuiltAppProcess, startBuiltApp } from '../helpers/built-app-process';
+import { BuiltAppProcess, ensureDistBuilt, startBuiltApp } from '../helpers/built-app-process';
 
 /** What `npm start` does on a fresh checkout: build with SWC, boot on embedded defaults, serve. */
 describe('npm start on embedded defaults', () => {
-  const root = join(__dirname, '..', '..');
   let dataDir: string;
   let running: BuiltAppProcess | undefined;
 
   beforeAll(() => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'pipe' });
+    ensureDistBuilt();
     dataDir = mkdtempSync(join(tmpdir(), 'cgk-start-'));
   });
   afterAll(() => {

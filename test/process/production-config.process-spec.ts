@@ -1,8 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../../src/bootstrap/process-settings';
+import { ensureDistBuilt } from '../helpers/built-app-process';
 
 /** Runs dist/main.js with exactly these variables (no inherited APP_MODE, JWT_SECRET, ...). */
 function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -22,11 +23,10 @@ function start(env: Record<string, string>): Promise<{ code: number | null; outp
  * start, not one per start, and no secret is echoed back.
  */
 describe('A production start with settings missing', () => {
-  const root = join(__dirname, '..', '..');
   let dataDir: string;
 
   beforeAll(() => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'pipe' });
+    ensureDistBuilt();
     dataDir = mkdtempSync(join(tmpdir(), 'cgk-production-config-'));
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,17 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BuiltAppProcess, startBuiltApp } from '../helpers/built-app-process';
+import { BuiltAppProcess, ensureDistBuilt, startBuiltApp } from '../helpers/built-app-process';
 
 /** Issue 13 item 5: a start a person can read (pretty + banner), JSON lines for collectors. */
 describe('What a start prints', () => {
-  const root = join(__dirname, '..', '..');
   const dirs: string[] = [];
   let running: BuiltAppProcess | undefined;
 
   beforeAll(() => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'pipe' });
+    ensureDistBuilt();
   });
   afterEach(() => running?.kill());
   afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

@@ -18,8 +18,8 @@ interface Service {
 }
 
 /**
- * docker-compose.yml and deploy/haproxy.cfg as the operators' docs show them (README "Running
- * replicas"): Docker is not available here, so the compose file is read as YAML (merge keys
+ * docker-compose.yml and deploy/haproxy.cfg as the operators' docs show them (docs/operators.md
+ * "Replicas"): Docker is not available here, so the compose file is read as YAML (merge keys
  * resolved as Compose resolves them) and the balancer's file is checked by HAProxy itself.
  */
 describe('replicas deployment files', () => {

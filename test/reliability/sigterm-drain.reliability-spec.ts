@@ -51,7 +51,10 @@ describe('SIGTERM under load', () => {
   let child: ChildProcess | undefined;
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, ['scripts/build/build-if-changed.cjs'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
     db = await createTestDatabase('postgres');
   });
   afterAll(async () => {

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { AccountLimitsService } from '../../src/usage/rate-limit/account-limits.service';
 import { RedisConnection } from '../../src/usage/rate-limit/redis-connection';
+import { UsageRollupsService } from '../../src/usage/rollups/usage-rollups.service';
 import { UsageRecorder } from '../../src/usage/usage-recorder.service';
 import { AuthProbeController } from '../auth/auth-probe.controller';
 import { createTestApp, TestApp } from '../helpers/app';
@@ -32,7 +33,8 @@ describe('GET /api/v1/plans', () => {
 
   it('lists the plans without credentials, null for unlimited', async () => {
     const res = await request(t.server).get('/api/v1/plans').expect(200);
-    expect(res.body).toEqual({
+    expect(res.body.monthlyQuotaExcludes).toMatch(/^Dashboard reads/);
+    expect(res.body).toMatchObject({
       plans: [
         { name: 'free', requestsPerMinute: 120, monthlyQuota: 10_000, maxApiKeys: 10 },
         { name: 'pro', requestsPerMinute: 1_200, monthlyQuota: 1_000_000, maxApiKeys: 100 },
@@ -125,9 +127,10 @@ describe('Monthly quota', () => {
         .set('Authorization', `Bearer ${token}`)
         .expect(200);
       expect(res.body.plan).toBe('enterprise');
+      // The dashboard's own read (JWT GET of usage) is not counted (issue 33).
       expect(res.body.quota).toEqual({
         limit: null,
-        used: 1,
+        used: 0,
         remaining: null,
         resetsAt: nextMonthUtc(),
       });
@@ -139,7 +142,121 @@ describe('Monthly quota', () => {
   });
 });
 
+describe("Monthly quota: the dashboard's own reads are free (issue 33)", () => {
+  it('JWT GETs of usage, api-keys, wallets and webhooks do not count; everything else does, across a restart', async () => {
+    const db = await createTestDatabase();
+    const first = await createTestApp({ db, extra });
+    let account: Awaited<ReturnType<TestApp['createAccount']>>;
+    let token: string;
+    const remaining = (res: request.Response) => Number(res.headers['x-quota-remaining']);
+    try {
+      account = await first.createAccount();
+      await setQuota(first, account.accountId, 100);
+      token = await login(first, account);
+      const dashboardReads = [
+        '/api/v1/usage/stats',
+        '/api/v1/api-keys',
+        '/api/v1/wallets',
+        '/api/v1/webhooks',
+      ];
+      const before = await request(first.server)
+        .get('/api/v1/usage/stats')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
+      expect(before.body.quota).toMatchObject({ limit: 100, used: 0, remaining: 100 });
+      for (let i = 0; i < 3; i++)
+        for (const path of dashboardReads) {
+          const res = await request(first.server)
+            .get(path)
+            .set('Authorization', `Bearer ${token}`)
+            .expect(200);
+          expect(res.headers['x-quota-limit']).toBe('100');
+          expect(remaining(res)).toBe(100);
+        }
+      // A write with the dashboard login counts, and so does an API key's read of usage.
+      const key = await createApiKey(first, token, ['usage:read', 'defi:preflight']); // 1
+      const byKey = await request(first.server)
+        .get('/api/v1/usage/stats')
+        .set('X-API-Key', key.key)
+        .expect(200); // 2
+      expect(remaining(byKey)).toBe(98);
+      // A JWT GET of another endpoint counts too.
+      const probe = await request(first.server)
+        .get(PREFLIGHT)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200); // 3
+      expect(remaining(probe)).toBe(97);
+      const after = await request(first.server)
+        .get('/api/v1/usage/stats')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
+      expect(after.body.quota).toMatchObject({ used: 3, remaining: 97 });
+      expect(remaining(after)).toBe(97);
+    } finally {
+      await first.close();
+    }
+    // A restart seeds the month from the roll-ups without the free reads.
+    const second = await createTestApp({ db, extra });
+    try {
+      const res = await request(second.server)
+        .get('/api/v1/usage/stats')
+        .set('Authorization', `Bearer ${await login(second, account!)}`)
+        .expect(200);
+      expect(res.body.quota).toMatchObject({ used: 3, remaining: 97 });
+    } finally {
+      await second.close();
+      await db.drop();
+    }
+  });
+});
+
+/**
+ * An account with nothing counted yet this month: its dashboard reads read the month from the
+ * database once (the seed is kept as a counted request keeps it), not at every read.
+ */
+async function expectFreeReadsSeedOnce(env: Record<string, string> = {}): Promise<void> {
+  const t = await createTestApp({ env, extra });
+  try {
+    const account = await t.createAccount();
+    await setQuota(t, account.accountId, 100);
+    const token = await login(t, account);
+    const seeds = jest.spyOn(t.app.get(UsageRollupsService), 'quotaUsedSince');
+    for (let i = 0; i < 4; i++) {
+      const res = await request(t.server)
+        .get('/api/v1/api-keys')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
+      expect(res.headers['x-quota-remaining']).toBe('100');
+    }
+    expect(seeds.mock.calls.filter(([id]) => id === account.accountId)).toHaveLength(1);
+    // The kept seed is the counter a counted request then moves on.
+    await createApiKey(t, token, ['defi:preflight']);
+    const after = await request(t.server)
+      .get('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(after.headers['x-quota-remaining']).toBe('99');
+    expect(seeds.mock.calls.filter(([id]) => id === account.accountId)).toHaveLength(1);
+    seeds.mockRestore();
+  } finally {
+    await t.close();
+  }
+}
+
+describe('Monthly quota: free reads keep the seed they read', () => {
+  it('in memory', async () => {
+    await expectFreeReadsSeedOnce();
+  });
+});
+
 describeRedis('Monthly quota on Redis (TEST_REDIS_URL)', () => {
+  it('free reads keep the seed they read in Redis', async () => {
+    await expectFreeReadsSeedOnce({
+      REDIS_URL: REDIS_URL!,
+      REDIS_KEY_PREFIX: uniqueRedisPrefix('peek'),
+    });
+  });
+
   it('two instances sharing Redis admit exactly the quota together, and a lost counter is re-seeded', async () => {
     const db = await createTestDatabase();
     const env = { REDIS_URL, REDIS_KEY_PREFIX: uniqueRedisPrefix('quota') };

@@ -120,6 +120,7 @@ describe(RetentionScheduler.name, () => {
         refreshTokens: 3,
         authSessions: 2,
         siweNonces: 2,
+        auditEvents: 0,
       },
     });
     const after = await snapshot(t, seeded.account.accountId);
@@ -143,6 +144,7 @@ describe(RetentionScheduler.name, () => {
         refreshTokens: 0,
         authSessions: 0,
         siweNonces: 0,
+        auditEvents: 0,
       },
     });
     expect(

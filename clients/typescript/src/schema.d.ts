@@ -55,11 +55,153 @@ export interface paths {
          * The plans: requests per minute and per month (public)
          * @description **Auth:** none (public).
          *
-         *     An account has one plan; an operator may override its per-minute limit or monthly quota. Usage stats show your plan and quota.
+         *     An account has one plan; an operator may override its per-minute limit or monthly quota. Usage stats show your plan and quota. Dashboard reads (GET requests with a dashboard login, JWT, to usage, API keys, wallets, members, audit events, webhooks and /auth/me) do not count against the monthly quota; API-key requests and every write do. All count against the per-minute limit.
          */
         get: operations["listPlans"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in: your user (role, two-factor) and your account (plan, limits)
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Any role. monthlyQuota and rateLimitPerMinute are the limits in force (the plan’s, or an operator’s override).
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members of your account and their roles (any role)
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (owner or admin): their logins end at once
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Their access and refresh tokens stop working with this response; the API keys of the account stay. An admin removes developers and viewers, the owner also admins; the owner cannot be removed. NOT_FOUND for a user who is not a member of your account.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (owner or admin); role owner transfers ownership
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     An admin moves members between developer and viewer; only the owner grants or takes away admin, and transfers ownership (role owner: the previous owner becomes admin). The owner's own role changes only by a transfer. The change applies to the member's next request. NOT_FOUND for a user who is not a member of your account.
+         */
+        patch: operations["updateMemberRole"];
+        trace?: never;
+    };
+    "/api/v1/account/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending invitations of your account (owner or admin), newest first; no tokens
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by email with a role (owner or admin); the token is shown once
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Send the token (or the link) to the invitee, who sets a password with POST /auth/invitations/accept. It expires after INVITATION_TTL_HOURS (7 days by default) and works once; a new invitation for the same email replaces a pending one. An admin invites developers and viewers; the owner also admins. INVALID_PARAMS when the email is already a member.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a pending invitation (owner or admin): its token stops working
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     NOT_FOUND when no pending invitation with this id belongs to your account.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: creates your login in the inviting account, with its role
+         * @description **Auth:** none (public).
+         *
+         *     Then sign in with POST /auth/login. NOT_FOUND for an unknown, expired, revoked or already used token; INVALID_PARAMS when the invited email already has a login (an email belongs to one account) or the password is shorter than 12 characters.
+         *
+         *     Also served at `POST /auth/invitations/accept`.
+         */
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -79,11 +221,65 @@ export interface paths {
          * Dashboard login: an access token (15 min) and a single-use refresh token (7 days)
          * @description **Auth:** none (public).
          *
-         *     An unknown email and a wrong password get the same INVALID_CREDENTIALS. At most 10 attempts per minute per email and client IP (then RATE_LIMIT_EXCEEDED with retryAfter).
+         *     An unknown email and a wrong password get the same INVALID_CREDENTIALS. At most 10 attempts per minute per email and client IP (then RATE_LIMIT_EXCEEDED with retryAfter). With two-factor sign-in, MFA_REQUIRED until `otp` is sent, MFA_INVALID for a wrong or used code (counted as a failed login). After 5 wrong codes for one user within 15 minutes (the defaults), from any address, every code is refused with RATE_LIMIT_EXCEEDED (retryAfter) until the window ends.
          *
          *     Also served at `POST /auth/login`.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/mfa/totp/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * For a member whose account requires two-factor sign-in and who has none: a secret and QR code
+         * @description **Auth:** none (public).
+         *
+         *     Checked and throttled like a login. Add the secret to an authenticator app, then POST /auth/login with `otp`: that login enables it and returns the recovery codes once.
+         *
+         *     Also served at `POST /auth/mfa/totp/enroll`.
+         */
+        post: operations["enrollTotpAtLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether self-service sign-up is open here (SIGNUP_ENABLED), and its password rule
+         * @description **Auth:** none (public).
+         *
+         *     Also served at `GET /auth/signup`.
+         */
+        get: operations["signupAvailability"];
+        put?: never;
+        /**
+         * Open an account (SIGNUP_ENABLED): you become the owner of a new free-plan account
+         * @description **Auth:** none (public).
+         *
+         *     The answer is the same whether or not the email already had an account; log in next. Every sign-up counts toward the failed-login limit of the client IP, and toward the 10 attempts a minute of its email. 404 NOT_FOUND, like an unknown route, when sign-up is off (the default in production).
+         *
+         *     Also served at `POST /auth/signup`.
+         */
+        post: operations["signup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -155,7 +351,7 @@ export interface paths {
          * Create an API key; the full key appears in this response only
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
          *
-         *     At most 10 active keys on the free plan, 100 on pro, 1,000 on enterprise (revoked keys do not count): API_KEY_LIMIT_REACHED (409) beyond.
+         *     At most 10 active keys on the free plan, 100 on pro, 1,000 on enterprise (revoked keys do not count): API_KEY_LIMIT_REACHED (409) beyond. Roles: owner and admin may give every scope, a developer every scope but `audit:read`, a viewer creates no keys (ROLE_FORBIDDEN).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -178,12 +374,130 @@ export interface paths {
          * Revoke an API key (idempotent); requests with it then get API_KEY_INACTIVE
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
          *
-         *     NOT_FOUND when no key with this id belongs to your account.
+         *     NOT_FOUND when no key with this id belongs to your account. Owner, admin and developer may revoke any key of the account; a viewer may not (ROLE_FORBIDDEN).
          */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
+        /**
+         * Edit a key's name, scopes or expiry; the secret stays the same
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Send only the fields to change; scopes replace the old set, expiresAt null removes the expiry. Requests with the key see the change at once on this instance (within API_KEY_CACHE_MS on others). A developer edits only keys whose scopes, before and after, a developer may give (not `audit:read`); a viewer edits none (ROLE_FORBIDDEN). NOT_FOUND when no key with this id belongs to your account.
+         */
+        patch: operations["updateApiKey"];
+        trace?: never;
+    };
+    "/api/v1/auth/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether two-factor sign-in is on for you, and whether your account requires it
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         */
+        get: operations["getMfaStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/mfa/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolling an authenticator app: a new secret, its otpauth URI and QR code
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     The secret stays pending (login does not ask for codes) until POST .../enable confirms a code. Calling it again replaces a pending secret; once enabled, INVALID_PARAMS (disable first).
+         */
+        post: operations["setupTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/mfa/totp/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the authenticator with its current code: two-factor sign-in is on
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Returns ten single-use recovery codes, shown this once. From now on POST /auth/login needs `otp` (MFA_REQUIRED without it). A wrong code counts toward your lockout (by default 5 per 15 minutes, shared with login and disable; then RATE_LIMIT_EXCEEDED with retryAfter).
+         */
+        post: operations["enableTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/mfa/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off, with a current code or an unused recovery code
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     The secret and every recovery code are deleted. Idempotent: 204 when it is already off. A wrong code counts toward your lockout, shared with login (then RATE_LIMIT_EXCEEDED with retryAfter).
+         */
+        post: operations["disableTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's sign-in policy
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         */
+        get: operations["getAccountSecurity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Require two-factor sign-in of every member (owner only)
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     With mfaRequired, a member without an authenticator gets MFA_REQUIRED at login (details: enrollmentRequired) and enrols there: POST /auth/mfa/totp/enroll, then log in with `otp`. Sessions already open stay open.
+         */
+        patch: operations["updateAccountSecurity"];
         trace?: never;
     };
     "/api/v1/usage/stats": {
@@ -197,7 +511,7 @@ export interface paths {
          * Your account's usage (requests, failures, rate-limited), your plan, monthly quota and current rate-limit window
          * @description **Auth:** an API key with the `usage:read` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Counted from per-minute and per-hour roll-ups: minute resolution (`from` rounded down, `to` up). Raw rows are kept USAGE_RAW_RETENTION_DAYS, roll-ups USAGE_ROLLUP_RETENTION_DAYS.
+         *     Counted from per-minute and per-hour roll-ups: minute resolution (`from` rounded down, `to` up). `granularity=hour|day` adds `series`, a chart in one call. Raw rows are kept USAGE_RAW_RETENTION_DAYS, roll-ups USAGE_ROLLUP_RETENTION_DAYS.
          */
         get: operations["getUsageStats"];
         put?: never;
@@ -364,6 +678,28 @@ export interface paths {
          *     Bind with POST /api/v1/onboarding/register; each wallet’s session, balances and allowances: GET /api/v1/defi/preflight/{address}.
          */
         get: operations["listWallets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's audit trail: who changed what, from where, newest first
+         * @description **Auth:** an API key with the `audit:read` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Every security-relevant change (sign-ins, keys, members, MFA, wallets, sessions, webhooks, operator plan changes) with its actor, target, client IP, user agent and request id. Any dashboard user, or an API key with `audit:read` (for a SIEM). Pass limit (1-200, default 50); when nextCursor is not null, pass it as cursor for the next page. Kept AUDIT_RETENTION_DAYS (default 400).
+         */
+        get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -636,6 +972,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's webhook endpoints, newest first
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint; the signing secret appears in this response only
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Events: session.activated, session.expiring (WEBHOOK_SESSION_EXPIRING_LEAD_SECONDS before activeUntil, default 1 h), session.revoked, transaction.confirmed, transaction.reverted (transactions relayed through the service, with the decoded revert), api_key.created, api_key.revoked, quota.threshold (80 % and 100 % of the monthly quota). Body of each delivery: {type, id, createdAt, data}. Retries with backoff (about 8 attempts over 24 h); an endpoint failing for 5 days is disabled.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint (never its secret)
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the endpoint and its delivery history
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the URL, the events or the description, or turn the endpoint off and on
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret (shown once); the previous one keeps signing alongside for 24 h
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     During the 24 h, webhook-signature carries two space-separated `v1,` signatures: receivers holding either secret verify.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event to this endpoint (follow it in its deliveries)
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries of this endpoint, newest first, with every attempt (status code, duration, error) and the next retry
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Pass limit (1-100, default 20); when nextCursor is not null, pass it as cursor.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -741,7 +1195,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -814,15 +1268,230 @@ export interface components {
              */
             maxApiKeys: number;
         };
-        PlansResponse: {
+        PlansListingResponse: {
             /** @description From the smallest to the largest */
             plans: components["schemas"]["PlanDto"][];
+            /**
+             * @description What the monthly quota does not count
+             * @example Dashboard reads (GET requests with a dashboard login, JWT, to usage, API keys, wallets, members, audit events, webhooks and /auth/me) do not count against the monthly quota; API-key requests and every write do. All count against the per-minute limit.
+             */
+            monthlyQuotaExcludes: string;
+        };
+        MeUser: {
+            /** Format: uuid */
+            id: string;
+            /** @example ops@acme.test */
+            email: string;
+            /**
+             * @example owner
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /** @description Whether two-factor sign-in (TOTP) is on for this user */
+            mfaEnabled: boolean;
+        };
+        MeAccount: {
+            /** Format: uuid */
+            id: string;
+            /** @example Acme Treasury */
+            name: string;
+            /**
+             * @example pro
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "enterprise";
+            /**
+             * @description Requests per calendar month (UTC) the account may make; null: unlimited
+             * @example 1000000
+             */
+            monthlyQuota: number | null;
+            /**
+             * @description Requests per minute
+             * @example 1200
+             */
+            rateLimitPerMinute: number;
+        };
+        MeResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            user: components["schemas"]["MeUser"];
+            account: components["schemas"]["MeAccount"];
+        };
+        MemberItem: {
+            /** Format: uuid */
+            userId: string;
+            /** @example dev@acme.test */
+            email: string;
+            /**
+             * @example developer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /** Format: date-time */
+            joinedAt: string;
+        };
+        MemberListResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            /** @description Every member, oldest first */
+            items: components["schemas"]["MemberItem"][];
+        };
+        /**
+         * @example {
+         *       "role": "developer"
+         *     }
+         */
+        UpdateMemberRoleDto: {
+            /**
+             * @description The new role. `owner` transfers ownership (owner only; the previous owner becomes admin). Only the owner grants or takes away admin.
+             * @example developer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+        };
+        MemberResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            /** Format: uuid */
+            userId: string;
+            /** @example dev@acme.test */
+            email: string;
+            /**
+             * @example developer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            /** Format: date-time */
+            joinedAt: string;
+        };
+        /**
+         * @example {
+         *       "email": "dev@acme.test",
+         *       "role": "developer"
+         *     }
+         */
+        CreateInvitationDto: {
+            /** @example dev@acme.test */
+            email: string;
+            /**
+             * @description An admin invites developers and viewers; the owner also admins.
+             * @example developer
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "viewer";
+        };
+        CreatedInvitationResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example dev@acme.test */
+            email: string;
+            /**
+             * @example developer
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "viewer";
+            /** Format: uuid */
+            invitedByUserId: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            authMethod: "jwt";
+            /**
+             * @description The invitation token: shown in this response only. The invitee sends it with a password to POST /auth/invitations/accept.
+             * @example inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            token: string;
+            /**
+             * @description The dashboard link that carries the token (a full URL when PUBLIC_BASE_URL is set, else a path)
+             * @example /dashboard/#accept-invitation=inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            link: string;
+        };
+        InvitationItem: {
+            /** Format: uuid */
+            id: string;
+            /** @example dev@acme.test */
+            email: string;
+            /**
+             * @example developer
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "viewer";
+            /** Format: uuid */
+            invitedByUserId: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        InvitationListResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            /** @description Pending invitations (not accepted, revoked or expired), newest first */
+            items: components["schemas"]["InvitationItem"][];
+        };
+        InvitationResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example dev@acme.test */
+            email: string;
+            /**
+             * @example developer
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "viewer";
+            /** Format: uuid */
+            invitedByUserId: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            authMethod: "jwt";
+        };
+        /**
+         * @example {
+         *       "token": "inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+         *       "password": "a long passphrase of yours"
+         *     }
+         */
+        AcceptInvitationDto: {
+            /**
+             * @description The invitation token (inv_...) from the invitation or its link
+             * @example inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            token: string;
+            /**
+             * Format: password
+             * @description The new user's password: at least 12 characters.
+             */
+            password: string;
+        };
+        AcceptedInvitationResponse: {
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            accountId: string;
+            /** @example dev@acme.test */
+            email: string;
+            /**
+             * @example developer
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "viewer";
         };
         LoginDto: {
             /** @example ops@acme.test */
             email: string;
             /** Format: password */
             password: string;
+            /**
+             * @description With two-factor sign-in: the 6-digit code of the authenticator app, or an unused recovery code (MFA_REQUIRED without it, MFA_INVALID when wrong or already used)
+             * @example 123456
+             */
+            otp?: string;
         };
         TokenPairResponse: {
             /**
@@ -844,6 +1513,59 @@ export interface components {
              * @example 604800
              */
             refreshExpiresIn: number;
+            /** @description Only when this login finished enrolling an authenticator (account requires MFA): ten single-use recovery codes, shown this once */
+            recoveryCodes?: string[];
+        };
+        CredentialsDto: {
+            /** @example ops@acme.test */
+            email: string;
+            /** Format: password */
+            password: string;
+        };
+        TotpSetupResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            /**
+             * @description Base32 secret, for typing into an app by hand; shown by this call only
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+            /** @example otpauth://totp/Compliance%20DeFi%20Builder:ops%40acme.test?secret=JBSWY3DPEHPK3PXP&issuer=Compliance%20DeFi%20Builder */
+            otpauthUri: string;
+            /** @description The otpauth URI as a QR code (PNG data URL) to scan */
+            qrCodeDataUrl: string;
+        };
+        SignupAvailabilityResponse: {
+            /** @description POST /auth/signup is open (otherwise it answers 404 NOT_FOUND) */
+            enabled: boolean;
+            /** @example 12 */
+            passwordMinLength: number;
+        };
+        /**
+         * @example {
+         *       "email": "ops@acme.test",
+         *       "password": "correct horse battery staple",
+         *       "accountName": "Acme Treasury"
+         *     }
+         */
+        SignupDto: {
+            /** @example ops@acme.test */
+            email: string;
+            /** Format: password */
+            password: string;
+            /** @example Acme Treasury */
+            accountName: string;
+        };
+        SignupResponse: {
+            /** @example ops@acme.test */
+            email: string;
+            /**
+             * @description The same answer whether or not the email already had an account (nothing tells them apart); log in next with POST /auth/login.
+             * @example If this email was free, its account is ready: log in with POST /auth/login.
+             */
+            message: string;
+            /** @example /auth/login */
+            next: string;
         };
         RefreshTokenDto: {
             /** @description The refresh token of the last login or refresh response */
@@ -871,7 +1593,7 @@ export interface components {
              *       "usage:read"
              *     ]
              */
-            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify")[];
+            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read")[];
             /**
              * Format: date-time
              * @description Expiry: an ISO 8601 string, a date-time with an offset (2027-01-01T00:00:00Z) or a date (midnight UTC); numbers are refused. It must be in the future and at most the deployment’s key lifetime from now (730 days unless configured otherwise). Omitted: the key never expires.
@@ -887,11 +1609,16 @@ export interface components {
             /** @example CI pipeline */
             name: string;
             /**
+             * Format: uuid
+             * @description The dashboard user who created the key (null: created otherwise, e.g. the CLI)
+             */
+            createdByUserId: string | null;
+            /**
              * @description The clear part of the key, to recognise it
              * @example cgk_test_3f9a0c51d2e4
              */
             prefix: string;
-            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify")[];
+            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read")[];
             active: boolean;
             /** Format: date-time */
             expiresAt: string | null;
@@ -915,11 +1642,16 @@ export interface components {
             /** @example CI pipeline */
             name: string;
             /**
+             * Format: uuid
+             * @description The dashboard user who created the key (null: created otherwise, e.g. the CLI)
+             */
+            createdByUserId: string | null;
+            /**
              * @description The clear part of the key, to recognise it
              * @example cgk_test_3f9a0c51d2e4
              */
             prefix: string;
-            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify")[];
+            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read")[];
             active: boolean;
             /** Format: date-time */
             expiresAt: string | null;
@@ -937,6 +1669,80 @@ export interface components {
             items: components["schemas"]["ApiKeyResponse"][];
             /** @description Pass as cursor to get the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        /**
+         * @example {
+         *       "name": "CI pipeline (read only)",
+         *       "scopes": [
+         *         "usage:read"
+         *       ]
+         *     }
+         */
+        UpdateApiKeyDto: {
+            /**
+             * @description A new label (the same rules as at creation).
+             * @example CI pipeline (read only)
+             */
+            name?: string;
+            /**
+             * @description The full new set of scopes (replaces the old set). A developer may give every scope but `audit:read`, and edits only keys without it.
+             * @example [
+             *       "usage:read"
+             *     ]
+             */
+            scopes?: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read")[];
+            /**
+             * Format: date-time
+             * @description A new expiry (ISO 8601, in the future, within the deployment’s key lifetime), or null: the key never expires.
+             * @example 2027-01-01T00:00:00Z
+             */
+            expiresAt?: string | null;
+        };
+        MfaStatusResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            /** @description Two-factor sign-in is on for this user */
+            enabled: boolean;
+            /** @description The account requires two-factor sign-in of every member */
+            requiredByAccount: boolean;
+        };
+        /**
+         * @example {
+         *       "code": "123456"
+         *     }
+         */
+        TotpCodeDto: {
+            /**
+             * @description The 6-digit code the authenticator app shows now (disable also takes an unused recovery code)
+             * @example 123456
+             */
+            code: string;
+        };
+        RecoveryCodesResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            /**
+             * @description Ten single-use codes for when the authenticator is lost: shown this once, stored only as HMACs. Use one as `otp` at login.
+             * @example [
+             *       "k7m2p-x9qra",
+             *       "b3hzn-4tdwe"
+             *     ]
+             */
+            recoveryCodes: string[];
+        };
+        AccountSecurityResponse: {
+            /** @enum {string} */
+            authMethod: "jwt";
+            mfaRequired: boolean;
+        };
+        /**
+         * @example {
+         *       "mfaRequired": true
+         *     }
+         */
+        UpdateAccountSecurityDto: {
+            /** @description Every member must sign in with a second factor; members without one enrol at their next login */
+            mfaRequired?: boolean;
         };
         UsageCounts: {
             requests: number;
@@ -981,6 +1787,20 @@ export interface components {
             userId: string | null;
             /** Format: date-time */
             lastRequestAt: string | null;
+        };
+        SeriesPoint: {
+            requests: number;
+            /** @description Status < 400 */
+            succeeded: number;
+            /** @description Status >= 400 (rate-limited included) */
+            failed: number;
+            /** @description Status 429 */
+            rateLimited: number;
+            /**
+             * Format: date-time
+             * @description Start of the UTC hour or day (the first point may start before `from`)
+             */
+            start: string;
         };
         RateLimitWindow: {
             /** @description Requests per minute of your plan (or override) */
@@ -1028,6 +1848,13 @@ export interface components {
             };
             /** @description Per API key and per dashboard user of your account */
             byKey: components["schemas"]["KeyUsage"][];
+            /**
+             * @description When asked for
+             * @enum {string}
+             */
+            granularity?: "hour" | "day";
+            /** @description With `granularity`: requests per bucket, oldest first, every bucket of the range */
+            series?: components["schemas"]["SeriesPoint"][];
             rateLimit: components["schemas"]["RateLimitWindow"];
             /**
              * @description Your account's plan (GET /api/v1/plans)
@@ -1251,6 +2078,59 @@ export interface components {
             authMethod: "jwt";
             /** @description Wallets bound to your account, most recently bound first. Their session status: GET /api/v1/defi/preflight/{address}. */
             items: components["schemas"]["BoundWalletResponse"][];
+        };
+        AuditActor: {
+            /** @enum {string} */
+            type: "user" | "api_key" | "operator" | "system";
+            /** @description User id or API key id; null for the operator (CLI) and the service itself */
+            id: string | null;
+        };
+        AuditTarget: {
+            /**
+             * @description api_key, user, wallet, account, webhook...
+             * @example api_key
+             */
+            type: string;
+            /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+            id: string;
+        };
+        AuditEventResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @example api_key.created
+             * @enum {string}
+             */
+            type: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.plan_changed";
+            actor: components["schemas"]["AuditActor"];
+            target: components["schemas"]["AuditTarget"] | null;
+            /** @description Client IP (see TRUST_PROXY) */
+            ip: string | null;
+            userAgent: string | null;
+            /** @description The X-Request-Id of the request that caused it (also in the service logs) */
+            requestId: string | null;
+            /**
+             * @description A few facts about the change; never a secret
+             * @example {
+             *       "name": "backend",
+             *       "scopes": [
+             *         "defi:swap"
+             *       ]
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        AuditEventListResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @description One page, newest first */
+            items: components["schemas"]["AuditEventResponse"][];
+            /** @description Pass as cursor to get the next (older) page; null on the last page. */
+            nextCursor: string | null;
         };
         PermitDetailsDto: {
             /**
@@ -2409,6 +3289,150 @@ export interface components {
             /** @description REVERTED: why, decoded as the relay simulation decodes it */
             revert?: components["schemas"]["RevertReasonDto"];
         };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/compliance-defi",
+         *       "events": [
+         *         "session.activated",
+         *         "session.expiring",
+         *         "transaction.confirmed"
+         *       ],
+         *       "description": "Risk desk"
+         *     }
+         */
+        CreateWebhookDto: {
+            /**
+             * @description Where events are POSTed. Production mode: https only, and the name must resolve to public addresses only (not loopback, private, CGNAT, link-local or metadata), checked now and before every delivery; WEBHOOK_ALLOWED_HOSTS names exceptions. Demo mode also accepts http and loopback (127.0.0.0/8, [::1], localhost), and refuses the other non-public addresses as production does.
+             * @example https://hooks.example.com/compliance-defi
+             */
+            url: string;
+            /**
+             * @description Event types to receive (at least one). Only events of your own account are sent.
+             * @example [
+             *       "session.activated",
+             *       "transaction.confirmed"
+             *     ]
+             */
+            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold")[];
+            /**
+             * @description A label for the dashboard
+             * @example Risk desk
+             */
+            description?: string;
+        };
+        CreatedWebhookResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://hooks.example.com/compliance-defi */
+            url: string;
+            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold")[];
+            /** @description false: no deliveries (turned off, or disabled after failing) */
+            active: boolean;
+            description: string | null;
+            /** @description Why the service disabled it (every delivery failing for WEBHOOK_DISABLE_AFTER_SECONDS) */
+            disabledReason: string | null;
+            /** @description ISO 8601: failing without a success since then; null while healthy */
+            failingSince: string | null;
+            /** @description ISO 8601: after a rotation, the previous secret also signs until then */
+            previousSecretExpiresAt: string | null;
+            createdAt: string;
+            /**
+             * @description The signing secret, shown in this response only: verify each delivery with it (Standard Webhooks, e.g. `new Webhook(secret).verify(body, headers)`).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://hooks.example.com/compliance-defi */
+            url: string;
+            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold")[];
+            /** @description false: no deliveries (turned off, or disabled after failing) */
+            active: boolean;
+            description: string | null;
+            /** @description Why the service disabled it (every delivery failing for WEBHOOK_DISABLE_AFTER_SECONDS) */
+            disabledReason: string | null;
+            /** @description ISO 8601: failing without a success since then; null while healthy */
+            failingSince: string | null;
+            /** @description ISO 8601: after a rotation, the previous secret also signs until then */
+            previousSecretExpiresAt: string | null;
+            createdAt: string;
+        };
+        WebhookListResponse: {
+            webhooks: components["schemas"]["WebhookResponse"][];
+        };
+        /**
+         * @example {
+         *       "events": [
+         *         "session.activated",
+         *         "session.revoked"
+         *       ],
+         *       "active": true
+         *     }
+         */
+        UpdateWebhookDto: {
+            /** @description Where events are POSTed. Production mode: https only, and the name must resolve to public addresses only (not loopback, private, CGNAT, link-local or metadata), checked now and before every delivery; WEBHOOK_ALLOWED_HOSTS names exceptions. Demo mode also accepts http and loopback (127.0.0.0/8, [::1], localhost), and refuses the other non-public addresses as production does. */
+            url?: string;
+            /** @description Event types to receive (at least one). Only events of your own account are sent. */
+            events?: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold")[];
+            /** @description false stops deliveries (pending ones are not sent); true resumes and clears a disablement by the service. */
+            active?: boolean;
+            /** @description A label for the dashboard; null removes it */
+            description?: Record<string, never> | null;
+        };
+        WebhookTestResponse: {
+            /**
+             * @description The webhook-id of the test event
+             * @example msg_2f1c...
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @description Follow it in GET /api/v1/webhooks/{id}/deliveries
+             */
+            deliveryId: string;
+        };
+        WebhookAttemptResponse: {
+            /** @example 1 */
+            attempt: number;
+            /** @description null: no HTTP response */
+            statusCode: number | null;
+            /** @example 42 */
+            durationMs: number;
+            /** @example HTTP 500 */
+            error: string | null;
+            attemptedAt: string;
+        };
+        WebhookDeliveryResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description The webhook-id header: the same on every attempt */
+            eventId: string;
+            /** @example session.activated */
+            eventType: string;
+            /**
+             * @description pending: retries scheduled; delivered: a 2xx; failed: every attempt failed (or the endpoint was turned off); notice: listed, never sent (webhook.disabled)
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed" | "notice";
+            attemptCount: number;
+            /** @description ISO 8601 of the next attempt */
+            nextRetryAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** @description The event body (type, id, createdAt, data) */
+            payload?: Record<string, never>;
+            createdAt: string;
+            deliveredAt: string | null;
+            /** @description Oldest first */
+            attempts: components["schemas"]["WebhookAttemptResponse"][];
+        };
+        WebhookDeliveryListResponse: {
+            deliveries: components["schemas"]["WebhookDeliveryResponse"][];
+            /** @description Pass as cursor for the next page */
+            nextCursor: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -2479,7 +3503,629 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlansResponse"];
+                    "application/json": components["schemas"]["PlansListingResponse"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberListResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member’s user id (GET /api/v1/account/members lists them). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member’s user id (GET /api/v1/account/members lists them). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberRoleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationListResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitationResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation id (GET /api/v1/account/invitations lists them). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedInvitationResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2514,8 +4160,187 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /**
+             * @description `INVALID_CREDENTIALS` (auth): Check the email and password; accounts are created by an operator with the CLI.
+             *
+             *     `MFA_REQUIRED` (auth): This user has two-factor sign-in: send the 6-digit code from the authenticator app (or a recovery code) as `otp` with the email and password.
+             *
+             *     `MFA_INVALID` (auth): The one-time code is wrong, expired or already used; wait for the next code in the authenticator app, or use an unused recovery code.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED` (auth): Wait retryAfter seconds before retrying; higher limits come with a plan upgrade. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    enrollTotpAtLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CredentialsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetupResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `INVALID_CREDENTIALS` (auth): Check the email and password; accounts are created by an operator with the CLI. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED` (auth): Wait retryAfter seconds before retrying; higher limits come with a plan upgrade. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    signupAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupAvailabilityResponse"];
+                };
+            };
+        };
+    };
+    signup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2745,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key. */
+            /** @description API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2778,7 +4603,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Keys belong to the caller (the user or API key): the same key from another caller runs on its own. Only successful responses are kept. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2825,7 +4650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key. */
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2928,7 +4753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key. */
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2966,6 +4791,598 @@ export interface operations {
             };
         };
     };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id (GET /api/v1/api-keys lists them). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMfaStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaStatusResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setupTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetupResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    enableTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCodeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `MFA_INVALID` (auth): The one-time code is wrong, expired or already used; wait for the next code in the authenticator app, or use an unused recovery code. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED` (auth): Wait retryAfter seconds before retrying; higher limits come with a plan upgrade. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    disableTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCodeDto"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is off */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `MFA_INVALID` (auth): The one-time code is wrong, expired or already used; wait for the next code in the authenticator app, or use an unused recovery code. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED` (auth): Wait retryAfter seconds before retrying; higher limits come with a plan upgrade. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAccountSecurity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSecurityResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateAccountSecurity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAccountSecurityDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSecurityResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getUsageStats: {
         parameters: {
             query?: {
@@ -2975,6 +5392,8 @@ export interface operations {
                 to?: string;
                 /** @description Only requests made with this API key of your account */
                 keyId?: string;
+                /** @description Adds `series`: the range's requests per UTC hour or day, one point per bucket (empty ones included; the first and last count only the part inside the range). At most 1000 points. */
+                granularity?: "hour" | "day";
             };
             header?: never;
             path?: never;
@@ -3021,7 +5440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `usage:read` scope. */
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `usage:read` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,7 +5507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `onboarding:write` scope. */
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `onboarding:write` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3112,7 +5531,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Keys belong to the caller (the user or API key): the same key from another caller runs on its own. Only successful responses are kept. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3192,7 +5611,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Keys belong to the caller (the user or API key): the same key from another caller runs on its own. Only successful responses are kept. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3324,7 +5743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `compliance:verify` scope. */
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `compliance:verify` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3348,7 +5767,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Keys belong to the caller (the user or API key): the same key from another caller runs on its own. Only successful responses are kept. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3498,7 +5917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3562,7 +5981,97 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: key management needs a dashboard login (JWT), not an API key. */
+            /** @description API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Events at or after this instant (ISO 8601) */
+                from?: string;
+                /** @description Events before this instant (ISO 8601) */
+                to?: string;
+                /** @description Only events of this type */
+                type?: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.plan_changed";
+                /** @description Only events by this actor: a user id, an API key id, `operator` or `system` */
+                actor?: string;
+                /** @description Events per page, newest first (default 50). */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventListResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `QUOTA_EXCEEDED` (auth): The account used its monthly request quota; it resets at details.resetsAt (UTC calendar month). Upgrade the plan (GET /api/v1/plans lists them) or ask the operator for a higher quota.
+             *
+             *     QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `audit:read` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3657,7 +6166,7 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope.
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
                 headers: {
@@ -3770,7 +6279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. */
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3883,7 +6392,7 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope.
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
                 headers: {
@@ -3975,7 +6484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. */
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4054,7 +6563,7 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope.
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
                 headers: {
@@ -4138,7 +6647,7 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope.
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
                 headers: {
@@ -4231,7 +6740,7 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope.
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:preflight` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
                 headers: {
@@ -4336,7 +6845,7 @@ export interface operations {
              *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope.
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
                 headers: {
@@ -4463,7 +6972,7 @@ export interface operations {
              *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope.
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
                 headers: {
@@ -4581,7 +7090,7 @@ export interface operations {
              *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope.
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
                 headers: {
@@ -4642,7 +7151,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Only successful responses are kept. */
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Keys belong to the caller (the user or API key): the same key from another caller runs on its own. Only successful responses are kept. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4703,7 +7212,7 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
-             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:broadcast` scope.
+             *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:broadcast` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
                 headers: {
@@ -4834,7 +7343,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description API_KEY_SCOPE_MISSING: the API key holds neither `defi:preflight` or `defi:broadcast`. */
+            /** @description API_KEY_SCOPE_MISSING: the API key holds neither `defi:preflight` or `defi:broadcast`. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4853,6 +7362,664 @@ export interface operations {
                 };
             };
             /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `WEBHOOK_URL_NOT_ALLOWED` (validation): Webhook URLs must be https and resolve to a public address (not loopback, private, link-local or metadata); see WEBHOOK_ALLOWED_HOSTS.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (GET /api/v1/webhooks lists them). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (GET /api/v1/webhooks lists them). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (GET /api/v1/webhooks lists them). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `WEBHOOK_URL_NOT_ALLOWED` (validation): Webhook URLs must be https and resolve to a public address (not loopback, private, link-local or metadata); see WEBHOOK_ALLOWED_HOSTS.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (GET /api/v1/webhooks lists them). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (GET /api/v1/webhooks lists them). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Deliveries per page, newest first (default 20). */
+                limit?: number;
+                /** @description The nextCursor of the previous page; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook id (GET /api/v1/webhooks lists them). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
             503: {
                 headers: {
                     [name: string]: unknown;

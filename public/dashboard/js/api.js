@@ -18,6 +18,8 @@ export class ApiFailure extends Error {
     this.status = status;
     this.code = body.code ?? 'HTTP_' + status;
     this.hint = body.hint ?? '';
+    /** @type {unknown[]} */
+    this.details = body.details ?? [];
   }
 }
 
@@ -61,14 +63,19 @@ function forget() {
   onSignedOut();
 }
 
-/** @param {string} email @param {string} password */
-export async function signIn(email, password) {
+/**
+ * @param {string} email @param {string} password
+ * @param {string} [otp] the second factor (MFA_REQUIRED without it when the user has one)
+ * @returns {Promise<TokenPair>} (with `recoveryCodes` once, when this login finished enrolling)
+ */
+export async function signIn(email, password, otp) {
   const { res, body } = await send('/auth/login', {
     method: 'POST',
-    body: JSON.stringify({ email, password }),
+    body: JSON.stringify(otp ? { email, password, otp } : { email, password }),
   });
   if (!res.ok) throw new ApiFailure(res.status, body);
   keep(body);
+  return body;
 }
 
 /** Single-use refresh tokens: concurrent callers share one rotation. */

@@ -1,15 +1,29 @@
 // @ts-check
 import { html, render, useEffect, useState } from '../vendor/preact-htm.js';
-import { isSignedIn, onSessionEnd, signOut } from './api.js';
+import { api, isSignedIn, onSessionEnd, signOut } from './api.js';
+import { AuditSection } from './audit.js';
 import { KeysSection } from './keys.js';
+import { AcceptInvitation, invitationToken, MembersSection } from './members.js';
+import { SecuritySection } from './security.js';
 import { SignIn } from './signin.js';
 import { UsageSection } from './usage.js';
 import { WalletsSection } from './wallets.js';
+import { WebhooksSection } from './webhooks.js';
 
 function App() {
   const [signedIn, setSignedIn] = useState(isSignedIn());
   useEffect(() => onSessionEnd(() => setSignedIn(false)), []);
+  // The signed-in user's role: sections an owner or admin manages are not even asked for by others.
+  const [role, setRole] = useState(/** @type {string | null} */ (null));
+  useEffect(() => {
+    if (!signedIn) return;
+    api('/api/v1/auth/me').then(
+      (/** @type {{user: {role: string}}} */ me) => setRole(me.user.role),
+      () => setRole(null),
+    );
+  }, [signedIn]);
 
+  if (!signedIn && invitationToken()) return html`<${AcceptInvitation} />`;
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
   return html`<a class="skip" href="#main">Skip to content</a>
     <header class="top">
@@ -18,6 +32,10 @@ function App() {
         <a href="#keys">API keys</a>
         <a href="#usage">Usage</a>
         <a href="#wallets">Wallets</a>
+        <a href="#members">Members</a>
+        <a href="#webhooks">Webhooks</a>
+        <a href="#audit">Audit log</a>
+        <a href="#security">Security</a>
       </nav>
       <button type="button" onClick=${() => void signOut()}>Sign out</button>
     </header>
@@ -25,6 +43,10 @@ function App() {
       <${KeysSection} />
       <${UsageSection} />
       <${WalletsSection} />
+      <${MembersSection} />
+      <${WebhooksSection} role=${role} />
+      <${AuditSection} />
+      <${SecuritySection} />
     </main>`;
 }
 

@@ -29,7 +29,16 @@ export function KeysSection() {
   const [nextCursor, setNextCursor] = useState(/** @type {string | null} */ (null));
   const [created, setCreated] = useState(/** @type {CreatedApiKey | null} */ (null));
   const [confirming, setConfirming] = useState(/** @type {ApiKey | null} */ (null));
+  const [editing, setEditing] = useState(/** @type {ApiKey | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
+  // A viewer reads keys only; the server refuses the rest (ROLE_FORBIDDEN) whatever is shown.
+  const [readOnly, setReadOnly] = useState(false);
+  useEffect(() => {
+    api('/api/v1/auth/me').then(
+      (me) => setReadOnly(me.user.role === 'viewer'),
+      () => undefined,
+    );
+  }, []);
 
   /** @param {string | null} cursor */
   async function load(cursor = null) {
@@ -59,14 +68,17 @@ export function KeysSection() {
   return html`<${Section} id="keys" title="API keys">
     <${ErrorMessage} error=${error} />
     ${
-      created
-        ? html`<${NewKey} created=${created} onDone=${() => setCreated(null)} />`
-        : html`<${CreateKeyForm}
-            onCreated=${(/** @type {CreatedApiKey} */ key) => {
-              setCreated(key);
-              void load();
-            }}
-          />`
+      readOnly
+        ? html`<p>Your role (viewer) reads the keys; an owner, admin or developer manages them.</p>`
+        : created
+          ? html`<${NewKey} created=${created} onDone=${() => setCreated(null)} />`
+          : !editing &&
+            html`<${CreateKeyForm}
+              onCreated=${(/** @type {CreatedApiKey} */ key) => {
+                setCreated(key);
+                void load();
+              }}
+            />`
     }
     ${
       confirming &&
@@ -77,11 +89,27 @@ export function KeysSection() {
       />`
     }
     ${
+      editing &&
+      html`<${EditKeyForm}
+        apiKey=${editing}
+        onSaved=${() => {
+          setEditing(null);
+          void load();
+        }}
+        onCancel=${() => setEditing(null)}
+      />`
+    }
+    ${
       keys === null
         ? html`<p>Loading keys…</p>`
         : keys.length === 0
           ? html`<p>No API keys yet.</p>`
-          : html`<${KeyTable} keys=${keys} onRevoke=${setConfirming} />`
+          : html`<${KeyTable}
+              keys=${keys}
+              readOnly=${readOnly}
+              onRevoke=${setConfirming}
+              onEdit=${setEditing}
+            />`
     }
     ${
       nextCursor &&
@@ -90,8 +118,11 @@ export function KeysSection() {
   <//>`;
 }
 
-/** @param {{keys: ApiKey[], onRevoke: (key: ApiKey) => void}} props */
-function KeyTable({ keys, onRevoke }) {
+/**
+ * @param {{keys: ApiKey[], readOnly: boolean, onRevoke: (key: ApiKey) => void,
+ *   onEdit: (key: ApiKey) => void}} props
+ */
+function KeyTable({ keys, readOnly, onRevoke, onEdit }) {
   return html`<div class="table-wrap stack" tabindex="0" role="region" aria-label="API keys table">
     <table>
       <thead>
@@ -122,14 +153,24 @@ function KeyTable({ keys, onRevoke }) {
               <td>
                 ${
                   status(key) === 'active' &&
-                  html`<button
-                    type="button"
-                    class="danger"
-                    onClick=${() => onRevoke(key)}
-                    aria-label=${`Revoke ${key.name}`}
-                  >
-                    Revoke
-                  </button>`
+                  !readOnly &&
+                  html`<div class="row">
+                    <button
+                      type="button"
+                      onClick=${() => onEdit(key)}
+                      aria-label=${`Edit ${key.name}`}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick=${() => onRevoke(key)}
+                      aria-label=${`Revoke ${key.name}`}
+                    >
+                      Revoke
+                    </button>
+                  </div>`
                 }
               </td>
             </tr>`,
@@ -188,6 +229,74 @@ function CreateKeyForm({ onCreated }) {
     </div>
     <${ErrorMessage} error=${error} />
     <button type="submit" class="primary">Create key</button>
+  </form>`;
+}
+
+/**
+ * Edits a key's name, scopes and expiry (PATCH): the secret stays the same.
+ * @param {{apiKey: ApiKey, onSaved: () => void, onCancel: () => void}} props
+ */
+function EditKeyForm({ apiKey, onSaved, onCancel }) {
+  const [error, setError] = useState(/** @type {any} */ (null));
+  const [choices, setChoices] = useState(/** @type {string[]} */ ([]));
+  const heading = useRef(/** @type {HTMLHeadingElement | null} */ (null));
+  useEffect(() => void scopes.then(setChoices, setError), []);
+  useEffect(() => heading.current?.focus(), [apiKey.id]);
+  const initialExpiry = apiKey.expiresAt ? apiKey.expiresAt.slice(0, 10) : '';
+
+  /** @param {SubmitEvent} event */
+  async function submit(event) {
+    event.preventDefault();
+    const form = new FormData(/** @type {HTMLFormElement} */ (event.currentTarget));
+    const expiry = String(form.get('expiresAt') ?? '');
+    try {
+      await api(`/api/v1/api-keys/${apiKey.id}`, {
+        method: 'PATCH',
+        body: {
+          name: String(form.get('name')),
+          scopes: form.getAll('scopes'),
+          // Sent only when changed. An emptied date removes the expiry; a day means until its
+          // end (UTC), as at creation.
+          ...(expiry === initialExpiry ? {} : { expiresAt: expiry ? `${expiry}T23:59:59Z` : null }),
+        },
+      });
+      setError(null);
+      onSaved();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return html`<form class="create-key" onSubmit=${submit} aria-labelledby="edit-key-title">
+    <h3 id="edit-key-title" tabindex="-1" ref=${heading}>Edit “${apiKey.name}”</h3>
+    <div class="field">
+      <label for="edit-key-name">Name</label>
+      <input id="edit-key-name" name="name" required maxlength="100" value=${apiKey.name} />
+    </div>
+    <fieldset>
+      <legend>Scopes</legend>
+      ${choices.map(
+        (scope) =>
+          html`<label class="check" key=${scope}>
+            <input
+              type="checkbox"
+              name="scopes"
+              value=${scope}
+              checked=${apiKey.scopes.includes(scope)}
+            />
+            ${scope}
+          </label>`,
+      )}
+    </fieldset>
+    <div class="field">
+      <label for="edit-key-expiry">Expires (empty: never)</label>
+      <input id="edit-key-expiry" name="expiresAt" type="date" value=${initialExpiry} />
+    </div>
+    <${ErrorMessage} error=${error} />
+    <div class="row">
+      <button type="submit" class="primary">Save changes</button>
+      <button type="button" onClick=${onCancel}>Cancel</button>
+    </div>
   </form>`;
 }
 

@@ -1,5 +1,5 @@
 // @ts-check
-import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
+import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { api } from './api.js';
 import { BarChart } from './chart.js';
 import { count, dateTime } from './format.js';
@@ -13,63 +13,39 @@ import { ErrorMessage, Section } from './ui.js';
  */
 
 const HOUR = 3600_000;
+/** Each chart is ONE GET /api/v1/usage/stats with `granularity`: its series gives every bar. */
 const PERIODS = {
-  day: { label: 'Last 24 hours, by hour', buckets: 24, step: HOUR },
-  month: { label: 'Last 30 days, by day', buckets: 30, step: 24 * HOUR },
+  day: { label: 'Last 24 hours, by hour', buckets: 24, step: HOUR, granularity: 'hour' },
+  month: { label: 'Last 30 days, by day', buckets: 30, step: 24 * HOUR, granularity: 'day' },
 };
-/** Bucket requests in flight at once: the chart's calls share the account's rate limit. */
-const PARALLEL = 6;
-/** Usage is recorded within about a second; a bucket ended longer ago than this is final. */
-const SETTLED_MS = 10_000;
-
-/** @typedef {Map<string, UsageStats['totals']>} BucketCache */
-
-/** @param {Date} from @param {Date} to @returns {Promise<UsageStats>} */
-const stats = (from, to) =>
-  api(
-    `/api/v1/usage/stats?from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`,
-  );
 
 /**
- * Every bucket is GET /api/v1/usage/stats over its own interval, so the chart shows exactly the
- * endpoint's numbers. Buckets end at the next whole hour (or day, UTC). Settled buckets are kept
- * (`cache`), so a refresh asks again only for the current one: the chart spends the account's
- * rate limit once per sign-in, not on every refresh.
- * @param {'day' | 'month'} period @param {BucketCache} cache
+ * The period's whole UTC hours (or days) up to the current one, in one call: the totals, tables
+ * and bars all come from the same response, so they agree, and a view costs one request.
+ * @param {'day' | 'month'} period
  */
-async function loadSeries(period, cache) {
-  const { buckets, step } = PERIODS[period];
-  const end = Math.ceil(Date.now() / step) * step;
-  const starts = Array.from({ length: buckets }, (_, i) => end - (buckets - i) * step);
-  /** @type {{label: string, succeeded: number, failed: number}[]} */
-  const series = [];
-  for (let i = 0; i < starts.length; i += PARALLEL) {
-    const batch = starts.slice(i, i + PARALLEL);
-    const results = await Promise.all(
-      batch.map(async (start) => {
-        const key = `${start}/${step}`;
-        const totals =
-          cache.get(key) ?? (await stats(new Date(start), new Date(start + step))).totals;
-        if (start + step < Date.now() - SETTLED_MS) cache.set(key, totals);
-        return totals;
-      }),
-    );
-    results.forEach((totals, j) =>
-      series.push({
-        label: bucketLabel(new Date(batch[j]), period),
-        succeeded: totals.succeeded,
-        failed: totals.failed,
-      }),
-    );
-  }
-  return { series, from: new Date(starts[0]), to: new Date(end) };
+async function loadStats(period) {
+  const { buckets, step, granularity } = PERIODS[period];
+  const end = Math.ceil((Date.now() + 1) / step) * step;
+  const from = new Date(end - buckets * step).toISOString();
+  const to = new Date(end).toISOString();
+  /** @type {UsageStats & {series?: {start: string, succeeded: number, failed: number}[]}} */
+  const stats = await api(
+    `/api/v1/usage/stats?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&granularity=${granularity}`,
+  );
+  const series = (stats.series ?? []).map((point) => ({
+    label: bucketLabel(new Date(point.start), period),
+    succeeded: point.succeeded,
+    failed: point.failed,
+  }));
+  return { stats, series };
 }
 
 /** @param {Date} d @param {'day' | 'month'} period */
 function bucketLabel(d, period) {
   return period === 'day'
     ? `${String(d.getHours()).padStart(2, '0')}:00`
-    : d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' });
+    : d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 }
 
 export function UsageSection() {
@@ -77,16 +53,15 @@ export function UsageSection() {
   const [data, setData] = useState(/** @type {UsageData | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
   const [loading, setLoading] = useState(false);
-  const cache = useRef(/** @type {BucketCache} */ (new Map()));
 
   async function load() {
     setLoading(true);
     try {
-      const { series, from, to } = await loadSeries(period, cache.current);
+      const { stats, series } = await loadStats(period);
       // Key names for the by-key table (revoked keys are listed too).
       const { keys } = readKeyPage(await api('/api/v1/api-keys'));
       const keyNames = new Map(keys.map((k) => [k.id, k.name]));
-      setData({ stats: await stats(from, to), series, keyNames });
+      setData({ stats, series, keyNames });
       setError(null);
     } catch (err) {
       setError(err);

@@ -1,4 +1,14 @@
-import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import {
   ApiCreatedResponse,
@@ -9,12 +19,21 @@ import {
 } from '@nestjs/swagger';
 import { ApiError } from '../../common/errors/api-error';
 import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { CurrentPrincipal, Principal } from '../principal';
 import { RequireDashboardLogin } from '../require-scope.decorator';
-import { ApiKeysService } from './api-keys.service';
+import { ApiKeyActor, ApiKeysService } from './api-keys.service';
 import { ApiKeyListResponse, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { ListApiKeysQueryDto } from './dto/list-api-keys-query.dto';
+import { UpdateApiKeyDto } from './dto/update-api-key.dto';
+
+const KEY_ID_PARAM = {
+  name: 'id',
+  format: 'uuid',
+  description: 'The key id (GET /api/v1/api-keys lists them).',
+  example: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+} as const;
 
 /** Dashboard key management: JWT only, always scoped to the caller's account. */
 @ApiTags('api-keys')
@@ -29,15 +48,21 @@ export class ApiKeysController {
     operationId: 'createApiKey',
     summary: 'Create an API key; the full key appears in this response only',
     description:
-      'At most 10 active keys on the free plan, 100 on pro, 1,000 on enterprise (revoked keys do not count): API_KEY_LIMIT_REACHED (409) beyond.',
+      'At most 10 active keys on the free plan, 100 on pro, 1,000 on enterprise (revoked keys do not count): API_KEY_LIMIT_REACHED (409) beyond. ' +
+      'Roles: owner and admin may give every scope, a developer every scope but `audit:read`, a viewer creates no keys (ROLE_FORBIDDEN).',
   })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'API_KEY_LIMIT_REACHED', 'SERVICE_UNAVAILABLE')
-  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto) {
-    return this.apiKeys.create(
-      { accountId: principal.accountId, userId: principal.userId },
-      { name: body.name, scopes: body.scopes, expiresAt: body.expiresAt },
-    );
+  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'API_KEY_LIMIT_REACHED', 'SERVICE_UNAVAILABLE')
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+    @Body() body: CreateApiKeyDto,
+  ) {
+    return this.apiKeys.create(actor(principal, meta), {
+      name: body.name,
+      scopes: body.scopes,
+      expiresAt: body.expiresAt,
+    });
   }
 
   @Get()
@@ -53,26 +78,52 @@ export class ApiKeysController {
     return this.apiKeys.listForAccount(principal.accountId, query);
   }
 
+  @Patch(':id')
+  @ApiOperation({
+    operationId: 'updateApiKey',
+    summary: "Edit a key's name, scopes or expiry; the secret stays the same",
+    description:
+      'Send only the fields to change; scopes replace the old set, expiresAt null removes the expiry. Requests with the key see the change at once on this instance (within API_KEY_CACHE_MS on others). ' +
+      'A developer edits only keys whose scopes, before and after, a developer may give (not `audit:read`); a viewer edits none (ROLE_FORBIDDEN). NOT_FOUND when no key with this id belongs to your account.',
+  })
+  @ApiParam(KEY_ID_PARAM)
+  @ApiOkResponse({ type: ApiKeyResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: notFound })) id: string,
+    @Body() body: UpdateApiKeyDto,
+  ) {
+    return this.apiKeys.update(actor(principal, meta), id, body);
+  }
+
   @Delete(':id')
   @ApiOperation({
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key (idempotent); requests with it then get API_KEY_INACTIVE',
-    description: 'NOT_FOUND when no key with this id belongs to your account.',
+    description:
+      'NOT_FOUND when no key with this id belongs to your account. Owner, admin and developer may revoke any key of the account; a viewer may not (ROLE_FORBIDDEN).',
   })
-  @ApiParam({
-    name: 'id',
-    format: 'uuid',
-    description: 'The key id (GET /api/v1/api-keys lists them).',
-    example: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
-  })
+  @ApiParam(KEY_ID_PARAM)
   @ApiOkResponse({ type: ApiKeyResponse })
-  @ApiErrors('NOT_FOUND', 'SERVICE_UNAVAILABLE')
+  @ApiErrors('ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
   revoke(
     @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
     @Param('id', new ParseUUIDPipe({ exceptionFactory: notFound })) id: string,
   ) {
-    return this.apiKeys.revoke(principal.accountId, id);
+    return this.apiKeys.revoke(actor(principal, meta), id);
   }
+}
+
+function actor(principal: Principal, request: RequestMeta): ApiKeyActor {
+  return {
+    accountId: principal.accountId,
+    userId: principal.userId,
+    role: principal.role,
+    request,
+  };
 }
 
 function notFound(): ApiError {

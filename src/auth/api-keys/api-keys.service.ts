@@ -1,32 +1,27 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { IsNull, LessThan, Repository } from 'typeorm';
+import { EntityManager, IsNull, LessThan, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import type { RequestMeta } from '../../common/http/request-meta';
 import { toValidationError } from '../../common/validation/validation-exception.factory';
 import { authConfig, AuthConfig } from '../../config/auth.config';
-import type { Principal } from '../principal';
+import { actorOf } from '../../events/activity-event';
+import { ActivityLog } from '../../events/activity-log';
+import { either, keyScopesAllowed, Role, roleForbidden, rolesGranting } from '../roles';
 import type { Scope } from '../scopes';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { API_KEY_CAP, ApiKeyCap } from './api-key-cap';
 import { ApiKey } from './api-key.entity';
 import { API_KEY_PAGE_DEFAULT, decodeApiKeyCursor, encodeApiKeyCursor } from './api-key-page';
-import {
-  apiKeyHashMatches,
-  displayPrefix,
-  generateApiKey,
-  hashApiKey,
-  parseApiKey,
-} from './api-key-format';
+import { displayPrefix, generateApiKey, hashApiKey, parseApiKey } from './api-key-format';
 
-/** How often last_used_at is written per key: not on every request. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-/** Rows held by the authentication cache at most (cleared when full). */
-const CACHED_KEYS_MAX = 10_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ApiKeyView {
   id: string;
   name: string;
+  createdByUserId: string | null;
   prefix: string;
   scopes: Scope[];
   active: boolean;
@@ -36,27 +31,39 @@ export interface ApiKeyView {
   revokedAt: string | null;
 }
 
+/** Who manages a key: the account, the dashboard user (and role) and where the request came from. */
+export interface ApiKeyActor {
+  accountId: string;
+  userId?: string;
+  apiKeyId?: string;
+  role?: Role;
+  request?: RequestMeta;
+}
+
+export interface ApiKeyChanges {
+  name?: string;
+  scopes?: Scope[];
+  /** null: the key never expires; undefined: unchanged. */
+  expiresAt?: Date | null;
+}
+
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
-  /**
-   * Key rows by lookup prefix, as last read for authentication (API_KEY_CACHE_MS). Only rows that
-   * exist are held (an unknown prefix is read every time, so guessing cannot fill memory); the
-   * hash, the active flag and the expiry are still checked on every request.
-   */
-  private readonly verified = new Map<string, { row: ApiKey; until: number }>();
-
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
     @Inject(API_KEY_CAP) private readonly cap: ApiKeyCap,
+    private readonly activity: ActivityLog,
+    private readonly authenticator: ApiKeyAuthenticator,
   ) {}
 
   /** Creates a key; the returned `key` is the only time the secret exists outside the caller's hands. */
   async create(
-    owner: { accountId: string; userId?: string },
+    owner: ApiKeyActor,
     input: { name: string; scopes: Scope[]; expiresAt?: Date },
   ): Promise<ApiKeyView & { key: string }> {
+    assertRoleMayGrant(owner.role, input.scopes);
     if (input.expiresAt) this.assertWithinLifetime(input.expiresAt);
     await this.assertBelowCap(owner.accountId);
     const key = generateApiKey(this.config.apiKeyPrefix, this.config.apiKeyMode);
@@ -76,7 +83,10 @@ export class ApiKeysService {
       revokedAt: null,
       createdAt: new Date(),
     });
-    await this.keys.insert(entity);
+    await this.keys.manager.transaction(async (manager) => {
+      await manager.getRepository(ApiKey).insert(entity);
+      await this.recordActivity('api_key.created', owner, entity, manager);
+    });
     this.logger.log(
       { apiKeyId: entity.id, accountId: owner.accountId, scopes: entity.scopes },
       'API key created',
@@ -145,92 +155,101 @@ export class ApiKeysService {
     );
   }
 
-  /** Revokes a key of the caller's account; another account's key id is indistinguishable from none. */
-  async revoke(accountId: string, id: string): Promise<ApiKeyView> {
-    const row = await this.keys.findOneBy({ id, accountId });
-    if (!row)
-      throw new ApiError('NOT_FOUND', 'No API key with this id in your account', {
-        hint: 'GET /api/v1/api-keys lists your keys.',
+  /**
+   * Edits a key's name, scopes or expiry (never its secret). A member edits only keys whose scopes,
+   * before and after, their role may grant. The authentication cache forgets the key at once.
+   */
+  async update(actor: ApiKeyActor, id: string, changes: ApiKeyChanges): Promise<ApiKeyView> {
+    const row = await this.findInAccount(actor.accountId, id);
+    const scopes = changes.scopes ? [...new Set(changes.scopes)] : row.scopes;
+    assertRoleMayGrant(actor.role, [...new Set([...row.scopes, ...scopes])]);
+    if (changes.expiresAt) this.assertWithinLifetime(changes.expiresAt);
+    const set: Partial<Pick<ApiKey, 'name' | 'scopes' | 'expiresAt'>> = {};
+    if (changes.name !== undefined && changes.name !== row.name) set.name = changes.name;
+    if (changes.scopes && !sameScopes(scopes, row.scopes)) set.scopes = scopes;
+    if (
+      changes.expiresAt !== undefined &&
+      (changes.expiresAt?.getTime() ?? null) !== (row.expiresAt?.getTime() ?? null)
+    )
+      set.expiresAt = changes.expiresAt;
+    if (Object.keys(set).length === 0) return this.view(row);
+    Object.assign(row, set);
+    await this.keys.manager.transaction(async (manager) => {
+      await manager.getRepository(ApiKey).update({ id, accountId: actor.accountId }, set);
+      await this.recordActivity('api_key.updated', actor, row, manager, {
+        changed: Object.keys(set),
+        expiresAt: row.expiresAt?.toISOString() ?? null,
       });
+    });
+    this.authenticator.forget(row.lookupPrefix);
+    this.logger.log(
+      { apiKeyId: id, accountId: actor.accountId, changed: Object.keys(set) },
+      'API key updated',
+    );
+    return this.view(row);
+  }
+
+  /** Revokes a key of the caller's account; another account's key id is indistinguishable from none. */
+  async revoke(actor: ApiKeyActor, id: string): Promise<ApiKeyView> {
+    const row = await this.findInAccount(actor.accountId, id);
     if (row.active) {
       row.active = false;
       row.revokedAt = new Date();
-      await this.keys.update(
-        { id, accountId, revokedAt: IsNull() },
-        { active: false, revokedAt: row.revokedAt },
-      );
-      this.verified.delete(row.lookupPrefix);
-      this.logger.log({ apiKeyId: id, accountId }, 'API key revoked');
+      await this.keys.manager.transaction(async (manager) => {
+        const revoked = await manager
+          .getRepository(ApiKey)
+          .update(
+            { id, accountId: actor.accountId, revokedAt: IsNull() },
+            { active: false, revokedAt: row.revokedAt },
+          );
+        // A concurrent revocation already recorded it.
+        if (revoked.affected) await this.recordActivity('api_key.revoked', actor, row, manager);
+      });
+      this.authenticator.forget(row.lookupPrefix);
+      this.logger.log({ apiKeyId: id, accountId: actor.accountId }, 'API key revoked');
     }
     return this.view(row);
   }
 
-  /** Spec §5.4 order: format, prefix lookup, hash, active flag, expiry. Scopes are the guard's. */
-  async authenticate(key: string): Promise<Principal> {
-    const parsed = parseApiKey(key, this.config.apiKeyPrefix);
-    if (!parsed)
-      throw new ApiError(
-        'API_KEY_FORMAT_INVALID',
-        `The API key does not match ${this.config.apiKeyPrefix}_{test|live}_{48 hex}`,
-      );
-    const row = await this.rowForAuthentication(parsed.lookupPrefix);
-    if (!row) throw new ApiError('API_KEY_PREFIX_NOT_FOUND', 'No API key with this prefix exists');
-    if (!apiKeyHashMatches(key, row.keyHash))
-      throw new ApiError('API_KEY_HASH_MISMATCH', 'The API key does not match the stored key');
-    if (!row.active) throw new ApiError('API_KEY_INACTIVE', 'This API key was revoked');
-    const now = new Date();
-    if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) {
-      throw new ApiError(
-        'API_KEY_EXPIRED',
-        `This API key expired at ${row.expiresAt.toISOString()}`,
-      );
-    }
-    this.touch(row, now);
-    return { method: 'api_key', accountId: row.accountId, apiKeyId: row.id, scopes: row.scopes };
-  }
-
-  /** The key row, from the authentication cache while fresh, else from the database. */
-  private async rowForAuthentication(lookupPrefix: string): Promise<ApiKey | null> {
-    const now = Date.now();
-    const cached = this.verified.get(lookupPrefix);
-    if (cached && cached.until > now) return cached.row;
-    const row = await this.findByLookupPrefixWithHash(lookupPrefix);
-    if (this.config.apiKeyCacheMs > 0) {
-      if (!row) this.verified.delete(lookupPrefix);
-      else {
-        if (this.verified.size >= CACHED_KEYS_MAX) this.verified.clear();
-        this.verified.set(lookupPrefix, { row, until: now + this.config.apiKeyCacheMs });
-      }
-    }
-    return row;
-  }
-
-  private findByLookupPrefixWithHash(lookupPrefix: string): Promise<ApiKey | null> {
-    return this.keys
-      .createQueryBuilder('key')
-      .addSelect('key.keyHash')
-      .where('key.lookupPrefix = :lookupPrefix', { lookupPrefix })
-      .getOne();
-  }
-
-  /** Off the request path, at most once a minute per key. */
-  private touch(row: ApiKey, now: Date): void {
-    if (row.lastUsedAt && now.getTime() - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS)
-      return;
-    // The cached row too: the next requests within the minute write nothing.
-    row.lastUsedAt = now;
-    this.keys.update({ id: row.id }, { lastUsedAt: now }).catch((err: unknown) => {
-      this.logger.warn(
-        { apiKeyId: row.id, err: (err as Error).message },
-        'Could not record last use of an API key',
-      );
+  private async findInAccount(accountId: string, id: string): Promise<ApiKey> {
+    const row = await this.keys.findOneBy({ id, accountId });
+    if (row) return row;
+    throw new ApiError('NOT_FOUND', 'No API key with this id in your account', {
+      hint: 'GET /api/v1/api-keys lists your keys.',
     });
+  }
+
+  /** api_key.* events carry what identifies the key, never its secret or hash. */
+  private async recordActivity(
+    type: 'api_key.created' | 'api_key.updated' | 'api_key.revoked',
+    actor: ApiKeyActor,
+    row: ApiKey,
+    manager: EntityManager,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
+    await this.activity.record(
+      {
+        accountId: actor.accountId,
+        type,
+        actor: actorOf(actor),
+        target: { type: 'api_key', id: row.id },
+        data: {
+          name: row.name,
+          prefix: displayPrefix(this.config.apiKeyPrefix, row.mode, row.lookupPrefix),
+          scopes: row.scopes,
+          ...extra,
+        },
+        request: actor.request ?? null,
+      },
+      manager,
+    );
   }
 
   private view(row: ApiKey): ApiKeyView {
     return {
       id: row.id,
       name: row.name,
+      createdByUserId: row.createdByUserId,
       prefix: displayPrefix(this.config.apiKeyPrefix, row.mode, row.lookupPrefix),
       scopes: row.scopes,
       active: row.active,
@@ -240,4 +259,21 @@ export class ApiKeysService {
       revokedAt: row.revokedAt?.toISOString() ?? null,
     };
   }
+}
+
+/** A dashboard member grants only the scopes their role may (API keys and the CLI have no role). */
+function assertRoleMayGrant(role: Role | undefined, scopes: readonly Scope[]): void {
+  if (role === undefined) return;
+  const allowed = keyScopesAllowed(role);
+  const beyond = scopes.filter((scope) => !allowed.includes(scope));
+  if (beyond.length === 0) return;
+  const required = rolesGranting(scopes);
+  throw roleForbidden(role, required, {
+    message: `The ${role} role cannot give a key ${beyond.join(', ')}; it needs ${either(required)}`,
+    extra: { scopes: beyond },
+  });
+}
+
+function sameScopes(a: readonly Scope[], b: readonly Scope[]): boolean {
+  return a.length === b.length && a.every((scope) => b.includes(scope));
 }

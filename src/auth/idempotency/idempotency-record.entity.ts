@@ -1,17 +1,25 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * One Idempotency-Key of an account: the request it named (hash of route + body) and, once done,
- * the response to replay. `status` null = the first request is still running.
+ * One Idempotency-Key of one caller (a user or an API key) of an account: the request it named
+ * (hash of route + body) and, once done, the response to replay. `status` null = the first
+ * request is still running.
  */
 @Entity('idempotency_keys')
-@Index(['accountId', 'idempotencyKey'], { unique: true })
+@Index(['accountId', 'caller', 'idempotencyKey'], { unique: true })
 export class IdempotencyRecord {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
   @Column({ name: 'account_id', type: 'varchar', length: 36 })
   accountId: string;
+
+  /**
+   * `user:<id>` or `key:<id>`: a response is replayed to the caller who made the request only
+   * (another member replaying the key and body must not get, say, an admin's new key secret).
+   */
+  @Column({ type: 'varchar', length: 64 })
+  caller: string;
 
   @Column({ name: 'idempotency_key', type: 'varchar', length: 255 })
   idempotencyKey: string;

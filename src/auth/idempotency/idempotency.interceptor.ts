@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { catchError, concatMap, from, Observable, of, throwError } from 'rxjs';
 import { ApiError } from '../../common/errors/api-error';
 import { routeSuccessStatus } from '../../common/validation/route-params';
-import { principalOf } from '../principal';
-import { IdempotencyService } from './idempotency.service';
+import { Principal, principalOf } from '../principal';
+import { IdempotencyScope, IdempotencyService } from './idempotency.service';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -17,7 +17,8 @@ const RUNNING_POLL_MS = 100;
  * Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header): the first request with a key
  * runs and its successful response is stored for 24 h; a replay with the same key and the same
  * request gets that response (same status and body, header Idempotent-Replayed: true); the same key
- * with another request gets 422 IDEMPOTENCY_KEY_REUSED. Keys are per account. Runs after the
+ * with another request gets 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller: a user, or an API key,
+of an account (a response is never replayed to anyone but who made the request). Runs after the
  * guards, so the request is validated and authenticated before anything is stored.
  */
 @Injectable()
@@ -33,7 +34,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const res = context.switchToHttp().getResponse<Response>();
     const status = routeSuccessStatus(context.getHandler(), req.method);
     const hash = requestHash(context, req);
-    return from(this.claim(principal.accountId, key, hash)).pipe(
+    return from(this.claim(idempotencyScope(principal), key, hash)).pipe(
       concatMap((claim) => {
         if (claim.outcome === 'replay') {
           res.setHeader('Idempotent-Replayed', 'true');
@@ -50,16 +51,23 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  private async claim(accountId: string, key: string, hash: string) {
+  private async claim(scope: IdempotencyScope, key: string, hash: string) {
     const deadline = Date.now() + RUNNING_WAIT_MS;
     for (;;) {
-      const claim = await this.records.claim(accountId, key, hash);
+      const claim = await this.records.claim(scope, key, hash);
       if (claim.outcome === 'mismatch') throw reused('was used with a different request');
       if (claim.outcome !== 'running') return claim;
       if (Date.now() >= deadline) throw reused('names a request that is still running');
       await new Promise((resolve) => setTimeout(resolve, RUNNING_POLL_MS));
     }
   }
+}
+
+/** The caller a record belongs to: the dashboard user, or the API key (its scopes are its own). */
+export function idempotencyScope(principal: Principal): IdempotencyScope {
+  const caller =
+    principal.method === 'api_key' ? `key:${principal.apiKeyId}` : `user:${principal.userId}`;
+  return { accountId: principal.accountId, caller };
 }
 
 /** The operation (controller + handler, so both path forms are one) and the canonical body. */

@@ -14,7 +14,14 @@ export type IdempotencyClaim =
   | { outcome: 'mismatch' }
   | { outcome: 'running' };
 
-/** The idempotency_keys table: claim a key (unique per account), complete it, or release it. */
+/** Whose Idempotency-Keys a record belongs to: one caller (user or API key) of one account. */
+export interface IdempotencyScope {
+  accountId: string;
+  /** `user:<id>` or `key:<id>` (idempotencyCaller). */
+  caller: string;
+}
+
+/** The idempotency_keys table: claim a key (unique per caller), complete it, or release it. */
 @Injectable()
 export class IdempotencyService {
   /**
@@ -31,15 +38,20 @@ export class IdempotencyService {
   }
 
   /**
-   * Inserts the in-progress marker; the unique (account, key) index makes exactly one of two
-   * concurrent duplicates win. The loser, and every later request, reads what the winner stored.
+   * Inserts the in-progress marker; the unique (account, caller, key) index makes exactly one of
+   * two concurrent duplicates win. The loser, and every later request, reads what the winner stored.
    */
-  async claim(accountId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
+  async claim(
+    scope: IdempotencyScope,
+    key: string,
+    requestHash: string,
+  ): Promise<IdempotencyClaim> {
     const id = randomUUID();
     try {
       await this.records.insert({
         id,
-        accountId,
+        accountId: scope.accountId,
+        caller: scope.caller,
         idempotencyKey: key,
         requestHash,
         status: null,
@@ -50,11 +62,15 @@ export class IdempotencyService {
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
-    const existing = await this.records.findOneBy({ accountId, idempotencyKey: key });
-    if (!existing) return this.claim(accountId, key, requestHash);
+    const existing = await this.records.findOneBy({
+      accountId: scope.accountId,
+      caller: scope.caller,
+      idempotencyKey: key,
+    });
+    if (!existing) return this.claim(scope, key, requestHash);
     if (existing.expiresAt.getTime() <= Date.now()) {
       await this.records.delete({ id: existing.id, expiresAt: LessThan(new Date()) });
-      return this.claim(accountId, key, requestHash);
+      return this.claim(scope, key, requestHash);
     }
     if (existing.requestHash !== requestHash) return { outcome: 'mismatch' };
     if (existing.status === null) return { outcome: 'running' };

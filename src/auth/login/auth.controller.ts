@@ -1,10 +1,24 @@
-import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
+import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { NoStore } from '../../common/http/no-store.decorator';
+import { AppValidationPipe } from '../../common/validation/app-validation.pipe';
 import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { TotpSetupResponse } from '../mfa/dto/mfa.dto';
 import { AuthService } from './auth.service';
-import { LoginDto, RefreshTokenDto, TokenPairResponse } from './dto/login.dto';
+import { CredentialsDto, LoginDto, RefreshTokenDto, TokenPairResponse } from './dto/login.dto';
+import { SignupAvailabilityResponse, SignupDto, SignupResponse } from './dto/signup.dto';
+import { SignupService } from './signup.service';
+
+const SIGNUP_BODY = new AppValidationPipe();
 
 /** Served at /auth/* (spec §4) and /api/v1/auth/* (design §4: every endpoint under /api/v1). */
 @ApiTags('auth')
@@ -12,7 +26,10 @@ import { LoginDto, RefreshTokenDto, TokenPairResponse } from './dto/login.dto';
 @Public()
 @Controller(['auth', 'api/v1/auth'])
 export class AuthController {
-  constructor(private readonly auth: AuthService) {}
+  constructor(
+    private readonly auth: AuthService,
+    private readonly signups: SignupService,
+  ) {}
 
   @Post('login')
   @HttpCode(200)
@@ -20,17 +37,71 @@ export class AuthController {
     operationId: 'login',
     summary: 'Dashboard login: an access token (15 min) and a single-use refresh token (7 days)',
     description:
-      'An unknown email and a wrong password get the same INVALID_CREDENTIALS. At most 10 attempts per minute per email and client IP (then RATE_LIMIT_EXCEEDED with retryAfter).',
+      'An unknown email and a wrong password get the same INVALID_CREDENTIALS. At most 10 attempts per minute per email and client IP (then RATE_LIMIT_EXCEEDED with retryAfter). With two-factor sign-in, MFA_REQUIRED until `otp` is sent, MFA_INVALID for a wrong or used code (counted as a failed login). After 5 wrong codes for one user within 15 minutes (the defaults), from any address, every code is refused with RATE_LIMIT_EXCEEDED (retryAfter) until the window ends.',
   })
   @ApiOkResponse({ type: TokenPairResponse })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    'INVALID_CREDENTIALS',
+    'MFA_REQUIRED',
+    'MFA_INVALID',
+    'RATE_LIMIT_EXCEEDED',
+    'SERVICE_UNAVAILABLE',
+  )
+  login(@Body() body: LoginDto, @ReqMeta() meta: RequestMeta) {
+    return this.auth.login(body, meta);
+  }
+
+  @Post('mfa/totp/enroll')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'enrollTotpAtLogin',
+    summary:
+      'For a member whose account requires two-factor sign-in and who has none: a secret and QR code',
+    description:
+      'Checked and throttled like a login. Add the secret to an authenticator app, then POST /auth/login with `otp`: that login enables it and returns the recovery codes once.',
+  })
+  @ApiOkResponse({ type: TotpSetupResponse })
   @ApiErrors(
     ...JSON_BODY_ERRORS,
     'INVALID_CREDENTIALS',
     'RATE_LIMIT_EXCEEDED',
     'SERVICE_UNAVAILABLE',
   )
-  login(@Body() body: LoginDto, @Ip() ip: string) {
-    return this.auth.login(body.email, body.password, ip);
+  enroll(@Body() body: CredentialsDto, @ReqMeta() meta: RequestMeta) {
+    return this.auth.enrolAtLogin(body, meta);
+  }
+
+  @Get('signup')
+  @ApiOperation({
+    operationId: 'signupAvailability',
+    summary: 'Whether self-service sign-up is open here (SIGNUP_ENABLED), and its password rule',
+  })
+  @ApiOkResponse({ type: SignupAvailabilityResponse })
+  signupAvailability() {
+    return this.signups.availability();
+  }
+
+  @Post('signup')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'signup',
+    summary: 'Open an account (SIGNUP_ENABLED): you become the owner of a new free-plan account',
+    description:
+      'The answer is the same whether or not the email already had an account; log in next. Every sign-up counts toward the failed-login limit of the client IP, and toward the 10 attempts a minute of its email. 404 NOT_FOUND, like an unknown route, when sign-up is off (the default in production).',
+  })
+  @ApiCreatedResponse({ type: SignupResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
+  @ApiBody({ type: SignupDto })
+  async signup(@Body() body: unknown, @ReqMeta() meta: RequestMeta) {
+    // The body is validated here, not by the global validation guard: when sign-up is off, even
+    // a malformed request must get the 404 of an unknown route, not a 400 that reveals the route.
+    this.signups.assertEnabled();
+    const input = (await SIGNUP_BODY.transform(body, {
+      type: 'body',
+      metatype: SignupDto,
+    })) as SignupDto;
+    return this.signups.signup(input, meta);
   }
 
   @Post('refresh')
@@ -43,8 +114,8 @@ export class AuthController {
   })
   @ApiOkResponse({ type: TokenPairResponse })
   @ApiErrors(...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE')
-  refresh(@Body() body: RefreshTokenDto) {
-    return this.auth.refresh(body.refreshToken);
+  refresh(@Body() body: RefreshTokenDto, @ReqMeta() meta: RequestMeta) {
+    return this.auth.refresh(body.refreshToken, meta);
   }
 
   @Post('logout')
@@ -55,7 +126,7 @@ export class AuthController {
   })
   @ApiNoContentResponse({ description: 'Logged out' })
   @ApiErrors(...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE')
-  async logout(@Body() body: RefreshTokenDto): Promise<void> {
-    await this.auth.logout(body.refreshToken);
+  async logout(@Body() body: RefreshTokenDto, @ReqMeta() meta: RequestMeta): Promise<void> {
+    await this.auth.logout(body.refreshToken, meta);
   }
 }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
+import { pollUntil } from '../../../test/helpers/wait';
 import type { DevnetProcess } from './devnet-process';
-import { SIGNAL_RACE_MS, superviseDevnet } from './devnet-supervisor';
+import { superviseDevnet } from './devnet-supervisor';
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
@@ -20,8 +21,6 @@ function fakeDevnet(pid: number): DevnetProcess & { exit(exit: Exit): void } {
     stop: async () => exit({ code: 0, signal: null }),
   };
 }
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe(superviseDevnet.name, () => {
   let logs: { level: string; message: string }[];
@@ -48,10 +47,25 @@ describe(superviseDevnet.name, () => {
     process.removeListener('SIGTERM', nestListener);
   });
 
+  // Each test waits for what the supervisor does (a restart, a log line), never for a fixed time:
+  // its backoff and its signal race are timers, late on a loaded machine.
+  const restarted = (supervised: { restarts: number }) =>
+    pollUntil(
+      'the restart',
+      () => supervised.restarts,
+      (n) => n >= 1,
+    );
+  const logged = () =>
+    pollUntil(
+      'a log line',
+      () => logs.length,
+      (n) => n >= 1,
+    );
+
   it('restarts a devnet that dies on its own, and says its state is lost', async () => {
     const supervised = await superviseDevnet({ port: 0 }, logger, spawn);
     children[0].exit({ code: null, signal: 'SIGKILL' });
-    await wait(400);
+    await restarted(supervised);
     expect(supervised.current.pid).toBe(101);
     expect(supervised.restarts).toBe(1);
     expect(logs.map((entry) => entry.level)).toEqual(['error', 'warn']);
@@ -65,7 +79,8 @@ describe(superviseDevnet.name, () => {
     // The child may report its exit before the parent handles its own signal.
     children[0].exit({ code: 0, signal: null });
     process.emit('SIGTERM', 'SIGTERM');
-    await wait(SIGNAL_RACE_MS + 400);
+    // Its one line says it let the devnet go; once stopping, it never restarts (no later event).
+    await logged();
     expect(children).toHaveLength(1);
     expect(logs).toEqual([
       {
@@ -81,7 +96,7 @@ describe(superviseDevnet.name, () => {
   it('restarts a devnet stopped by someone else when the service was not signalled', async () => {
     const supervised = await superviseDevnet({ port: 0 }, logger, spawn);
     children[0].exit({ code: 0, signal: null });
-    await wait(SIGNAL_RACE_MS + 400);
+    await restarted(supervised);
     expect(supervised.restarts).toBe(1);
     expect(logs[0]).toMatchObject({ level: 'error' });
     await supervised.stop();
@@ -92,9 +107,14 @@ describe(superviseDevnet.name, () => {
     const supervised = await superviseDevnet({ port: 0 }, logger, spawn);
     expect(process.listenerCount('SIGTERM')).toBe(before.term + 1);
     await supervised.stop();
-    await wait(SIGNAL_RACE_MS + 400);
+    await logged();
     expect(children).toHaveLength(1);
-    expect(logs.filter((entry) => entry.level !== 'debug')).toEqual([]);
+    expect(logs).toEqual([
+      {
+        level: 'debug',
+        message: 'Embedded devnet (pid 100) stopped with the service (code 0, signal null)',
+      },
+    ]);
     expect({
       term: process.listenerCount('SIGTERM'),
       int: process.listenerCount('SIGINT'),

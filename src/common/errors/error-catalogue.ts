@@ -33,6 +33,11 @@ const entries = {
     phase: 'validation',
     hint: 'Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json").',
   },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    status: 400,
+    phase: 'validation',
+    hint: 'Webhook URLs must be https and resolve to a public address (not loopback, private, link-local or metadata); see WEBHOOK_ALLOWED_HOSTS.',
+  },
   NOT_FOUND: {
     status: 404,
     phase: 'validation',
@@ -99,6 +104,21 @@ const entries = {
     status: 403,
     phase: 'auth',
     hint: 'Create a key that includes the scope this endpoint requires (see details and /docs).',
+  },
+  ROLE_FORBIDDEN: {
+    status: 403,
+    phase: 'auth',
+    hint: 'Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed).',
+  },
+  MFA_REQUIRED: {
+    status: 401,
+    phase: 'auth',
+    hint: 'This user has two-factor sign-in: send the 6-digit code from the authenticator app (or a recovery code) as `otp` with the email and password.',
+  },
+  MFA_INVALID: {
+    status: 401,
+    phase: 'auth',
+    hint: 'The one-time code is wrong, expired or already used; wait for the next code in the authenticator app, or use an unused recovery code.',
   },
   JWT_MISSING: {
     status: 401,

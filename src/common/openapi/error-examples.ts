@@ -78,6 +78,16 @@ const SAMPLES: Partial<
     message: 'This API key lacks the defi:swap scope',
     details: [{ requiredScope: 'defi:swap', keyScopes: ['defi:preflight', 'usage:read'] }],
   },
+  ROLE_FORBIDDEN: {
+    message: 'The viewer role cannot do this; it needs owner or admin',
+    details: [{ role: 'viewer', required: ['owner', 'admin'] }],
+  },
+  MFA_REQUIRED: { message: 'Two-factor sign-in is on for this user: send otp' },
+  MFA_INVALID: { message: 'The one-time code is not valid' },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    message: 'The webhook URL resolves to a private address',
+    details: [{ field: 'url', constraint: 'publicAddress', message: 'resolves to 10.0.0.1' }],
+  },
   JWT_MISSING: { message: 'The Authorization header is not "Bearer <accessToken>"' },
   JWT_INVALID: { message: 'The access token is invalid or expired' },
   INVALID_CREDENTIALS: { message: 'Email or password is incorrect' },

@@ -1,8 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
-import { IsNull, Repository } from 'typeorm';
+import { DataSource, IsNull, Repository } from 'typeorm';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ActivityLog } from '../../events/activity-log';
+import { recordForWalletOwner } from '../wallet-owner-activity';
 import type { CredentialFile } from '../zk/credential-file';
 import {
   expectedNullifier,
@@ -30,6 +32,8 @@ export class DemoIssuerService {
     @InjectRepository(IssuedCredential) private readonly issued: Repository<IssuedCredential>,
     private readonly roots: CredentialRootsService,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() private readonly activity?: ActivityLog,
   ) {}
 
   async issue(wallet: string, expiresInSeconds: number): Promise<CredentialFile> {
@@ -63,7 +67,19 @@ export class DemoIssuerService {
       await this.issued.update({ walletAddress, revokedAt: IsNull() }, { revokedAt: new Date() });
     }
     const tree = await this.tree();
-    if (live.length > 0) await this.roots.push(tree.root, true);
+    if (live.length > 0) {
+      await this.roots.push(tree.root, true);
+      await recordForWalletOwner(
+        this.dataSource,
+        this.activity,
+        walletAddress,
+        'credential.revoked',
+        {
+          credentials: live.length,
+          root: tree.root,
+        },
+      );
+    }
     return { nullifiers: live.map((c) => c.nullifier), root: tree.root };
   }
 

@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
+import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { NonceQueryDto } from './dto/nonce-query.dto';
 import {
@@ -57,8 +58,12 @@ export class OnboardingController {
   @ApiForbiddenResponse({
     description: 'INSTITUTION_OWNERSHIP_MISMATCH (production: bound to another account)',
   })
-  register(@Body() body: RegisterWalletDto, @CurrentPrincipal() principal: Principal) {
-    return this.onboarding.register(principal, body);
+  register(
+    @Body() body: RegisterWalletDto,
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.onboarding.register(principal, body, meta);
   }
 
   @Idempotent()
@@ -81,7 +86,11 @@ export class OnboardingController {
   @ApiServiceUnavailableResponse({
     description: 'CHAIN_UNAVAILABLE: the chain RPC did not answer; nothing was sent',
   })
-  activateSessionDemo(@Body() body: WalletAddressDto, @CurrentPrincipal() principal: Principal) {
-    return this.onboarding.activateDemoSession(principal, body.walletAddress);
+  activateSessionDemo(
+    @Body() body: WalletAddressDto,
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.onboarding.activateDemoSession(principal, body.walletAddress, meta);
   }
 }

@@ -4,6 +4,8 @@ import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import type { RequestMeta } from '../../common/http/request-meta';
+import { ComplianceActivity } from '../compliance-activity';
 import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
 import { buildSiweMessage, verifySiweSignature } from '../siwe';
 import { WalletsService } from '../wallets/wallets.service';
@@ -27,6 +29,7 @@ export class OnboardingService {
     private readonly wallets: WalletsService,
     private readonly nonces: SiweNoncesService,
     private readonly sessions: SessionsService,
+    private readonly activity: ComplianceActivity,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
   ) {}
@@ -67,7 +70,7 @@ export class OnboardingService {
    * elsewhere stays there (403). Checks run in the spec's phase order: the signature (validation)
    * before ownership (preflight).
    */
-  async register(principal: Principal, body: RegisterWalletDto) {
+  async register(principal: Principal, body: RegisterWalletDto, meta?: RequestMeta) {
     const walletAddress = getAddress(body.walletAddress.toLowerCase());
     if (!this.demo || body.message !== undefined || body.signature !== undefined) {
       await this.checkSiwe(principal.accountId, walletAddress, body);
@@ -77,6 +80,7 @@ export class OnboardingService {
       principal.accountId,
       this.demo ? 'rebind' : 'keep',
     );
+    await this.activity.walletBound(principal, result, meta);
     return {
       walletAddress,
       accountId: principal.accountId,
@@ -90,14 +94,21 @@ export class OnboardingService {
    * Test network only. The wallet must be the caller's: an unbound wallet is bound to the caller
    * first (so nobody else can take over a session you opened), one bound elsewhere is refused.
    */
-  async activateDemoSession(principal: Principal, wallet: string): Promise<DemoActivation> {
+  async activateDemoSession(
+    principal: Principal,
+    wallet: string,
+    meta?: RequestMeta,
+  ): Promise<DemoActivation> {
     if (!this.demo) {
       throw new ApiError('DEMO_DISABLED', 'Demo session activation is disabled in production mode');
     }
-    await this.wallets.bind(wallet, principal.accountId, 'keep');
+    const bound = await this.wallets.bind(wallet, principal.accountId, 'keep');
+    await this.activity.walletBound(principal, bound, meta);
     const current = await this.freshSession(wallet);
     if (current) return current;
-    return { ...(await this.sessions.activate(wallet)), walletBound: true, alreadyActive: false };
+    const session = await this.sessions.activate(wallet);
+    await this.activity.sessionActivated(principal, session, 'demo', meta);
+    return { ...session, walletBound: true, alreadyActive: false };
   }
 
   /**

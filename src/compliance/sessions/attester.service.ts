@@ -1,8 +1,12 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { TransactionRequest, Wallet } from 'ethers';
+import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { getAddress, TransactionRequest, Wallet } from 'ethers';
+import { DataSource } from 'typeorm';
 import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ActivityLog } from '../../events/activity-log';
 import { ComplianceKeys } from '../compliance-keys';
+import { recordForWalletOwner } from '../wallet-owner-activity';
 import { BalanceWatch } from './balance-watch';
 import { beforeSendFailure, broadcastFailed, chainUnavailable } from './chain-errors';
 import { RegistryConnection } from './registry-connection';
@@ -47,6 +51,8 @@ export class AttesterService implements OnApplicationShutdown {
     private readonly connection: RegistryConnection,
     @Inject(complianceConfig.KEY) config: ComplianceConfig,
     keys: ComplianceKeys,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() private readonly activity?: ActivityLog,
   ) {
     this.signer = new Wallet(keys.attesterPrivateKey, connection.provider);
     this.sender = new TransactionSender(
@@ -94,9 +100,23 @@ export class AttesterService implements OnApplicationShutdown {
     return activation;
   }
 
-  /** Ends the wallet's session now (ComplianceRegistry.revoke), mined before it returns. */
+  /**
+   * Ends the wallet's session now (ComplianceRegistry.revoke), mined before it returns; then
+   * session.revoked is recorded for the wallet's account (the operator's CLI is the only caller).
+   */
   async revoke(wallet: string): Promise<MinedActivation> {
-    return this.transact(COMPLIANCE_REGISTRY.encodeFunctionData('revoke', [wallet]));
+    const mined = await this.transact(COMPLIANCE_REGISTRY.encodeFunctionData('revoke', [wallet]));
+    await recordForWalletOwner(
+      this.dataSource,
+      this.activity,
+      getAddress(wallet),
+      'session.revoked',
+      {
+        txHash: mined.txHash,
+        blockNumber: mined.blockNumber,
+      },
+    );
+    return mined;
   }
 
   /** The wallet's session end (unix s) and the chain time, read at the same block. */

@@ -11,6 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
+import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { ChallengeQueryDto } from './dto/challenge-query.dto';
 import { VerifyProofDto } from './dto/verify-proof.dto';
@@ -59,7 +60,11 @@ export class VerificationController {
     description:
       'CHAIN_UNAVAILABLE: the chain RPC did not answer; the proof can be submitted again',
   })
-  verify(@Body() body: VerifyProofDto, @CurrentPrincipal() principal: Principal) {
-    return this.verification.verify(principal, body);
+  verify(
+    @Body() body: VerifyProofDto,
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.verification.verify(principal, body, meta);
   }
 }

@@ -4,6 +4,8 @@ import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import type { RequestMeta } from '../../common/http/request-meta';
+import { ComplianceActivity } from '../compliance-activity';
 import { ComplianceKeys } from '../compliance-keys';
 import { CredentialRootsService } from '../credentials/credential-roots.service';
 import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
@@ -41,6 +43,7 @@ export class VerificationService {
     private readonly verifier: ProofVerifierService,
     private readonly sessions: SessionsService,
     private readonly keys: ComplianceKeys,
+    private readonly activity: ComplianceActivity,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
   ) {}
@@ -56,7 +59,11 @@ export class VerificationService {
     };
   }
 
-  async verify(principal: Principal, body: VerifyProofDto): Promise<VerificationResult> {
+  async verify(
+    principal: Principal,
+    body: VerifyProofDto,
+    meta?: RequestMeta,
+  ): Promise<VerificationResult> {
     const statement = this.readStatement(body);
     await this.checkFreshness(principal, statement);
     if (!(await this.verifier.verify(body.publicSignals, body.proof))) {
@@ -71,8 +78,13 @@ export class VerificationService {
     // Production: the wallet must already be the caller's (bound with SIWE). Demo: bind-or-own.
     if (this.app.mode === 'production')
       await this.wallets.assertBoundTo(statement.wallet, principal.accountId);
-    else await this.wallets.bind(statement.wallet, principal.accountId, 'keep');
-    return this.openSession(principal, statement);
+    else
+      await this.activity.walletBound(
+        principal,
+        await this.wallets.bind(statement.wallet, principal.accountId, 'keep'),
+        meta,
+      );
+    return this.openSession(principal, statement, meta);
   }
 
   private readStatement(body: VerifyProofDto): ComplianceStatement {
@@ -116,6 +128,7 @@ export class VerificationService {
   private async openSession(
     principal: Principal,
     s: ComplianceStatement,
+    meta?: RequestMeta,
   ): Promise<VerificationResult> {
     if (!(await this.challenges.consume(s.challenge, principal.accountId, s.nullifier))) {
       throw new ApiError('PROOF_REPLAYED', 'This challenge was already used');
@@ -132,6 +145,7 @@ export class VerificationService {
       throw error;
     }
     await this.challenges.recordSession(s.challenge, session.activeUntilUnix);
+    await this.activity.sessionActivated(principal, session, 'proof', meta);
     return { ...session, verified: true, nullifier: s.nullifier, credentialExpiresAt: s.expiresAt };
   }
 }

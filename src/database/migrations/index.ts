@@ -4,7 +4,12 @@ import { ComplianceOnboarding1763960000000 } from './1763960000000-compliance-on
 import { ComplianceCredentials1764100000000 } from './1764100000000-compliance-credentials';
 import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys';
 import { UsageRollupsQuotas1764300000000 } from './1764300000000-usage-rollups-quotas';
+import { Mfa1764410000000 } from './1764410000000-mfa';
+import { Audit1764420000000 } from './1764420000000-audit';
+import { AccountsMembers1764400000000 } from './1764400000000-accounts-members';
 
+import { Webhooks1764430000000 } from './1764430000000-webhooks';
+import { IdempotencyCaller1764440000000 } from './1764440000000-idempotency-caller';
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
   AccountsUsersWallets1763700000000,
@@ -13,4 +18,9 @@ export const MIGRATIONS = [
   ComplianceCredentials1764100000000,
   IdempotencyKeys1764200000000,
   UsageRollupsQuotas1764300000000,
+  AccountsMembers1764400000000,
+  Mfa1764410000000,
+  Audit1764420000000,
+  Webhooks1764430000000,
+  IdempotencyCaller1764440000000,
 ];

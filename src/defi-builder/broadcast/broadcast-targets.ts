@@ -16,7 +16,7 @@
  *     MINT_POSITION + SETTLE_PAIR (mint), INCREASE_LIQUIDITY + CLOSE_CURRENCY x2 (increase),
  *     DECREASE_LIQUIDITY | BURN_POSITION + TAKE_PAIR (decrease; DECREASE of 0 liquidity: collect);
  *     currencies and pool key those of the network's pool; the mint owner and the TAKE_PAIR
- *     recipient pass the payout rule (build/payout-recipients.ts; TAKE_PAIR may also name the
+ *     recipient pass the payout rule (pipeline/payout-recipients.ts; TAKE_PAIR may also name the
  *     MSG_SENDER marker, as the SDK's decrease does); value 0. A multicall holds at most one
  *     permitBatch (owner = the sender, spender = the PositionManager, supported tokens) and then
  *     exactly one modifyLiquidities (encoding/permit-batch-calldata.ts).
@@ -41,7 +41,7 @@ import {
 } from '../../chain/abi/uniswap-v4';
 import type { NetworkDefinition } from '../../chain/network/network.types';
 import { ApiError } from '../../common/errors/api-error';
-import { MSG_SENDER_MARKER, refusedPayoutReason } from '../build/payout-recipients';
+import { MSG_SENDER_MARKER, refusedPayoutReason } from '../pipeline/payout-recipients';
 
 export const TX_KINDS = [
   'swap',

@@ -21,6 +21,7 @@ import {
 } from './node-refusals';
 import { simulationRefusal } from './revert-explanation';
 import { decodeSignedTransaction, SignedTx } from './signed-transaction';
+import { RelayedTransactionsService } from './relayed-transactions.service';
 import { TransactionStatusService } from './transaction-status.service';
 
 /** A decoded transaction the relay may send: a target the service builds for, so `to` is set. */
@@ -37,6 +38,7 @@ export class RelayService {
     @Inject(DEFI_CHAIN) private readonly chain: DefiChain,
     private readonly wallets: WalletsService,
     private readonly statuses: TransactionStatusService,
+    private readonly relayed: RelayedTransactionsService,
   ) {}
 
   async relay(signedTransaction: string, principal?: Principal): Promise<RelayResponseDto> {
@@ -46,7 +48,19 @@ export class RelayService {
     if (known) return known;
     const block = await this.checkAccount(tx);
     await this.simulate(tx, block);
-    return this.send(tx);
+    const sent = await this.send(tx);
+    // Watched for transaction.confirmed / transaction.reverted (webhooks), once it is on its way.
+    // It is sent whatever happens here: a failed write costs its event, never the 202.
+    if (principal)
+      await this.relayed
+        .remember(principal, tx)
+        .catch((err: unknown) =>
+          this.logger.error(
+            { txHash: tx.hash, err: (err as Error).message },
+            'Could not remember a relayed transaction: no transaction.* event for it',
+          ),
+        );
+    return sent;
   }
 
   /** Validation: 400 INVALID_PARAMS (bytes, signature, chain) or BROADCAST_TARGET_NOT_ALLOWED. */

@@ -1,7 +1,7 @@
 /**
  * encodeSwapCalldata's trade types, native ETH and permit, decoded back with the library's own
  * parser (@uniswap/universal-router-sdk CommandParser: commands and v4 actions). The same
- * calldata executes on the devnet in test/defi-swap-trades.e2e-spec.ts.
+ * calldata executes on the devnet in test/defi-builder/swap-trades.e2e-spec.ts.
  */
 import { CommandParser } from '@uniswap/universal-router-sdk';
 import type { PoolKey } from './pool-key';

@@ -3,7 +3,7 @@
  * recipient (DECREASE_LIQUIDITY of 0 + TAKE_PAIR). An exit: never needs a session.
  */
 import { getAddress } from 'ethers';
-import type { DefiOperation } from '../build/defi-pipeline.service';
+import type { DefiOperation } from '../pipeline/defi-pipeline.service';
 import { encodeCollectCalldata } from '../encoding/position-calldata';
 import type { CollectFeesDto } from '../positions/dto/position-requests.dto';
 import { sdkPool, sdkPosition, withSdk } from '../positions/position-math';

@@ -3,7 +3,7 @@
  * to the owner. An exit: it never needs a session, here or in the hook (design §7).
  */
 import { ApiError } from '../../common/errors/api-error';
-import type { DefiOperation } from '../build/defi-pipeline.service';
+import type { DefiOperation } from '../pipeline/defi-pipeline.service';
 import { BPS, encodeDecreaseCalldata } from '../encoding/position-calldata';
 import type { DecreaseLiquidityDto } from '../positions/dto/position-requests.dto';
 import {

@@ -1,7 +1,7 @@
 /** POST /api/v1/defi/liquidity/increase: add to a position the wallet owns. Needs a session (the hook gates adds). */
 import type { TokenSymbol } from '../../chain/encoding/wallet-reads';
 import type { NetworkDefinition } from '../../chain/network/network.types';
-import type { DefiOperation } from '../build/defi-pipeline.service';
+import type { DefiOperation } from '../pipeline/defi-pipeline.service';
 import { liquidityForAmounts, mintAmountsFor } from '../encoding/liquidity-calldata';
 import type { Slot0 } from '../encoding/market-reads';
 import { encodeIncreaseCalldata } from '../encoding/position-calldata';

@@ -1,6 +1,6 @@
 /** POST /api/v1/defi/liquidity: a position mint through the PositionManager at the current price. */
 import { ApiError } from '../../common/errors/api-error';
-import type { DefiOperation } from '../build/defi-pipeline.service';
+import type { DefiOperation } from '../pipeline/defi-pipeline.service';
 import type { BuildResponseBase, LiquidityResponse } from '../defi-builder.types';
 import type { LiquidityRequestDto } from '../dto/liquidity-request.dto';
 import {

@@ -3,8 +3,8 @@
  * exact input or exact output, native ETH on either side, a signed Permit2 permit instead of the
  * Permit2 approval. The preflight batch carries the V4Quoter quote; the limits follow from it.
  */
-import type { DefiOperation } from '../build/defi-pipeline.service';
-import { CALIBRATED_GAS } from '../build/gas';
+import type { DefiOperation } from '../pipeline/defi-pipeline.service';
+import { CALIBRATED_GAS } from '../pipeline/gas';
 import type { BuildResponseBase, SwapResponse } from '../defi-builder.types';
 import type { SwapRequestDto } from '../dto/swap-request.dto';
 import { quoteRead } from '../encoding/market-reads';

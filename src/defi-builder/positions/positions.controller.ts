@@ -3,7 +3,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
-import { DefiPipelineService } from '../build/defi-pipeline.service';
+import { DefiPipelineService } from '../pipeline/defi-pipeline.service';
 import { BuildQueryDto } from '../dto/build-query.dto';
 import { collectFeesOperation } from '../operations/collect-fees.operation';
 import { decreaseLiquidityOperation } from '../operations/decrease-liquidity.operation';

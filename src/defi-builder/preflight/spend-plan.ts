@@ -20,7 +20,7 @@ import {
   permitTypedData,
   PermitTypedData,
 } from '../encoding/permit2-typed-data';
-import { CALIBRATED_GAS } from '../build/gas';
+import { CALIBRATED_GAS } from '../pipeline/gas';
 
 /** How long the permit we offer stays valid (a little longer than the default 20-minute deadline). */
 export const PERMIT_VALIDITY_SECONDS = 30 * 60;

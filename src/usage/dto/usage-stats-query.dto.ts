@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDate, IsOptional, IsUUID } from 'class-validator';
+import { IsDate, IsIn, IsOptional, IsUUID } from 'class-validator';
+import { Granularity, GRANULARITIES, MAX_SERIES_BUCKETS } from '../rollups/usage-series';
 
 export class UsageStatsQueryDto {
   @ApiPropertyOptional({
@@ -28,4 +29,12 @@ export class UsageStatsQueryDto {
   @IsOptional()
   @IsUUID()
   keyId?: string;
+
+  @ApiPropertyOptional({
+    enum: GRANULARITIES,
+    description: `Adds \`series\`: the range's requests per UTC hour or day, one point per bucket (empty ones included; the first and last count only the part inside the range). At most ${MAX_SERIES_BUCKETS} points.`,
+  })
+  @IsOptional()
+  @IsIn(GRANULARITIES)
+  granularity?: Granularity;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PLANS, type Plan } from '../../accounts/plans';
 
 class UsageCounts {
@@ -23,6 +23,14 @@ class KeyUsage extends UsageCounts {
   @ApiProperty({ nullable: true, type: String, description: 'Dashboard user id (jwt requests)' })
   userId: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastRequestAt: string | null;
+}
+
+class SeriesPoint extends UsageCounts {
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Start of the UTC hour or day (the first point may start before `from`)',
+  })
+  start: string;
 }
 
 class RateLimitWindow {
@@ -71,6 +79,13 @@ export class UsageStatsResponse {
     description: 'Per API key and per dashboard user of your account',
   })
   byKey: KeyUsage[];
+  @ApiPropertyOptional({ enum: ['hour', 'day'], description: 'When asked for' })
+  granularity?: 'hour' | 'day';
+  @ApiPropertyOptional({
+    type: [SeriesPoint],
+    description: 'With `granularity`: requests per bucket, oldest first, every bucket of the range',
+  })
+  series?: SeriesPoint[];
   @ApiProperty({ type: RateLimitWindow }) rateLimit: RateLimitWindow;
   @ApiProperty({ enum: PLANS, description: "Your account's plan (GET /api/v1/plans)" }) plan: Plan;
   @ApiProperty({ type: MonthlyQuota }) quota: MonthlyQuota;

@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { redisConfig, RedisConfig } from '../../config/redis.config';
 import type { ThrottlerStorageRecord } from '../rate-limit/memory-fixed-window.storage';
 import { RATE_LIMIT_WINDOW_MS, redisRateLimitKey } from '../rate-limit/rate-limit-key';
@@ -7,7 +9,9 @@ import { RedisConnection } from '../rate-limit/redis-connection';
 import { MINUTE_MS } from '../rollups/rollup-buckets';
 import { UsageRollupsService } from '../rollups/usage-rollups.service';
 import { UsageRecorder } from '../usage-recorder.service';
+import { UsageRollup } from '../rollups/usage-rollup.entity';
 import type { CalendarMonth } from './calendar-month';
+import { dashboardReadsSince } from './dashboard-reads';
 
 export interface QuotaCount {
   /** Requests counted this month, this one included when admitted. */
@@ -83,6 +87,7 @@ export class MonthlyQuotaCounter {
     @Inject(redisConfig.KEY) private readonly config: RedisConfig,
     private readonly rollups: UsageRollupsService,
     private readonly recorder: UsageRecorder,
+    @InjectRepository(UsageRollup) private readonly rollupRows: Repository<UsageRollup>,
   ) {
     this.failOpen = new RedisFailOpen(
       connection,
@@ -104,6 +109,28 @@ export class MonthlyQuotaCounter {
     return this.failOpen.run(
       () => this.consumeInRedis(accountId, limit, month, requestsPerMinute),
       () => this.consumeInMemory(accountId, limit, month),
+    );
+  }
+
+  /**
+   * The month's count without counting this request (the dashboard's own reads): the quota
+   * headers stay accurate and nothing is spent. A seed read here is kept as `consume` keeps it
+   * (SET NX in Redis, the in-memory counter otherwise), so free reads of an account with nothing
+   * counted yet this month read the database once, not at every request.
+   */
+  peek(accountId: string, month: CalendarMonth): Promise<number> {
+    return this.failOpen.run(
+      async () => {
+        const key = `${this.config.keyPrefix}quota:${accountId}:${month.key}`;
+        const client = this.connection.client!;
+        const value = await client.get(key);
+        if (value !== null) return Number(value);
+        const seed = await this.seed(accountId, month);
+        const ttl = Math.max(1, month.resetsAt - Date.now()) + COUNTER_GRACE_MS;
+        if ((await client.set(key, seed, 'PX', ttl, 'NX')) === 'OK') return seed;
+        return Number((await client.get(key)) ?? seed);
+      },
+      async () => (await this.memoryCounter(accountId, month)).used,
     );
   }
 
@@ -151,6 +178,17 @@ export class MonthlyQuotaCounter {
     limit: number | null,
     month: CalendarMonth,
   ): Promise<QuotaCount> {
+    const counter = await this.memoryCounter(accountId, month);
+    if (limit !== null && counter.used >= limit) return { used: counter.used, admitted: false };
+    counter.used += 1;
+    return { used: counter.used, admitted: true };
+  }
+
+  /** This process's counter of the month, seeded from the roll-ups when it has none yet. */
+  private async memoryCounter(
+    accountId: string,
+    month: CalendarMonth,
+  ): Promise<{ used: number; resetsAt: number }> {
     const key = `${accountId}:${month.key}`;
     if (!this.memory.has(key)) {
       const used = await this.seed(accountId, month);
@@ -159,10 +197,7 @@ export class MonthlyQuotaCounter {
         this.memory.set(key, { used, resetsAt: month.resetsAt });
       }
     }
-    const counter = this.memory.get(key)!;
-    if (limit !== null && counter.used >= limit) return { used: counter.used, admitted: false };
-    counter.used += 1;
-    return { used: counter.used, admitted: true };
+    return this.memory.get(key)!;
   }
 
   /** The month so far from the roll-ups (this instance's queued rows written first); one read at a time per account. */
@@ -172,7 +207,14 @@ export class MonthlyQuotaCounter {
     if (!pending) {
       pending = this.recorder
         .flush()
-        .then(() => this.rollups.quotaUsedSince(accountId, month.startsAt / MINUTE_MS))
+        .then(async () => {
+          const fromMinute = month.startsAt / MINUTE_MS;
+          const [all, free] = await Promise.all([
+            this.rollups.quotaUsedSince(accountId, fromMinute),
+            dashboardReadsSince(this.rollupRows, accountId, fromMinute),
+          ]);
+          return Math.max(0, all - free);
+        })
         .finally(() => this.seeding.delete(key));
       this.seeding.set(key, pending);
     }

@@ -1,13 +1,15 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { nextPlan, PLAN_DEFINITIONS, type Plan } from '../../accounts/plans';
 import { principalOf } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import { AccountLimitsService } from '../rate-limit/account-limits.service';
 import { attachCountedRateLimit } from '../rate-limit/rate-limit-state';
 import { calendarMonthOf } from './calendar-month';
+import { isDashboardRead } from './dashboard-reads';
 import { MonthlyQuotaCounter } from './monthly-quota.counter';
 import { attachQuota, QuotaState } from './quota-state';
+import { QuotaThresholds } from './quota-thresholds';
 
 /**
  * Global guard right after authentication (before the rate limit): every authenticated request
@@ -20,24 +22,29 @@ export class MonthlyQuotaGuard implements CanActivate {
   constructor(
     private readonly limits: AccountLimitsService,
     private readonly counter: MonthlyQuotaCounter,
+    private readonly thresholds: QuotaThresholds,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const req = context.switchToHttp().getRequest<unknown>();
+    const req = context.switchToHttp().getRequest<Request>();
     const principal = principalOf(req);
     if (!principal) return true;
     const policy = await this.limits.policyFor(principal.accountId);
     const now = Date.now();
     const month = calendarMonthOf(now);
     const limit = policy.monthlyQuota;
-    const { used, admitted, rateLimit } = await this.counter.consume(
-      principal.accountId,
-      limit,
-      month,
-      policy.requestsPerMinute,
-    );
+    // The dashboard's own reads are free (issue 33): counted neither here nor as a threshold.
+    const free = isDashboardRead(req.method, req.path, principal.method);
+    const { used, admitted, rateLimit } = free
+      ? {
+          used: await this.counter.peek(principal.accountId, month),
+          admitted: true,
+          rateLimit: undefined,
+        }
+      : await this.counter.consume(principal.accountId, limit, month, policy.requestsPerMinute);
     if (rateLimit) attachCountedRateLimit(req, rateLimit);
+    if (admitted && !free) this.thresholds.observe(principal.accountId, used, limit, month);
     const state: QuotaState = {
       plan: policy.plan,
       limit,

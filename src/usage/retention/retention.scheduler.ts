@@ -6,6 +6,7 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AuditEventsService } from '../../audit/audit-events.service';
 import { AuthSessionsService } from '../../auth/tokens/auth-sessions.service';
 import { SiweNoncesService } from '../../compliance/onboarding/siwe-nonces.service';
 import { usageConfig, UsageConfig } from '../../config/usage.config';
@@ -31,6 +32,7 @@ export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplica
     private readonly usage: UsageRetentionService,
     private readonly authSessions: AuthSessionsService,
     private readonly siweNonces: SiweNoncesService,
+    private readonly auditEvents: AuditEventsService,
     @Inject(usageConfig.KEY) private readonly config: UsageConfig,
   ) {}
 
@@ -87,6 +89,7 @@ export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplica
       await this.usage.pruneExpired(now, batch),
       await this.authSessions.pruneExpired(now, batch),
       await this.siweNonces.pruneExpired(now, batch),
+      await this.auditEvents.pruneExpired(now, batch),
     );
     this.logger.log({ deleted }, 'Retention sweep done');
     return deleted;

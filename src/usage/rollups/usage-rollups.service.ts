@@ -132,6 +132,40 @@ export class UsageRollupsService {
   }
 
   /**
+   * Requests per bucket start and status over the buckets covering a range (one query, one UNION
+   * ALL branch per bucket range, like `groups`): the caller folds them into a chart's series.
+   */
+  async perBucket(
+    accountId: string,
+    ranges: readonly BucketRange[],
+    keyId?: string,
+  ): Promise<Array<{ bucketMinute: number; statusCode: number; requests: number }>> {
+    if (ranges.length === 0) return [];
+    const mark = placeholders(this.rollups.manager);
+    const params: unknown[] = [];
+    const branches = ranges.map((range) => {
+      const where = [
+        `account_id = ${mark(params, accountId)}`,
+        `span_minutes = ${mark(params, range.spanMinutes)}`,
+        `bucket_minute >= ${mark(params, range.fromMinute)}`,
+        `bucket_minute < ${mark(params, range.toMinute)}`,
+        ...(keyId ? [`api_key_id = ${mark(params, keyId)}`] : []),
+      ];
+      return `SELECT bucket_minute, status_code, requests FROM usage_rollups WHERE ${where.join(' AND ')}`;
+    });
+    const rows = (await this.rollups.query(
+      `SELECT bucket_minute, status_code, SUM(requests) AS requests FROM (${branches.join(' UNION ALL ')}) b ` +
+        'GROUP BY bucket_minute, status_code',
+      params,
+    )) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({
+      bucketMinute: Number(r.bucket_minute),
+      statusCode: Number(r.status_code),
+      requests: Number(r.requests),
+    }));
+  }
+
+  /**
    * Requests of an account since `fromMinute` (an hour boundary) that count against its monthly
    * quota: everything metered except the quota's own refusals and scope refusals (both stopped
    * before the quota counts). Read from the hour buckets.

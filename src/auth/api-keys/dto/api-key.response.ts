@@ -6,6 +6,13 @@ export class ApiKeyResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'CI pipeline' }) name: string;
   @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    description: 'The dashboard user who created the key (null: created otherwise, e.g. the CLI)',
+  })
+  createdByUserId: string | null;
+  @ApiProperty({
     description: 'The clear part of the key, to recognise it',
     example: 'cgk_test_3f9a0c51d2e4',
   })

@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 
-export class LoginDto {
+/** Email and password: the first factor (login, and enrolment at login). */
+export class CredentialsDto {
   @ApiProperty({ example: 'ops@acme.test', maxLength: 320 })
   @IsEmail()
   @MaxLength(320)
@@ -11,6 +12,19 @@ export class LoginDto {
   @IsString()
   @Length(1, 1024)
   password: string;
+}
+
+export class LoginDto extends CredentialsDto {
+  @ApiPropertyOptional({
+    description:
+      'With two-factor sign-in: the 6-digit code of the authenticator app, or an unused recovery code (MFA_REQUIRED without it, MFA_INVALID when wrong or already used)',
+    example: '123456',
+    maxLength: 32,
+  })
+  @IsOptional()
+  @IsString()
+  @Length(6, 32)
+  otp?: string;
 }
 
 export class RefreshTokenDto {
@@ -39,4 +53,10 @@ export class TokenPairResponse {
     example: 604800,
   })
   refreshExpiresIn: number;
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'Only when this login finished enrolling an authenticator (account requires MFA): ten single-use recovery codes, shown this once',
+  })
+  recoveryCodes?: string[];
 }

@@ -1,0 +1,30 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../common/auth/public.decorator';
+import { NoStore } from '../../common/http/no-store.decorator';
+import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
+import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { AcceptedInvitationResponse, AcceptInvitationDto } from './dto/invitation.dto';
+import { InvitationsService } from './invitations.service';
+
+/** Served at /auth/invitations/accept and /api/v1/auth/invitations/accept, like login. */
+@ApiTags('auth')
+@NoStore()
+@Public()
+@Controller(['auth/invitations', 'api/v1/auth/invitations'])
+export class AcceptInvitationController {
+  constructor(private readonly invitations: InvitationsService) {}
+
+  @Post('accept')
+  @ApiOperation({
+    operationId: 'acceptInvitation',
+    summary: 'Accept an invitation: creates your login in the inviting account, with its role',
+    description:
+      'Then sign in with POST /auth/login. NOT_FOUND for an unknown, expired, revoked or already used token; INVALID_PARAMS when the invited email already has a login (an email belongs to one account) or the password is shorter than 12 characters.',
+  })
+  @ApiCreatedResponse({ type: AcceptedInvitationResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
+  accept(@Body() body: AcceptInvitationDto, @ReqMeta() meta: RequestMeta) {
+    return this.invitations.accept(body.token, body.password, meta);
+  }
+}

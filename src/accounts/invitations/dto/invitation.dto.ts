@@ -1,0 +1,93 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsIn, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Role, ROLES } from '../../../auth/roles';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../auth/users/users.service';
+import { ApiRequestExample } from '../../../common/openapi/api-request-example.decorator';
+
+/** Roles one can be invited with: ownership is transferred, never invited. */
+export const INVITABLE_ROLES = ROLES.filter((role) => role !== 'owner');
+
+@ApiRequestExample({ email: 'dev@acme.test', role: 'developer' })
+export class CreateInvitationDto {
+  @ApiProperty({ example: 'dev@acme.test', maxLength: 320 })
+  @IsEmail()
+  @MaxLength(320)
+  email: string;
+
+  @ApiProperty({
+    enum: INVITABLE_ROLES,
+    example: 'developer',
+    description: 'An admin invites developers and viewers; the owner also admins.',
+  })
+  @IsIn(INVITABLE_ROLES)
+  role: Role;
+}
+
+@ApiRequestExample({
+  token: 'inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  password: 'a long passphrase of yours',
+})
+export class AcceptInvitationDto {
+  @ApiProperty({
+    description: 'The invitation token (inv_...) from the invitation or its link',
+    example: 'inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  })
+  @IsString()
+  @Matches(/^inv_[A-Za-z0-9_-]{43}$/, { message: 'token must be an invitation token (inv_...)' })
+  token: string;
+
+  @ApiProperty({
+    format: 'password',
+    minLength: PASSWORD_MIN_LENGTH,
+    maxLength: PASSWORD_MAX_LENGTH,
+    description: `The new user's password: at least ${PASSWORD_MIN_LENGTH} characters.`,
+  })
+  @IsString()
+  @Length(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH)
+  password: string;
+}
+
+export class InvitationItem {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'dev@acme.test' }) email: string;
+  @ApiProperty({ enum: INVITABLE_ROLES, example: 'developer' }) role: Role;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) invitedByUserId: string | null;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class InvitationResponse extends InvitationItem {
+  @ApiProperty({ enum: ['jwt'] }) authMethod: string;
+}
+
+export class CreatedInvitationResponse extends InvitationResponse {
+  @ApiProperty({
+    description:
+      'The invitation token: shown in this response only. The invitee sends it with a password to POST /auth/invitations/accept.',
+    example: 'inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  })
+  token: string;
+
+  @ApiProperty({
+    description:
+      'The dashboard link that carries the token (a full URL when PUBLIC_BASE_URL is set, else a path)',
+    example: '/dashboard/#accept-invitation=inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  })
+  link: string;
+}
+
+export class InvitationListResponse {
+  @ApiProperty({ enum: ['jwt'] }) authMethod: string;
+  @ApiProperty({
+    type: [InvitationItem],
+    description: 'Pending invitations (not accepted, revoked or expired), newest first',
+  })
+  items: InvitationItem[];
+}
+
+export class AcceptedInvitationResponse {
+  @ApiProperty({ format: 'uuid' }) userId: string;
+  @ApiProperty({ format: 'uuid' }) accountId: string;
+  @ApiProperty({ example: 'dev@acme.test' }) email: string;
+  @ApiProperty({ enum: INVITABLE_ROLES, example: 'developer' }) role: Role;
+}

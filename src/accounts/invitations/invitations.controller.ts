@@ -1,0 +1,91 @@
+import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '../../auth/principal';
+import { RequireRole } from '../../auth/require-role.decorator';
+import { RequireDashboardLogin } from '../../auth/require-scope.decorator';
+import { MEMBER_MANAGERS } from '../../auth/roles';
+import { ApiError } from '../../common/errors/api-error';
+import { NoStore } from '../../common/http/no-store.decorator';
+import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
+import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { memberActor } from '../members/member-actor';
+import {
+  CreatedInvitationResponse,
+  CreateInvitationDto,
+  InvitationListResponse,
+  InvitationResponse,
+} from './dto/invitation.dto';
+import { InvitationsService } from './invitations.service';
+
+/** Invitations to the caller's account: owner and admins only. */
+@ApiTags('account')
+@NoStore()
+@RequireDashboardLogin()
+@RequireRole(...MEMBER_MANAGERS)
+@Controller('api/v1/account/invitations')
+export class InvitationsController {
+  constructor(private readonly invitations: InvitationsService) {}
+
+  @Post()
+  @ApiOperation({
+    operationId: 'createInvitation',
+    summary: 'Invite someone by email with a role (owner or admin); the token is shown once',
+    description:
+      'Send the token (or the link) to the invitee, who sets a password with POST /auth/invitations/accept. It expires after INVITATION_TTL_HOURS (7 days by default) and works once; a new invitation for the same email replaces a pending one. ' +
+      'An admin invites developers and viewers; the owner also admins. INVALID_PARAMS when the email is already a member.',
+  })
+  @ApiCreatedResponse({ type: CreatedInvitationResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+    @Body() body: CreateInvitationDto,
+  ) {
+    return this.invitations.invite(memberActor(principal, meta), body);
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listInvitations',
+    summary: 'Pending invitations of your account (owner or admin), newest first; no tokens',
+  })
+  @ApiOkResponse({ type: InvitationListResponse })
+  @ApiErrors('ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  async list(@CurrentPrincipal() principal: Principal) {
+    return { items: await this.invitations.listPending(principal.accountId) };
+  }
+
+  @Delete(':id')
+  @ApiOperation({
+    operationId: 'revokeInvitation',
+    summary: 'Revoke a pending invitation (owner or admin): its token stops working',
+    description: 'NOT_FOUND when no pending invitation with this id belongs to your account.',
+  })
+  @ApiParam({
+    name: 'id',
+    format: 'uuid',
+    description: 'The invitation id (GET /api/v1/account/invitations lists them).',
+    example: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+  })
+  @ApiOkResponse({ type: InvitationResponse })
+  @ApiErrors('ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
+  revoke(
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: invitationNotFound })) id: string,
+  ) {
+    return this.invitations.revoke(memberActor(principal, meta), id);
+  }
+}
+
+function invitationNotFound(): ApiError {
+  return new ApiError('NOT_FOUND', 'No pending invitation with this id in your account', {
+    hint: 'GET /api/v1/account/invitations lists the pending invitations.',
+  });
+}

@@ -1,0 +1,234 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
+import { Role, roleForbidden, rolesAssignableBy } from '../../auth/roles';
+import { normalizeEmail, UsersService } from '../../auth/users/users.service';
+import { ApiError } from '../../common/errors/api-error';
+import type { RequestMeta } from '../../common/http/request-meta';
+import type { MemberActor } from '../members/member-actor';
+import { toValidationError } from '../../common/validation/validation-exception.factory';
+import { accountsConfig, AccountsConfig } from '../../config/accounts.config';
+import { ActivityLog } from '../../events/activity-log';
+import { Invitation } from './invitation.entity';
+import { generateInvitationToken, hashInvitationToken } from './invitation-token';
+
+const HOUR_MS = 60 * 60 * 1000;
+/** Pending invitations listed at most (newest first). */
+const PENDING_LISTED_MAX = 200;
+
+export interface InvitationView {
+  id: string;
+  email: string;
+  role: Role;
+  invitedByUserId: string | null;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface CreatedInvitation extends InvitationView {
+  token: string;
+  link: string;
+}
+
+/** Invitations to join an account: created by its owner or admins, accepted once, expiring. */
+@Injectable()
+export class InvitationsService {
+  private readonly logger = new Logger(InvitationsService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(Invitation) private readonly invitations: Repository<Invitation>,
+    private readonly users: UsersService,
+    private readonly activity: ActivityLog,
+    @Inject(accountsConfig.KEY) private readonly config: AccountsConfig,
+  ) {}
+
+  /** The token is in this answer only; a new invitation replaces a pending one for that email. */
+  async invite(by: MemberActor, input: { email: string; role: Role }): Promise<CreatedInvitation> {
+    if (!rolesAssignableBy(by.role).includes(input.role)) {
+      throw roleForbidden(by.role, ['owner'], {
+        message: `The ${by.role} role cannot invite an ${input.role}; it needs owner`,
+        extra: { invitedRole: input.role },
+      });
+    }
+    const email = normalizeEmail(input.email);
+    const existing = await this.users.findByEmail(email);
+    if (existing?.accountId === by.accountId) {
+      throw toValidationError([
+        { field: 'email', constraint: 'notMember', message: `${email} is already a member` },
+      ]);
+    }
+    const token = generateInvitationToken();
+    const now = new Date();
+    const invitation = this.invitations.create({
+      id: randomUUID(),
+      accountId: by.accountId,
+      email,
+      role: input.role,
+      tokenHash: hashInvitationToken(token),
+      invitedByUserId: by.userId,
+      expiresAt: new Date(now.getTime() + this.config.invitationTtlHours * HOUR_MS),
+      acceptedAt: null,
+      acceptedUserId: null,
+      revokedAt: null,
+      createdAt: now,
+    });
+    await this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(Invitation);
+      await repo.update(
+        { accountId: by.accountId, email, acceptedAt: IsNull(), revokedAt: IsNull() },
+        { revokedAt: now },
+      );
+      await repo.insert(invitation);
+      await this.activity.record(
+        {
+          accountId: by.accountId,
+          type: 'member.invited',
+          actor: by.actor,
+          target: { type: 'invitation', id: invitation.id },
+          data: { email, role: input.role, expiresAt: invitation.expiresAt.toISOString() },
+          request: by.request,
+        },
+        manager,
+      );
+    });
+    this.logger.log({ accountId: by.accountId, invitationId: invitation.id }, 'Member invited');
+    return { ...view(invitation), token, link: this.linkFor(token) };
+  }
+
+  /** Pending (neither accepted, revoked nor expired), newest first. */
+  async listPending(accountId: string): Promise<InvitationView[]> {
+    const rows = await this.invitations.find({
+      where: {
+        accountId,
+        acceptedAt: IsNull(),
+        revokedAt: IsNull(),
+        expiresAt: MoreThan(new Date()),
+      },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: PENDING_LISTED_MAX,
+    });
+    return rows.map(view);
+  }
+
+  /** Revokes a pending invitation of the account: its token stops working. */
+  async revoke(by: MemberActor, id: string): Promise<InvitationView> {
+    const { accountId } = by;
+    const row = await this.invitations.findOneBy({
+      id,
+      accountId,
+      acceptedAt: IsNull(),
+      revokedAt: IsNull(),
+    });
+    if (!row) throw invitationNotFound();
+    const revokedAt = new Date();
+    await this.dataSource.transaction(async (manager) => {
+      const result = await manager
+        .getRepository(Invitation)
+        .update({ id, accountId, acceptedAt: IsNull(), revokedAt: IsNull() }, { revokedAt });
+      // Accepted or revoked in between: nothing changed, nothing to record.
+      if (!result.affected) throw invitationNotFound();
+      await this.activity.record(
+        {
+          accountId,
+          type: 'member.invitation_revoked',
+          actor: by.actor,
+          target: { type: 'invitation', id },
+          data: { email: row.email, role: row.role },
+          request: by.request,
+        },
+        manager,
+      );
+    });
+    row.revokedAt = revokedAt;
+    return view(row);
+  }
+
+  /**
+   * Creates the invited user in the inviting account with the invited role. Single use: the
+   * invitation is claimed with a conditional update in the user's transaction. The password is
+   * hashed only once the token is known valid (argon2id is deliberately costly).
+   */
+  async accept(
+    token: string,
+    password: string,
+    request: RequestMeta,
+  ): Promise<{ userId: string; accountId: string; email: string; role: Role }> {
+    const invitation = await this.invitations.findOneBy({
+      tokenHash: hashInvitationToken(token),
+      acceptedAt: IsNull(),
+      revokedAt: IsNull(),
+      expiresAt: MoreThan(new Date()),
+    });
+    if (!invitation) throw invitationNotFound();
+    if (await this.users.findByEmail(invitation.email)) throw emailTaken(invitation.email);
+    const user = await this.users.build(
+      invitation.accountId,
+      invitation.email,
+      password,
+      invitation.role,
+    );
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        const claimed = await manager
+          .getRepository(Invitation)
+          .update(
+            { id: invitation.id, acceptedAt: IsNull(), revokedAt: IsNull() },
+            { acceptedAt: new Date(), acceptedUserId: user.id },
+          );
+        if (claimed.affected !== 1) throw invitationNotFound();
+        await this.users.insert(user, manager);
+        await this.activity.record(
+          {
+            accountId: invitation.accountId,
+            type: 'member.joined',
+            actor: { type: 'user', id: user.id },
+            target: { type: 'user', id: user.id },
+            data: { email: user.email, role: user.role, invitationId: invitation.id },
+            request,
+          },
+          manager,
+        );
+      });
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      // The same email accepted elsewhere in the meantime: the unique email refused the insert.
+      if (await this.users.findByEmail(invitation.email)) throw emailTaken(invitation.email);
+      throw error;
+    }
+    this.logger.log({ accountId: invitation.accountId, userId: user.id }, 'Invitation accepted');
+    return { userId: user.id, accountId: user.accountId, email: user.email, role: user.role };
+  }
+
+  private linkFor(token: string): string {
+    return `${this.config.publicBaseUrl ?? ''}/dashboard/#accept-invitation=${token}`;
+  }
+}
+
+function view(row: Invitation): InvitationView {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    invitedByUserId: row.invitedByUserId,
+    expiresAt: row.expiresAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function invitationNotFound(): ApiError {
+  return new ApiError('NOT_FOUND', 'No pending invitation with this token or id', {
+    hint: 'Invitations are single use and expire; ask an owner or admin of the account for a new one (POST /api/v1/account/invitations).',
+  });
+}
+
+function emailTaken(email: string): ApiError {
+  return toValidationError([
+    {
+      field: 'token',
+      constraint: 'newUser',
+      message: `${email} already has a login; an email belongs to one account`,
+    },
+  ]);
+}

@@ -1,0 +1,28 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '../auth/principal';
+import { RequireScope } from '../auth/require-scope.decorator';
+import { ApiErrors } from '../common/openapi/api-errors.decorator';
+import { AuditEventsService } from './audit-events.service';
+import { AuditEventListResponse } from './dto/audit-event.response';
+import { ListAuditEventsQueryDto } from './dto/list-audit-events-query.dto';
+
+@ApiTags('audit')
+@Controller('api/v1/audit-events')
+export class AuditEventsController {
+  constructor(private readonly events: AuditEventsService) {}
+
+  @Get()
+  @RequireScope('audit:read')
+  @ApiOperation({
+    operationId: 'listAuditEvents',
+    summary: "Your account's audit trail: who changed what, from where, newest first",
+    description:
+      'Every security-relevant change (sign-ins, keys, members, MFA, wallets, sessions, webhooks, operator plan changes) with its actor, target, client IP, user agent and request id. Any dashboard user, or an API key with `audit:read` (for a SIEM). Pass limit (1-200, default 50); when nextCursor is not null, pass it as cursor for the next page. Kept AUDIT_RETENTION_DAYS (default 400).',
+  })
+  @ApiOkResponse({ type: AuditEventListResponse })
+  @ApiErrors('INVALID_PARAMS', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE')
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListAuditEventsQueryDto) {
+    return this.events.listForAccount(principal.accountId, query);
+  }
+}

@@ -1,0 +1,55 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
+import { ApiRequestExample } from '../../../common/openapi/api-request-example.decorator';
+import { IsPrintableName } from '../../../common/validation/is-printable-name';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../users/users.service';
+
+/** Same bound as accounts' own (account.entity.ts ACCOUNT_NAME_MAX_LENGTH). */
+const ACCOUNT_NAME_MAX = 200;
+
+@ApiRequestExample({
+  email: 'ops@acme.test',
+  password: 'correct horse battery staple',
+  accountName: 'Acme Treasury',
+})
+export class SignupDto {
+  @ApiProperty({ example: 'ops@acme.test', maxLength: 320 })
+  @IsEmail()
+  @MaxLength(320)
+  email: string;
+
+  @ApiProperty({
+    format: 'password',
+    minLength: PASSWORD_MIN_LENGTH,
+    maxLength: PASSWORD_MAX_LENGTH,
+  })
+  @IsString()
+  @Length(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, {
+    message: `password must have ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+  })
+  password: string;
+
+  @ApiProperty({ example: 'Acme Treasury', maxLength: ACCOUNT_NAME_MAX })
+  @IsString()
+  @Length(1, ACCOUNT_NAME_MAX)
+  @IsPrintableName()
+  accountName: string;
+}
+
+export class SignupResponse {
+  @ApiProperty({ example: 'ops@acme.test' }) email: string;
+  @ApiProperty({
+    description:
+      'The same answer whether or not the email already had an account (nothing tells them apart); log in next with POST /auth/login.',
+    example: 'If this email was free, its account is ready: log in with POST /auth/login.',
+  })
+  message: string;
+  @ApiProperty({ example: '/auth/login' }) next: string;
+}
+
+export class SignupAvailabilityResponse {
+  @ApiProperty({ description: 'POST /auth/signup is open (otherwise it answers 404 NOT_FOUND)' })
+  enabled: boolean;
+  @ApiProperty({ type: 'integer', example: PASSWORD_MIN_LENGTH })
+  passwordMinLength: number;
+}

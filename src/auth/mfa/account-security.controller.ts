@@ -1,0 +1,50 @@
+import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
+import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { CurrentPrincipal, Principal } from '../principal';
+import { RequireRole } from '../require-role.decorator';
+import { RequireDashboardLogin } from '../require-scope.decorator';
+import { AccountSecurityService } from './account-security.service';
+import { AccountSecurityResponse, UpdateAccountSecurityDto } from './dto/mfa.dto';
+
+/** The account's sign-in policy: any member reads it, the owner changes it. */
+@ApiTags('account')
+@RequireDashboardLogin()
+@Controller('api/v1/account/security')
+export class AccountSecurityController {
+  constructor(private readonly security: AccountSecurityService) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'getAccountSecurity',
+    summary: "Your account's sign-in policy",
+  })
+  @ApiOkResponse({ type: AccountSecurityResponse })
+  @ApiErrors('SERVICE_UNAVAILABLE')
+  get(@CurrentPrincipal() principal: Principal) {
+    return this.security.forAccount(principal.accountId);
+  }
+
+  @Patch()
+  @RequireRole('owner')
+  @ApiOperation({
+    operationId: 'updateAccountSecurity',
+    summary: 'Require two-factor sign-in of every member (owner only)',
+    description:
+      'With mfaRequired, a member without an authenticator gets MFA_REQUIRED at login (details: enrollmentRequired) and enrols there: POST /auth/mfa/totp/enroll, then log in with `otp`. Sessions already open stay open.',
+  })
+  @ApiOkResponse({ type: AccountSecurityResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: UpdateAccountSecurityDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.security.update(
+      { accountId: principal.accountId, userId: principal.userId! },
+      body,
+      meta,
+    );
+  }
+}

@@ -1,0 +1,97 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
+import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { CurrentPrincipal, Principal } from '../principal';
+import { RequireDashboardLogin } from '../require-scope.decorator';
+import { AnyRole } from '../require-role.decorator';
+import { AccountSecurityService } from './account-security.service';
+import {
+  MfaStatusResponse,
+  RecoveryCodesResponse,
+  TotpCodeDto,
+  TotpSetupResponse,
+} from './dto/mfa.dto';
+import { MfaService, MfaUser } from './mfa.service';
+
+const dashboardUser = (principal: Principal): MfaUser => ({
+  userId: principal.userId!,
+  accountId: principal.accountId,
+});
+
+/** The signed-in user's own two-factor sign-in (TOTP, RFC 6238): dashboard login only. */
+@ApiTags('auth')
+@RequireDashboardLogin()
+// Every member enrols their own authenticator, a viewer included.
+@AnyRole()
+@Controller('api/v1/auth/mfa')
+export class MfaController {
+  constructor(
+    private readonly mfa: MfaService,
+    private readonly accountSecurity: AccountSecurityService,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'getMfaStatus',
+    summary: 'Whether two-factor sign-in is on for you, and whether your account requires it',
+  })
+  @ApiOkResponse({ type: MfaStatusResponse })
+  @ApiErrors('SERVICE_UNAVAILABLE')
+  async status(@CurrentPrincipal() principal: Principal) {
+    return {
+      enabled: await this.mfa.isEnabled(principal.userId!),
+      requiredByAccount: await this.accountSecurity.isMfaRequired(principal.accountId),
+    };
+  }
+
+  @Post('totp/setup')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'setupTotp',
+    summary: 'Start enrolling an authenticator app: a new secret, its otpauth URI and QR code',
+    description:
+      'The secret stays pending (login does not ask for codes) until POST .../enable confirms a code. Calling it again replaces a pending secret; once enabled, INVALID_PARAMS (disable first).',
+  })
+  @ApiOkResponse({ type: TotpSetupResponse })
+  @ApiErrors('INVALID_PARAMS', 'SERVICE_UNAVAILABLE')
+  setup(@CurrentPrincipal() principal: Principal) {
+    return this.mfa.setup(dashboardUser(principal));
+  }
+
+  @Post('totp/enable')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'enableTotp',
+    summary: 'Confirm the authenticator with its current code: two-factor sign-in is on',
+    description:
+      'Returns ten single-use recovery codes, shown this once. From now on POST /auth/login needs `otp` (MFA_REQUIRED without it). A wrong code counts toward your lockout (by default 5 per 15 minutes, shared with login and disable; then RATE_LIMIT_EXCEEDED with retryAfter).',
+  })
+  @ApiOkResponse({ type: RecoveryCodesResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'MFA_INVALID', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
+  async enable(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: TotpCodeDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return { recoveryCodes: await this.mfa.enable(dashboardUser(principal), body.code, meta) };
+  }
+
+  @Post('totp/disable')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'disableTotp',
+    summary: 'Turn two-factor sign-in off, with a current code or an unused recovery code',
+    description:
+      'The secret and every recovery code are deleted. Idempotent: 204 when it is already off. A wrong code counts toward your lockout, shared with login (then RATE_LIMIT_EXCEEDED with retryAfter).',
+  })
+  @ApiNoContentResponse({ description: 'Two-factor sign-in is off' })
+  @ApiErrors(...JSON_BODY_ERRORS, 'MFA_INVALID', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
+  async disable(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: TotpCodeDto,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    await this.mfa.disable(dashboardUser(principal), body.code, meta);
+  }
+}

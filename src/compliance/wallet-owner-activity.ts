@@ -1,0 +1,33 @@
+import type { DataSource } from 'typeorm';
+import { placeholders } from '../common/database/placeholders';
+import { OPERATOR_ACTOR, type ActivityType } from '../events/activity-event';
+import type { ActivityLog } from '../events/activity-log';
+
+/**
+ * Records an operator's compliance action (session or credential revocation, from the CLI) for the
+ * account the wallet is bound to; an unbound wallet belongs to no account and records nothing.
+ */
+export async function recordForWalletOwner(
+  dataSource: DataSource,
+  activity: ActivityLog | undefined,
+  walletAddress: string,
+  type: Extract<ActivityType, 'session.revoked' | 'credential.revoked'>,
+  data: Record<string, unknown>,
+): Promise<void> {
+  if (!activity) return;
+  const manager = dataSource.manager;
+  const mark = placeholders(manager);
+  const params: unknown[] = [];
+  const rows = (await manager.query(
+    `SELECT account_id FROM wallets WHERE address = ${mark(params, walletAddress)}`,
+    params,
+  )) as Array<{ account_id: string }>;
+  if (rows.length === 0) return;
+  await activity.record({
+    accountId: String(rows[0].account_id),
+    type,
+    actor: OPERATOR_ACTOR,
+    target: { type: 'wallet', id: walletAddress },
+    data: { walletAddress, ...data },
+  });
+}

@@ -1,0 +1,37 @@
+import { ConfigType, registerAs } from '@nestjs/config';
+import { appModeOf } from './app.config';
+import { MIN_SECRET_LENGTH } from './auth.config';
+import { envBool, envInt, envOptional, envString, invalidConfig } from './env-reader';
+
+/** Self-service sign-up, two-factor sign-in and the audit trail (issue 33). */
+export const securityConfig = registerAs('security', () => {
+  const env = process.env;
+  const mode = appModeOf(env);
+  return {
+    /** `POST /auth/signup` creates accounts; off by default in production (operators use the CLI). */
+    signupEnabled: envBool(env, 'SIGNUP_ENABLED', mode === 'demo'),
+    /** The issuer shown by authenticator apps next to the user's email. */
+    totpIssuer: envString(env, 'TOTP_ISSUER', 'Compliance DeFi Builder').slice(0, 64),
+    /**
+     * The key TOTP secrets are encrypted with (AES-256-GCM, via HKDF). Unset: derived from the
+     * JWT secret, so rotating JWT_SECRET without setting this makes enrolled authenticators unusable.
+     */
+    mfaEncryptionKey: mfaEncryptionKey(env),
+    /** Audit events are kept this many days, then pruned by the retention sweep. */
+    auditRetentionDays: envInt(env, 'AUDIT_RETENTION_DAYS', 400, { min: 1, max: 3_650 }),
+  };
+});
+
+function mfaEncryptionKey(env: Record<string, string | undefined>): string | undefined {
+  const given = envOptional(env, 'MFA_ENCRYPTION_KEY');
+  if (given !== undefined && given.length < MIN_SECRET_LENGTH)
+    return invalidConfig(
+      'MFA_ENCRYPTION_KEY',
+      `must have at least ${MIN_SECRET_LENGTH} characters`,
+      given,
+      undefined,
+    );
+  return given;
+}
+
+export type SecurityConfig = ConfigType<typeof securityConfig>;

@@ -1,0 +1,177 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '../auth/principal';
+import { RequireRole } from '../auth/require-role.decorator';
+import { RequireDashboardLogin } from '../auth/require-scope.decorator';
+import { ReqMeta, RequestMeta } from '../common/http/request-meta';
+import { ApiErrors, JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
+import { actorOf } from '../events/activity-event';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { ListDeliveriesQueryDto } from './dto/list-deliveries-query.dto';
+import { UpdateWebhookDto } from './dto/update-webhook.dto';
+import {
+  CreatedWebhookResponse,
+  WebhookDeliveryListResponse,
+  WebhookListResponse,
+  WebhookResponse,
+  WebhookTestResponse,
+} from './dto/webhook.responses';
+import { WebhookCaller, WebhooksService } from './webhooks.service';
+
+const ID_PARAM = {
+  name: 'id',
+  format: 'uuid',
+  description: 'The webhook id (GET /api/v1/webhooks lists them).',
+  example: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+} as const;
+
+function caller(principal: Principal, meta: RequestMeta): WebhookCaller {
+  return { accountId: principal.accountId, actor: actorOf(principal), request: meta };
+}
+
+/**
+ * Signed webhooks (Standard Webhooks): dashboard login, owners and admins. Each delivery carries
+ * webhook-id (dedupe on it: a retry or a rare duplicate has the same id), webhook-timestamp and
+ * webhook-signature `v1,<base64 HMAC-SHA256 of id.timestamp.body>`.
+ */
+@ApiTags('webhooks')
+@RequireDashboardLogin()
+@RequireRole('owner', 'admin')
+@Controller('api/v1/webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @ApiOperation({
+    operationId: 'createWebhook',
+    summary: 'Register a webhook endpoint; the signing secret appears in this response only',
+    description:
+      'Events: session.activated, session.expiring (WEBHOOK_SESSION_EXPIRING_LEAD_SECONDS before activeUntil, default 1 h), session.revoked, transaction.confirmed, transaction.reverted (transactions relayed through the service, with the decoded revert), api_key.created, api_key.revoked, quota.threshold (80 % and 100 % of the monthly quota). Body of each delivery: {type, id, createdAt, data}. Retries with backoff (about 8 attempts over 24 h); an endpoint failing for 5 days is disabled.',
+  })
+  @ApiCreatedResponse({ type: CreatedWebhookResponse })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    'WEBHOOK_URL_NOT_ALLOWED',
+    'ROLE_FORBIDDEN',
+    'SERVICE_UNAVAILABLE',
+  )
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+    @Body() body: CreateWebhookDto,
+  ) {
+    return this.webhooks.create(caller(principal, meta), body);
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listWebhooks',
+    summary: "Your account's webhook endpoints, newest first",
+  })
+  @ApiOkResponse({ type: WebhookListResponse })
+  @ApiErrors('ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  list(@CurrentPrincipal() principal: Principal) {
+    return this.webhooks.list(principal.accountId);
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getWebhook', summary: 'One webhook endpoint (never its secret)' })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: WebhookResponse })
+  @ApiErrors('NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.webhooks.get(principal.accountId, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    operationId: 'updateWebhook',
+    summary: 'Change the URL, the events or the description, or turn the endpoint off and on',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: WebhookResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED', 'ROLE_FORBIDDEN')
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookDto,
+  ) {
+    return this.webhooks.update(caller(principal, meta), id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'deleteWebhook',
+    summary: 'Delete the endpoint and its delivery history',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors('NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+    @Param('id') id: string,
+  ): Promise<void> {
+    await this.webhooks.remove(caller(principal, meta), id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: 'A new signing secret (shown once); the previous one keeps signing alongside for 24 h',
+    description:
+      'During the 24 h, webhook-signature carries two space-separated `v1,` signatures: receivers holding either secret verify.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: CreatedWebhookResponse })
+  @ApiErrors('NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  rotateSecret(
+    @CurrentPrincipal() principal: Principal,
+    @ReqMeta() meta: RequestMeta,
+    @Param('id') id: string,
+  ) {
+    return this.webhooks.rotateSecret(caller(principal, meta), id);
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'testWebhook',
+    summary: 'Send a webhook.test event to this endpoint (follow it in its deliveries)',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiAcceptedResponse({ type: WebhookTestResponse })
+  @ApiErrors('NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  test(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.webhooks.sendTest(principal.accountId, id);
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary:
+      'Deliveries of this endpoint, newest first, with every attempt (status code, duration, error) and the next retry',
+    description: 'Pass limit (1-100, default 20); when nextCursor is not null, pass it as cursor.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: WebhookDeliveryListResponse })
+  @ApiErrors('INVALID_PARAMS', 'NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  deliveries(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQueryDto,
+  ) {
+    return this.webhooks.deliveries(principal.accountId, id, query);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The docs run: every ```sh / ```bash block of README.md and docs/integrators.md is pasted, in
+ * order, into one bash per page (`set -euo pipefail`, so a failing command or an HTTP error under
+ * `curl -fsS` fails the page), against a fresh service listening on a free port with the jest
+ * worker's embedded devnet. The blocks get what a reader's terminal would have: `BASE` (the URL
+ * the start banner prints) and `DATA_DIR` (where the demo credentials are), the repository as the
+ * working directory, and nothing else of this process's environment but PATH and HOME.
+ *
+ * Blocks fenced ```sh no-run (or ```bash no-run) are not run: they start or deploy things
+ * (`npm ci && npm start`, `bash .ci/run`, `deploy` against a real network), need the operator
+ * CLI and a zero-knowledge prover (`/verify`), or show a production-only flow (SIWE signatures).
+ * Every other block must succeed as written.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createTestApp, TestApp } from '../helpers/app';
+import { acquireDevnet, DevnetHandle } from '../helpers/devnet';
+import { testEngine } from '../helpers/test-env';
+
+const ROOT = join(__dirname, '..', '..');
+const PAGES = ['README.md', 'docs/integrators.md'];
+/** One page's blocks may take this long in all (a reader's bash, signing with node, the devnet). */
+const PAGE_TIMEOUT_MS = 90_000;
+
+interface ShellBlock {
+  page: string;
+  line: number;
+  code: string;
+}
+
+/** The runnable shell blocks of a Markdown page, in order (fence info `sh`/`bash`, not `no-run`). */
+function shellBlocks(page: string, markdown: string): ShellBlock[] {
+  const blocks: ShellBlock[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\w+)(.*)$/.exec(lines[i]);
+    if (!open) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !lines[i].startsWith('```'); i++) body.push(lines[i]);
+    const info = open[2].trim().split(/\s+/);
+    if (['sh', 'bash'].includes(open[1]) && !info.includes('no-run'))
+      blocks.push({ page, line: start + 1, code: body.join('\n') });
+  }
+  return blocks;
+}
+
+interface BashResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a script in bash without blocking this process's event loop (the app answers the curls). */
+function runBash(script: string, env: Record<string, string>, timeoutMs: number) {
+  return new Promise<BashResult>((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { cwd: ROOT, env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('The docs shell blocks', () => {
+  let chain: DevnetHandle;
+  let t: TestApp;
+  let base: string;
+
+  beforeAll(async () => {
+    // The worker's devnet back at its just-deployed state; the app runs it as its embedded chain
+    // (no CHAIN_RPC_URL), so /api/v1/defi/config gives its RPC URL as a reader's would.
+    chain = await acquireDevnet();
+    t = await createTestApp({
+      listen: true,
+      env: { SEED_DEMO_ACCOUNT: 'true', CHAIN_RPC_URL: undefined, CHAIN_NETWORK: undefined },
+    });
+    base = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
+    if (testEngine() === 'postgres') {
+      // The demo account is seeded on the embedded SQLite default only; on PostgreSQL an operator
+      // creates it (`npm run cli -- create-account`): the file stands in for what they would note.
+      const account = await t.createAccount({ email: 'demo@example.com', plan: 'pro' });
+      writeFileSync(
+        join(t.db.dataDir, 'demo-credentials.json'),
+        JSON.stringify({ email: account.email, password: account.password }),
+        { mode: 0o600 },
+      );
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await chain?.release();
+  });
+
+  it('finds the blocks to run and the ones marked no-run', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(shellBlocks('README.md', readme).length).toBeGreaterThanOrEqual(4);
+    expect(readme).toMatch(/```(sh|bash) no-run/);
+  });
+
+  it.each(PAGES)(
+    'runs every shell block of %s, in order, against a fresh service',
+    async (page) => {
+      const blocks = shellBlocks(page, readFileSync(join(ROOT, page), 'utf8'));
+      expect(blocks.length).toBeGreaterThan(0);
+      const script = [
+        'set -euo pipefail',
+        ...blocks.map((b) => `echo '>>> ${b.page}:${b.line}' >&2\n${b.code}`),
+      ].join('\n');
+      const result = await runBash(
+        script,
+        {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/tmp',
+          BASE: base,
+          DATA_DIR: t.db.dataDir,
+        },
+        PAGE_TIMEOUT_MS,
+      );
+      const failedAt = [...result.stderr.matchAll(/^>>> (.+)$/gm)].pop()?.[1];
+      if (result.code !== 0)
+        throw new Error(
+          `${page}: the block at ${failedAt} failed (exit ${result.code})\n` +
+            `--- stdout (tail) ---\n${result.stdout.slice(-3000)}\n` +
+            `--- stderr (tail) ---\n${result.stderr.slice(-3000)}`,
+        );
+      // Every block ran (the last marker is the last block's).
+      expect(failedAt).toBe(`${blocks.at(-1)!.page}:${blocks.at(-1)!.line}`);
+    },
+    PAGE_TIMEOUT_MS + 10_000,
+  );
+});
