@@ -11,8 +11,17 @@ import type { BindResult } from './wallets/wallets.service';
  * sessions the service opened. Sessions live on chain, so an activation is recorded after its
  * transaction is mined, in a transaction of its own.
  */
+/** Activation transactions remembered as recorded (a bounded window of the latest). */
+const RECORDED_ACTIVATIONS_MAX = 1_000;
+
 @Injectable()
 export class ComplianceActivity {
+  /**
+   * Requests for one wallet's activation made meanwhile join its transaction (AttesterService)
+   * and all answer with it: the activation is one event, recorded by whichever asks first.
+   */
+  private readonly activations = new Map<string, Promise<void>>();
+
   constructor(private readonly activity: ActivityLog) {}
 
   /** wallet.bound, or wallet.rebound when it left another account (never named here). */
@@ -29,6 +38,23 @@ export class ComplianceActivity {
   }
 
   async sessionActivated(
+    principal: Principal,
+    session: ActivatedSession,
+    via: 'demo' | 'proof',
+    meta?: RequestMeta,
+  ): Promise<void> {
+    const known = this.activations.get(session.txHash);
+    if (known) return known;
+    const recording = this.recordActivation(principal, session, via, meta);
+    this.activations.set(session.txHash, recording);
+    if (this.activations.size > RECORDED_ACTIVATIONS_MAX)
+      this.activations.delete(this.activations.keys().next().value as string);
+    // A failed record is not remembered: the next caller tries again.
+    recording.catch(() => this.activations.delete(session.txHash));
+    return recording;
+  }
+
+  private async recordActivation(
     principal: Principal,
     session: ActivatedSession,
     via: 'demo' | 'proof',

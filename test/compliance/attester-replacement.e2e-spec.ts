@@ -87,6 +87,17 @@ describe(`${AttesterService.name}: a transaction not mined in time`, () => {
     expect(await chain.provider.getTransactionCount(attester, 'latest')).toBe(nonceBefore + 1);
     expect(await chain.isActive(wallet)).toBe(true);
     await postActivateDemo(t, token, wallet).expect(200, /"alreadyActive":true/);
+    // The joined request answered with the same activation, which is one event, not two.
+    const audit = await request(t.server)
+      .get('/api/v1/audit-events')
+      .query({ type: 'session.activated' })
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(
+      audit.body.items.filter(
+        (e: { data: { walletAddress: string } }) => e.data.walletAddress === wallet,
+      ),
+    ).toHaveLength(1);
 
     const health = await request(t.server).get('/health/ready').expect(200);
     expect(health.body.details.attester).toMatchObject({

@@ -17,14 +17,15 @@ export class SessionWatchSink implements ActivitySink {
     const wallet = event.data?.walletAddress;
     if (typeof wallet !== 'string') return;
     const sessions = manager.getRepository(WatchedSession);
-    await sessions.delete({ walletAddress: wallet });
     const activeUntil = event.data?.activeUntilUnix;
-    if (event.type === 'session.activated' && typeof activeUntil === 'number')
-      await sessions.insert({
-        walletAddress: wallet,
-        accountId: event.accountId,
-        activeUntil,
-        expiringSentMs: null,
-      });
+    if (event.type === 'session.activated' && typeof activeUntil === 'number') {
+      // An upsert: two activations of one wallet committing at once (two replicas) both succeed.
+      await sessions.upsert(
+        { walletAddress: wallet, accountId: event.accountId, activeUntil, expiringSentMs: null },
+        ['walletAddress'],
+      );
+    } else {
+      await sessions.delete({ walletAddress: wallet });
+    }
   }
 }
