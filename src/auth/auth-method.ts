@@ -8,7 +8,7 @@ import { principalOf } from './principal';
  * Applied by the HTTP adapter as it replies (bootstrap/http-adapter.ts), not by a global Nest
  * interceptor: any interceptor makes Nest run the route through an RxJS pipeline with two
  * AsyncResources and a client-disconnect watch, which cost 19 % of a defi config request's CPU and
- * 13 % of a swap build's (bench/README.md, issue 17).
+ * 13 % of a swap build's (docs/architecture.md, "Why hand-written").
  */
 export function withAuthMethod(req: unknown, body: unknown): unknown {
   const principal = principalOf(req);

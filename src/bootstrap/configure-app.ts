@@ -26,7 +26,7 @@ export function configureApp(app: INestApplication): void {
   http.set('query parser', 'simple');
   // No ETag on API answers: they are per-caller and mostly no-store, nobody revalidates them, and
   // computing one hashed every body and made Express write headers and body in two chunks
-  // (bench/README.md, issue 17). The dashboard's files keep theirs (express.static sets its own).
+  // (docs/architecture.md, "Why hand-written"). The dashboard's files keep theirs (express.static sets its own).
   http.set('etag', false);
   const config = app.get<HttpConfig>(httpConfig.KEY);
   limitRequestReceipt(app.getHttpServer() as Server, config.requestTimeouts);

@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
  * Left to itself V8 picks a factor of up to 4x, and before the first full collection its limit is
  * far above anything this service holds: under load, requests that outlive two scavenges are
  * promoted, and the heap grew from ~70 MB live to 450-500 MB of RSS before a compaction
- * (bench/README.md, issue 17). `percent` fixes the factor at 1 + percent/100; 0 keeps V8's own.
+ * (docs/architecture.md, "Why hand-written"). `percent` fixes the factor at 1 + percent/100; 0 keeps V8's own.
  * Called before the application is built.
  */
 export function limitHeapGrowth(percent: number): void {

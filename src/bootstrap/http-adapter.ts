@@ -37,7 +37,7 @@ export function limitRequestReceipt(server: Server, timeouts: RequestTimeouts): 
  * prototypes afterwards, `Object.setPrototypeOf(req, app.request)` in `app.handle`; with these the
  * call finds the prototype already in place and changes nothing.
  *
- * Why it matters (`npm run bench:http-server`, bench/README.md, issue 17): with the prototypes
+ * Why it matters (`npm run bench:http-server`, docs/architecture.md, "Why hand-written"): with the prototypes
  * changed on every request, V8 promoted about a third of what a plain Express 5 hello allocated
  * to the old generation (32-33 % at 2,000 req/s, 2-3 full collections in 6 s); with these
  * classes 0.1 % and none, and the same hello served 21.7k instead of 7.7-8.0k req/s at 45 instead

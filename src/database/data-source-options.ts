@@ -11,8 +11,8 @@ const PG_TIMESTAMP_OID = 1114;
 
 /**
  * Registered when the app uses PostgreSQL (the driver TypeORM loads is this same `pg` module).
- * Loaded only then: on SQLite the service never needs `pg` (~3 MB of heap; bench/README.md,
- * issue 17).
+ * Loaded only then: on SQLite the service never needs `pg` (~3 MB of heap; docs/architecture.md,
+ * "Why hand-written").
  */
 function parsePgTimestampsAsUtc(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

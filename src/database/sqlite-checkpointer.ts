@@ -26,7 +26,7 @@ export interface CheckpointResult {
  * SQLite checkpoints automatically inside the COMMIT that takes the WAL past 1,000 pages: that
  * COMMIT copies the pages back, fsyncs the WAL and the database, and better-sqlite3 runs it on
  * the event loop. Under load that was a usage batch's COMMIT taking 6-10 ms about twice a second,
- * and every request due meanwhile waited (bench/README.md, "Sixth session"). The service's
+ * and every request due meanwhile waited (bench/README.md). The service's
  * connection now never checkpoints (`wal_autocheckpoint = 0`); the worker runs a PASSIVE
  * checkpoint every 250 ms, which neither waits for nor blocks the service's readers and writer.
  * If the worker fails, the service's connection checkpoints itself again, as SQLite does by

@@ -5,8 +5,8 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
  * (11.3) turns an object with more than 12 out-of-object properties, as every Express request
  * has, into a dictionary on such a store, with a normalized hidden class that it takes from a
  * small cache or, in a full bench run 33,000 times, builds anew in the old generation: 1-2 KB
- * per request and most of the full collections left in the half-load runs (bench/README.md,
- * issue 17, "Seventh session"). A named property holding a plain object keeps the request as it
+ * per request and most of the full collections left in the half-load runs (`npm run bench`;
+ * docs/architecture.md, "Why hand-written"). A named property holding a plain object keeps the request as it
  * was (request-state.spec.ts).
  */
 interface WithGuardState {

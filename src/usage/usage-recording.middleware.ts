@@ -29,7 +29,7 @@ export class UsageRecordingMiddleware implements NestMiddleware {
         // Time-ordered (UUIDv7), not random: each batch appends to the right edge of the primary
         // key's B-tree instead of dirtying a random page per row. A 200-row batch on SQLite with
         // 50k rows took 6.4 ms (p50) and 15.9 ms (p90) with random ids, 1.6 and 1.9 ms with these,
-        // on the event loop (bench/README.md, issue 17); the gap grows with the table.
+        // on the event loop (docs/architecture.md, "Why hand-written"); the gap grows with the table.
         id: timeOrderedUuid(),
         accountId: principal.accountId,
         authMethod: principal.method,

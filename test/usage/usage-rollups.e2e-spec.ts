@@ -10,6 +10,7 @@ import { UsageStatsService } from '../../src/usage/usage-stats.service';
 import { AuthProbeController } from '../auth/auth-probe.controller';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
+import { pollUntil } from '../helpers/wait';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -172,16 +173,21 @@ describe('Usage roll-ups (UsageStatsService reads only roll-ups)', () => {
       const { from: _f, to: _t, ...breakdown } = fromRollups;
       expect(comparable(breakdown)).toEqual(expected);
     }
-    // And the endpoint answers from the same roll-ups (default range: the last 30 days).
+    // And the endpoint answers from the same roll-ups (default range: the last 30 days): every
+    // request recorded before it, not itself (recorded after it answers).
     const res = await request(t.server)
       .get('/api/v1/usage/stats')
       .set('Authorization', `Bearer ${token}`)
       .expect(200);
-    const all = await t.app
-      .get(DataSource)
-      .getRepository(UsageRecord)
-      .countBy({ accountId: account.accountId });
-    expect(res.body.totals.requests).toBe(all);
+    expect(res.body.totals.requests).toBe(raw.length);
+    // Once the recorder has written the stats request too, each bucket size holds every request.
+    const all = raw.length + 1;
+    await pollUntil(
+      'the stats request recorded',
+      () =>
+        t.app.get(DataSource).getRepository(UsageRecord).countBy({ accountId: account.accountId }),
+      (count) => count === all,
+    );
     // Three bucket sizes, each holding every request once.
     const sums = await t.app
       .get(DataSource)

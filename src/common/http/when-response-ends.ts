@@ -9,7 +9,7 @@ type Hooked = ServerResponse & { [HOOKS]?: Array<() => void> };
  * first ('close'; then `res.writableFinished` is false). The in-flight count, the usage meter and
  * the request log all hang off this one hook: the first caller adds one 'finish' and one 'close'
  * listener, later callers join its list, and the list runs in the order the callers came, once.
- * (One listener pair per response instead of one per caller; bench/README.md, issue 17.)
+ * (One listener pair per response instead of one per caller; docs/architecture.md, "Why hand-written".)
  */
 export function whenResponseEnds(res: ServerResponse, done: () => void): void {
   const hooked = res as Hooked;

@@ -87,7 +87,7 @@ function loggerOptions(config: AppConfig): LoggerOptions {
 /**
  * JSON lines go to stdout through a 4 KiB buffer, written when full and at least every 100 ms,
  * instead of one write per line: a line per request cost a write system call each
- * (bench/README.md, issue 17). Shutdown writes what is buffered and every later line at once:
+ * (docs/architecture.md, "Why hand-written"). Shutdown writes what is buffered and every later line at once:
  * after the shutdown hooks Nest re-raises SIGTERM, which ends the process without the exit event
  * pino would flush on. A stdout that breaks (its reader gone: EPIPE) stops logging, never the
  * service (LineWriter; issue 34).
@@ -157,7 +157,7 @@ class RootLoggerModule {}
  * Nest's logger is nestjs-pino's, over the root logger, WITHOUT its per-request middleware
  * (pino-http's child loggers and an AsyncLocalStorage scope per request, which turns on promise
  * hooks for every promise the process makes): that middleware cost as much CPU as the rest of a
- * protected request (bench/README.md, issue 17). The request log is requestLogMiddleware's, one
+ * protected request (docs/architecture.md, "Why hand-written"). The request log is requestLogMiddleware's, one
  * line per request with the same fields; error lines carry the request id themselves.
  */
 @Module({

@@ -53,7 +53,7 @@ export class WalletsService {
   /**
    * The account a (checksummed) wallet is bound to, or null. Every build asks: one prepared
    * SELECT of one column (6 us on SQLite) rather than findOneBy's query builder (94 us;
-   * bench/README.md, issue 17). wallets.e2e-spec pins it to findByAddress.
+   * docs/architecture.md, "Why hand-written"). wallets.e2e-spec pins it to findByAddress.
    */
   async ownerOf(checksummedAddress: string): Promise<string | null> {
     const manager = this.wallets.manager;

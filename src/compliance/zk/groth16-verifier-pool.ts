@@ -11,7 +11,7 @@ import { inlineGroth16Check, type Groth16Check } from './verify-compliance-proof
  *
  * The threads start with the first proof, not with the service: a worker with its curve holds
  * 20-30 MB, and a service that never verifies a proof (a pure transaction builder) should not carry
- * it (bench/README.md, issue 17). Once started they stay for the life of the pool; the first
+ * it (docs/architecture.md, "Why hand-written"). Once started they stay for the life of the pool; the first
  * proof waits for the thread to build its curve (a few hundred ms, once).
  */
 export class Groth16VerifierPool {

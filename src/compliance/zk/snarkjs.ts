@@ -90,7 +90,7 @@ let loaded: SnarkJs | undefined;
 /**
  * snarkjs, loaded on first use: the service's main thread needs it only to prove (CLI, tests) or
  * to verify inline (ZK_VERIFY_THREADS=0); the worker threads load their own. Loading it (with
- * ffjavascript and wasmcurves) at start cost ~3 MB of heap for nothing (bench/README.md, issue 17).
+ * ffjavascript and wasmcurves) at start cost ~3 MB of heap for nothing (docs/architecture.md, "Why hand-written").
  */
 export function loadSnarkjs(): SnarkJs {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -4,7 +4,7 @@
  * allowance (amount + expiry) token -> router.
  *
  * Both approve calls have static arguments only: encoded word by word with memoised checksums
- * (issue 17; ethers' Interface.encodeFunctionData and getAddress cost ~90 us per step), byte-equal
+ * (`npm run bench:encoders`; ethers' Interface.encodeFunctionData and getAddress cost ~90 us per step), byte-equal
  * to ethers (approvals.spec.ts).
  */
 import { ERC20 } from '../../chain/abi/erc20';

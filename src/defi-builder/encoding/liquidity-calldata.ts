@@ -4,7 +4,7 @@
  * the caller's token amounts into a liquidity at the pool's current price.
  *
  * The calldata is what @uniswap/v4-sdk's V4Planner and PositionManager.modifyLiquidities encode,
- * written word by word (issue 17: the planner and ethers' AbiCoders cost ~0.5 ms per mint);
+ * written word by word (`npm run bench:encoders`: the planner and ethers' AbiCoders cost ~0.5 ms per mint);
  * liquidity-calldata.spec.ts asserts byte equality against the planner.
  */
 import { Actions } from '@uniswap/v4-sdk';

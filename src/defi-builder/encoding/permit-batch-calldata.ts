@@ -4,7 +4,7 @@
  * Permit2Forwarder + Multicall_v4).
  *
  * The bytes are those of @uniswap/v4-sdk's V4PositionManager.encodePermitBatch inside an ethers
- * multicall encode, written word by word (issue 17); liquidity-calldata.spec.ts asserts byte
+ * multicall encode, written word by word (`npm run bench:encoders`); liquidity-calldata.spec.ts asserts byte
  * equality against the library.
  */
 import { POSITION_MANAGER } from '../../chain/abi/uniswap-v4';

@@ -15,7 +15,7 @@
  * The layout is the planners' on their default UR version (2.0 ExactInput/OutputSingleParams, no
  * minHopPriceX36): the UniversalRouter 2.1.0 we deploy (npm artifact) decodes that layout.
  *
- * Encoded word by word (issue 17): the planners spend 0.55-0.85 ms per swap in ethers v5's AbiCoder,
+ * Encoded word by word (`npm run bench:encoders`): the planners spend 0.55-0.85 ms per swap in ethers v5's AbiCoder,
  * most of it on what never changes for a pool (the pool key, selectors, command bytes). The words
  * of the pool key are computed once per key; the rest is hex concatenation. The planners stay the
  * reference: swap-calldata.spec.ts asserts byte equality against them over every variant.
