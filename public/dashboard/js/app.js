@@ -13,7 +13,8 @@ import { WebhooksSection } from './webhooks.js';
 function App() {
   const [signedIn, setSignedIn] = useState(isSignedIn());
   useEffect(() => onSessionEnd(() => setSignedIn(false)), []);
-  // The signed-in user's role: sections an owner or admin manages are not even asked for by others.
+  // The signed-in user's role, read once for the sections that show or ask for less by role
+  // (Members reads /auth/me itself: an ownership transfer there changes the reader's role).
   const [role, setRole] = useState(/** @type {string | null} */ (null));
   useEffect(() => {
     if (!signedIn) return;
@@ -40,13 +41,13 @@ function App() {
       <button type="button" onClick=${() => void signOut()}>Sign out</button>
     </header>
     <main id="main" tabindex="-1">
-      <${KeysSection} />
+      <${KeysSection} role=${role} />
       <${UsageSection} />
       <${WalletsSection} />
       <${MembersSection} />
       <${WebhooksSection} role=${role} />
       <${AuditSection} />
-      <${SecuritySection} />
+      <${SecuritySection} role=${role} />
     </main>`;
 }
 

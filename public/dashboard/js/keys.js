@@ -24,7 +24,8 @@ function status(key) {
   return 'active';
 }
 
-export function KeysSection() {
+/** @param {{role: string | null}} props the signed-in user's role (null while it loads) */
+export function KeysSection({ role }) {
   const [keys, setKeys] = useState(/** @type {ApiKey[] | null} */ (null));
   const [nextCursor, setNextCursor] = useState(/** @type {string | null} */ (null));
   const [created, setCreated] = useState(/** @type {CreatedApiKey | null} */ (null));
@@ -32,13 +33,7 @@ export function KeysSection() {
   const [editing, setEditing] = useState(/** @type {ApiKey | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
   // A viewer reads keys only; the server refuses the rest (ROLE_FORBIDDEN) whatever is shown.
-  const [readOnly, setReadOnly] = useState(false);
-  useEffect(() => {
-    api('/api/v1/auth/me').then(
-      (me) => setReadOnly(me.user.role === 'viewer'),
-      () => undefined,
-    );
-  }, []);
+  const readOnly = role === 'viewer';
 
   /** @param {string | null} cursor */
   async function load(cursor = null) {

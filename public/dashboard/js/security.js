@@ -11,11 +11,11 @@ import { ErrorMessage, Section } from './ui.js';
  * @typedef {{secret: string, otpauthUri: string, qrCodeDataUrl: string}} TotpSetup
  */
 
-export function SecuritySection() {
+/** @param {{role: string | null}} props the signed-in user's role (null while it loads) */
+export function SecuritySection({ role }) {
   const [status, setStatus] = useState(
     /** @type {{enabled: boolean, requiredByAccount: boolean} | null} */ (null),
   );
-  const [role, setRole] = useState('');
   const [setup, setSetup] = useState(/** @type {TotpSetup | null} */ (null));
   const [recoveryCodes, setRecoveryCodes] = useState(/** @type {string[] | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
@@ -24,7 +24,6 @@ export function SecuritySection() {
   async function load() {
     try {
       setStatus(await api('/api/v1/auth/mfa'));
-      setRole((await api('/api/v1/auth/me')).user.role);
       setError(null);
     } catch (err) {
       setError(err);

@@ -1,26 +1,21 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { OptionalDateTimeQuery } from '../../common/validation/optional-date-time-query';
+import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX } from '../audit-page';
 import { AUDITED_TYPES } from '../audited-types';
 
 export class ListAuditEventsQueryDto {
-  @ApiPropertyOptional({
+  @OptionalDateTimeQuery('from', {
     description: 'Events at or after this instant (ISO 8601)',
     example: '2026-11-01T00:00:00Z',
   })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate({ message: 'from must be an ISO 8601 date-time' })
   from?: Date;
 
-  @ApiPropertyOptional({
+  @OptionalDateTimeQuery('to', {
     description: 'Events before this instant (ISO 8601)',
     example: '2026-12-01T00:00:00Z',
   })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate({ message: 'to must be an ISO 8601 date-time' })
   to?: Date;
 
   @ApiPropertyOptional({ enum: AUDITED_TYPES, description: 'Only events of this type' })

@@ -1,25 +1,19 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsOptional, IsUUID } from 'class-validator';
+import { OptionalDateTimeQuery } from '../../common/validation/optional-date-time-query';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { Granularity, GRANULARITIES, MAX_SERIES_BUCKETS } from '../rollups/usage-series';
 
 export class UsageStatsQueryDto {
-  @ApiPropertyOptional({
+  @OptionalDateTimeQuery('from', {
     description: 'Start (inclusive, ISO 8601); default: 30 days before `to`',
     example: '2026-11-01T00:00:00Z',
   })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate({ message: 'from must be an ISO 8601 date-time' })
   from?: Date;
 
-  @ApiPropertyOptional({
+  @OptionalDateTimeQuery('to', {
     description: 'End (exclusive, ISO 8601); default: now',
     example: '2026-12-01T00:00:00Z',
   })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate({ message: 'to must be an ISO 8601 date-time' })
   to?: Date;
 
   @ApiPropertyOptional({
