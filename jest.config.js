@@ -4,8 +4,8 @@ const base = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': '@swc/jest' },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  // NestJS 12 ships ES modules only; Node 20 loads them through require(esm), but Jest's module
-  // runtime cannot (before Node 24.9), so Jest compiles them to CommonJS like our own sources.
+  // NestJS 12 ships ES modules only; Node loads them through require(esm), but Jest's module
+  // runtime does not, so Jest compiles them to CommonJS like our own sources.
   transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
 };
 

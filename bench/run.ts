@@ -20,6 +20,7 @@ import { stallsIn } from './lib/stalls';
 import { memoryMb } from './lib/process-stats';
 import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../src/bootstrap/process-settings';
 import { jsonApi } from './lib/json-api';
+import { postJson, setProxyCache, startRpcProxy } from './lib/rpc-proxy';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -28,15 +29,6 @@ const MNEMONIC = 'test test test test test test test test test test test junk';
 type Mode = 'service' | 'devnet';
 type Stack = Awaited<ReturnType<typeof startBenchStack>>;
 type RpcCounter = () => Promise<Record<string, number>>;
-
-async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as T;
-}
 
 /** Calls per method the devnet has served (its own counter). */
 const devnetCounter =
@@ -93,18 +85,6 @@ async function rpcPerRequest(port: number, count: RpcCounter, s: Scenario): Prom
   return ((total(after) - total(before)) / N).toFixed(2);
 }
 
-/** Starts the caching proxy in its own process, in front of `upstream`. */
-function startProxy(upstream: string, stallsFile: string | undefined) {
-  const probe = stallsFile ? ['-r', join(ROOT, 'bench/lib/stall-probe.cjs')] : [];
-  return spawnServer(
-    process.execPath,
-    [...probe, '-r', 'ts-node/register', 'bench/rpc-cache-proxy.ts', upstream],
-    { ...process.env, TS_NODE_SWC: 'true', BENCH_STALLS: stallsFile, BENCH_STALLS_WHO: 'proxy' },
-    /READY (\d+)/,
-    ROOT,
-  );
-}
-
 async function runMode(stack: Stack, mode: Mode): Promise<void> {
   const { devnet, env, email, password } = stack;
   // BENCH_STALLS=<file>: what stalls the service's event loop (GC pauses, synchronous SQLite,
@@ -112,7 +92,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
   // paced client (paced-process.ts) and the RPC proxy log theirs to the same file, tagged.
   const stallsFile = process.env.BENCH_STALLS && resolve(process.env.BENCH_STALLS);
   if (stallsFile) writeFileSync(stallsFile, '');
-  const proxy = mode === 'service' ? await startProxy(devnet.rpcUrl, stallsFile) : undefined;
+  const proxy = mode === 'service' ? await startRpcProxy(devnet.rpcUrl, stallsFile) : undefined;
   const proxyUrl = proxy && `http://127.0.0.1:${proxy.port}`;
   const count = proxyUrl ? proxyCounter(proxyUrl) : devnetCounter(devnet.rpcUrl);
 
@@ -223,7 +203,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     for (const tx of approvals.values())
       await (await trader.sendTransaction({ to: tx.to, data: tx.data })).wait();
     // From here on the chain does not change: the proxy may answer repeated reads from memory.
-    if (proxyUrl) await postJson(`${proxyUrl}/__proxy/cache`, { on: true });
+    if (proxyUrl) await setProxyCache(proxyUrl, true);
 
     const scenarios: Array<Scenario & { rpcPerRequest?: boolean }> = [
       {
@@ -394,7 +374,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
     );
     if (stallsFile) printStalls(stallsFile, rows);
   } finally {
-    if (proxyUrl) await postJson(`${proxyUrl}/__proxy/cache`, { on: false });
+    if (proxyUrl) await setProxyCache(proxyUrl, false);
     await service.stop();
     await bare.stop();
     await bareOnAdapter.stop();

@@ -13,9 +13,11 @@ import { checkConfiguredNetworkFile } from './chain/network/network-loader';
 import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
 import { armShutdownDeadline } from './lifecycle/shutdown-deadline';
 import { guardStdio } from './common/logging/guard-stdio';
+import { refuseUnsupportedRuntime } from './bootstrap/supported-runtime';
 
 async function bootstrap(): Promise<void> {
   const started = process.hrtime.bigint();
+  refuseUnsupportedRuntime();
   // A stdout whose reader has gone must not end (or stall) the service: see guardStdio.
   guardStdio();
   validateConfiguration([checkConfiguredNetworkFile]);

@@ -48,10 +48,18 @@ export async function startBenchStack(logLevel = 'info') {
   };
 }
 
-/** The bench account (enterprise plan, no per-minute limit) in the database `env` names. */
-export function createBenchAccount(env: NodeJS.ProcessEnv, email: string, password: string): void {
+/**
+ * The bench account (enterprise plan, no per-minute limit) in the database `env` names, made by
+ * the CLI of `tree` on `node` (this checkout on this process's Node unless told).
+ */
+export function createBenchAccount(
+  env: NodeJS.ProcessEnv,
+  email: string,
+  password: string,
+  { node = process.execPath, tree = ROOT }: { node?: string; tree?: string } = {},
+): void {
   const cli = (...args: string[]) =>
-    execFileSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: ROOT, env });
+    execFileSync(node, ['dist/cli/main.js', ...args], { cwd: tree, env });
   cli(
     'create-account',
     '--name',

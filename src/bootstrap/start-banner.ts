@@ -29,6 +29,7 @@ export function startBanner(facts: StartFacts): string {
   ];
   if (facts.docsEnabled) lines.push(`  Reference  ${facts.baseUrl}/docs   (OpenAPI: /docs/json)`);
   lines.push(`  Dashboard  ${facts.baseUrl}/dashboard   (keys, usage, wallets)`);
+  lines.push(`  Runtime    Node.js ${process.version}`);
   const { chain } = facts;
   if (chain.embedded && chain.rpcUrl) {
     lines.push(

@@ -6,8 +6,10 @@ import type * as CliModuleFile from './cli.module';
 import type * as NetworkLoader from '../chain/network/network-loader';
 import { CliUsageError, parseFlags, splitCommand, USAGE } from './cli-usage';
 import { STANDALONE_COMMANDS } from './standalone-commands';
+import { refuseUnsupportedRuntime } from '../bootstrap/supported-runtime';
 
 async function main(argv: string[]): Promise<number> {
+  refuseUnsupportedRuntime();
   const { command, args } = splitCommand(argv);
   if (!command || command === '--help') {
     process.stdout.write(`${USAGE}\n`);

@@ -31,6 +31,7 @@ describe('What a start prints', () => {
     expect(out).toContain(`${base}/api/v1`);
     expect(out).toContain(`${base}/docs`);
     expect(out).toContain(`${base}/dashboard`);
+    expect(out).toMatch(/Runtime +Node\.js v24\.\d+\.\d+/);
     expect(out).toMatch(/Devnet +http:\/\/127\.0\.0\.1:\d+ +chainId 84532/);
     expect(out).toContain('cacheTimeout: -1');
     // Development mnemonic accounts #0 (attester) and #1.

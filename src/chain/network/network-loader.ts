@@ -1,6 +1,6 @@
 /**
  * Reads a network file: a shipped one, src/config/networks/<name>.json (copied to
- * dist/config/networks by nest-cli assets), or an operator's file by path (CHAIN_NETWORK_FILE).
+ * dist/config/networks by the build's --copy-files), or an operator's file by path (CHAIN_NETWORK_FILE).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -14,7 +14,7 @@ export const ZK_ARTIFACTS = Object.freeze({
 
 /**
  * Absolute path of an artifact: absolute paths pass through; relative ones are looked up from
- * this file upwards (works from src/ under ts-node/jest and from dist/ after `nest build`), then
+ * this file upwards (works from src/ under ts-node/jest and from dist/ after `npm run build`), then
  * from the working directory.
  */
 export function resolveZkArtifact(path: string): string {
