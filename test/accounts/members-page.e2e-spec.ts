@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { createTestApp, TEST_PASSWORD, TestAccount, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
+import { joinAs } from '../helpers/members';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
 import { BrowserSession, openBrowser } from '../dashboard/browser';
 
@@ -187,6 +188,27 @@ describe('Dashboard members and key editing in Chromium', () => {
       .set('Authorization', `Bearer ${ownerToken}`)
       .expect(200);
     expect(listed.body.items.map((m: { userId: string }) => m.userId)).not.toContain(developerId);
+  });
+
+  it('lists the invitations revoked with a removed admin (issue 46), and those revoked by hand', async () => {
+    const admin = await joinAs(t, ownerToken, 'admin');
+    const planted = `planted-${stamp}@example.com`;
+    await request(t.server)
+      .post('/api/v1/account/invitations')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ email: planted, role: 'developer' })
+      .expect(201);
+    await request(t.server)
+      .delete(`/api/v1/account/members/${admin.userId}`)
+      .set('Authorization', `Bearer ${ownerToken}`)
+      .expect(204);
+    await members().getByRole('button', { name: 'Refresh' }).click();
+    const revoked = members().getByRole('region', { name: 'Revoked invitations table' });
+    await revoked.getByRole('row', { name: new RegExp(planted.replace(/[.]/g, '\\.')) }).waitFor();
+    const text = await revoked.innerText();
+    expect(text).toContain(`its inviter was removed (${admin.email})`);
+    expect(text).toContain(`later-${stamp}@example.com`);
+    expect(text).toContain('revoked by hand');
   });
 
   it('fits its sections to a 390 px wide screen without horizontal scrolling', async () => {

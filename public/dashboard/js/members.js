@@ -13,7 +13,15 @@ import { ErrorMessage, Section } from './ui.js';
  * @typedef {{id: string, email: string, role: string, expiresAt: string, createdAt: string}} Invitation
  * @typedef {Invitation & {token: string, link: string}} CreatedInvitation
  * @typedef {{user: {id: string, email: string, role: string}}} Me
+ * @typedef {{id: string, at: string, target: {id: string},
+ *   data: {email?: string, role?: string, reason?: string, invitedByEmail?: string}}} Revocation
  */
+
+/** Why an invitation was revoked, as the audit trail's `reason` says (issue 46). */
+const REVOCATION_REASONS = /** @type {Record<string, string>} */ ({
+  inviter_removed: 'its inviter was removed',
+  inviter_role_changed: "its inviter's new role cannot give this role",
+});
 
 /** Roles a member may give, as the server rules (src/auth/roles.ts rolesAssignableBy). */
 /** @param {string} role @returns {string[]} */
@@ -36,6 +44,7 @@ export function MembersSection() {
   const [me, setMe] = useState(/** @type {Me | null} */ (null));
   const [members, setMembers] = useState(/** @type {Member[] | null} */ (null));
   const [invitations, setInvitations] = useState(/** @type {Invitation[]} */ ([]));
+  const [revocations, setRevocations] = useState(/** @type {Revocation[]} */ ([]));
   const [created, setCreated] = useState(/** @type {CreatedInvitation | null} */ (null));
   const [removing, setRemoving] = useState(/** @type {Member | null} */ (null));
   const [transferring, setTransferring] = useState(/** @type {Member | null} */ (null));
@@ -48,8 +57,13 @@ export function MembersSection() {
       setMe(who);
       setMembers((await api('/api/v1/account/members')).items);
       // Pending invitations are the managers' to see (others would get ROLE_FORBIDDEN).
-      if (assignableRoles(who.user.role).length > 0)
+      if (assignableRoles(who.user.role).length > 0) {
         setInvitations((await api('/api/v1/account/invitations')).items);
+        // Revocations come from the audit trail: the ones made for the managers (by hand or
+        // because their inviter left or lost the role) are listed, newest first.
+        const trail = await api('/api/v1/audit-events?type=member.invitation_revoked&limit=20');
+        setRevocations(trail.items);
+      }
       setError(null);
     } catch (err) {
       setError(err);
@@ -162,7 +176,50 @@ export function MembersSection() {
           )}
       />`
     }
+    ${
+      manages &&
+      revocations.length > 0 &&
+      html`<${RevokedInvitations} revocations=${revocations} />`
+    }
   <//>`;
+}
+
+/** @param {{revocations: Revocation[]}} props */
+function RevokedInvitations({ revocations }) {
+  return html`<h3>Recently revoked invitations</h3>
+    <div class="table-wrap stack" tabindex="0" role="region" aria-label="Revoked invitations table">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Revoked</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${revocations.map(
+            (r) =>
+              html`<tr key=${r.id}>
+                <td data-label="Email">
+                  <span><${Email} email=${r.data.email ?? ''} /></span>
+                </td>
+                <td data-label="Role">${r.data.role ?? ''}</td>
+                <td data-label="Revoked">${dateTime(r.at)}</td>
+                <td data-label="Why">
+                  ${
+                    r.data.reason
+                      ? `${REVOCATION_REASONS[r.data.reason] ?? r.data.reason}${
+                          r.data.invitedByEmail ? ` (${r.data.invitedByEmail})` : ''
+                        }`
+                      : 'revoked by hand'
+                  }
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
+import { DataSource, EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
 import { Role, roleForbidden, rolesAssignableBy } from '../../auth/roles';
 import { normalizeEmail, UsersService } from '../../auth/users/users.service';
 import { ApiError } from '../../common/errors/api-error';
@@ -143,6 +143,56 @@ export class InvitationsService {
     });
     row.revokedAt = revokedAt;
     return view(row);
+  }
+
+  /**
+   * Rights die with the person: when a member is removed (`newRole` null) or their role changes,
+   * their pending invitations with a role the new one could not give are revoked, each recorded as
+   * `member.invitation_revoked` with the reason, inside the caller's transaction.
+   */
+  async revokeBeyondRole(
+    by: MemberActor,
+    inviter: { id: string; email: string },
+    newRole: Role | null,
+    manager: EntityManager,
+  ): Promise<number> {
+    const allowed = newRole ? rolesAssignableBy(newRole) : [];
+    const pending = await manager.getRepository(Invitation).find({
+      where: {
+        accountId: by.accountId,
+        invitedByUserId: inviter.id,
+        acceptedAt: IsNull(),
+        revokedAt: IsNull(),
+      },
+    });
+    const revokedAt = new Date();
+    let revoked = 0;
+    for (const row of pending.filter((invitation) => !allowed.includes(invitation.role))) {
+      const result = await manager
+        .getRepository(Invitation)
+        .update({ id: row.id, acceptedAt: IsNull(), revokedAt: IsNull() }, { revokedAt });
+      if (!result.affected) continue;
+      revoked += 1;
+      await this.activity.record(
+        {
+          accountId: by.accountId,
+          type: 'member.invitation_revoked',
+          actor: by.actor,
+          target: { type: 'invitation', id: row.id },
+          data: {
+            email: row.email,
+            role: row.role,
+            reason: newRole ? 'inviter_role_changed' : 'inviter_removed',
+            invitedByUserId: inviter.id,
+            invitedByEmail: inviter.email,
+            ...(newRole ? { inviterRole: newRole } : {}),
+          },
+          request: by.request,
+        },
+        manager,
+      );
+    }
+    return revoked;
   }
 
   /**
