@@ -242,7 +242,9 @@ describe('Dashboard members and key editing in Chromium', () => {
     await page.getByLabel('Password (at least 12 characters)').fill(TEST_PASSWORD);
     await browser.screenshot('accept-invitation-1280');
     await page.getByRole('button', { name: 'Join the account' }).click();
-    await page.getByText(`Your login ${viewerEmail} is ready, with the viewer role.`).waitFor();
+    await page
+      .getByText(`had no login yet, it now has one, with the viewer role`, { exact: false })
+      .waitFor();
     // The spent token left the address bar.
     expect(page.url()).toBe(`${origin}/dashboard/`);
     await page.setViewportSize({ width: 390, height: 844 });

@@ -11,7 +11,7 @@ import { ErrorMessage, Section } from './ui.js';
  *
  * @typedef {{userId: string, email: string, role: string, joinedAt: string}} Member
  * @typedef {{id: string, email: string, role: string, expiresAt: string, createdAt: string}} Invitation
- * @typedef {Invitation & {token: string, link: string}} CreatedInvitation
+ * @typedef {Invitation & {mailed: boolean, token?: string, link?: string}} CreatedInvitation
  * @typedef {{user: {id: string, email: string, role: string}}} Me
  * @typedef {{id: string, at: string, target: {id: string},
  *   data: {email?: string, role?: string, reason?: string, invitedByEmail?: string}}} Revocation
@@ -341,7 +341,18 @@ function NewInvitation({ created, onDone }) {
   const [copied, setCopied] = useState('');
   const heading = useRef(/** @type {HTMLHeadingElement | null} */ (null));
   useEffect(() => heading.current?.focus(), []);
-  const link = new URL(created.link, location.origin).href;
+  const link = new URL(created.link ?? '', location.origin).href;
+  if (created.mailed)
+    return html`<div class="new-key" role="region" aria-labelledby="new-invitation-title">
+      <h3 id="new-invitation-title" tabindex="-1" ref=${heading}>
+        ${created.email} is invited as ${created.role}
+      </h3>
+      <p role="status">
+        The invitation link was mailed to ${created.email}; it works once, until
+        ${' '}${dateTime(created.expiresAt)}.
+      </p>
+      <button type="button" onClick=${onDone}>Done</button>
+    </div>`;
 
   async function copy() {
     try {
@@ -361,8 +372,9 @@ function NewInvitation({ created, onDone }) {
       ${created.email} is invited as ${created.role}
     </h3>
     <p class="warning" role="note">
-      This is the only time the invitation is shown. Send the link (or the token) to
-      ${' '}${created.email}; it works once, until ${dateTime(created.expiresAt)}.
+      No mail server is set up here (demo mode): this is the only time the invitation is shown. Send
+      the link (or the token) to ${' '}${created.email}; it works once, until
+      ${dateTime(created.expiresAt)}.
     </p>
     <label for="invitation-link">Invitation link</label>
     <div class="copy-row">
@@ -485,7 +497,8 @@ export function AcceptInvitation() {
       <div class="card">
         <h2>Welcome</h2>
         <p role="status">
-          Your login <strong>${joined.email}</strong> is ready, with the ${joined.role} role.
+          If <strong>${joined.email}</strong> had no login yet, it now has one, with the
+          ${' '}${joined.role} role (an email belongs to one account).
         </p>
         <p><a href="./">Sign in</a></p>
       </div>
