@@ -64,7 +64,7 @@ describe('Dashboard members and key editing in Chromium', () => {
       .post('/auth/invitations/accept')
       .send({ token, password: TEST_PASSWORD })
       .expect(201);
-    return res.body.userId as string;
+    return res.body.email as string;
   }
 
   it('shows the owner the members, with a link to the section', async () => {
@@ -100,7 +100,13 @@ describe('Dashboard members and key editing in Chromium', () => {
     const pending = members().getByRole('row', { name: new RegExp(developerEmail) });
     expect(await pending.innerText()).toContain('developer');
 
-    developerId = await accept(token);
+    await accept(token);
+    const joined = await request(t.server)
+      .get('/api/v1/account/members')
+      .set('Authorization', `Bearer ${ownerToken}`)
+      .expect(200);
+    developerId = joined.body.items.find((m: { email: string }) => m.email === developerEmail)
+      .userId as string;
     await members().getByRole('button', { name: 'Refresh' }).click();
     await members()
       .getByRole('region', { name: 'Pending invitations table' })

@@ -112,25 +112,25 @@ export function SignIn({ onSignedIn }) {
   }
 
   if (recoveryCodes)
-    if (mailedTo)
-      return html`<main class="signin" id="main">
-        <h1>Dashboard</h1>
-        <div class="card">
-          <h2>Check your mailbox</h2>
-          <p role="status">
-            We sent a link to <strong>${mailedTo}</strong>. Follow it to open the account (it works
-            for 24 hours), then sign in.
-          </p>
-          <button type="button" onClick=${() => setMailedTo('')}>Back to sign-in</button>
-        </div>
-      </main>`;
+    return html`<main class="signin" id="main">
+      <h1>Dashboard</h1>
+      <div class="card">
+        <${RecoveryCodes} codes=${recoveryCodes} onDone=${onSignedIn} />
+      </div>
+    </main>`;
 
-  return html`<main class="signin" id="main">
-    <h1>Dashboard</h1>
-    <div class="card">
-      <${RecoveryCodes} codes=${recoveryCodes} onDone=${onSignedIn} />
-    </div>
-  </main>`;
+  if (mailedTo)
+    return html`<main class="signin" id="main">
+      <h1>Dashboard</h1>
+      <div class="card">
+        <h2>Check your mailbox</h2>
+        <p role="status">
+          We sent a link to <strong>${mailedTo}</strong>. Follow it to open the account (it works
+          for 24 hours), then sign in.
+        </p>
+        <button type="button" onClick=${() => setMailedTo('')}>Back to sign-in</button>
+      </div>
+    </main>`;
 
   return html`<main class="signin" id="main">
     <h1>Dashboard</h1>
