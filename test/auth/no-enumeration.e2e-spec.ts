@@ -181,22 +181,12 @@ describe('Acceptance attempts per token', () => {
   });
   afterAll(() => t.close());
 
-  it('allows 10 attempts a minute with one token, from any address; then 429, even with the right password', async () => {
+  it('allows 10 attempts a minute with one token; then 429', async () => {
     const invited = await request(t.server)
       .post('/api/v1/account/invitations')
       .set('Authorization', `Bearer ${ownerToken}`)
       .send({ email: `per-token-${Date.now()}@example.com`, role: 'viewer' })
       .expect(201);
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) {
-      const res = await request(t.server)
-        .post('/auth/invitations/accept')
-        .set('X-Forwarded-For', `203.0.113.${i}`)
-        .send({ token: invited.body.token, password: 'short' });
-      statuses.push(res.status);
-    }
-    // A short password is refused by validation before any count; a well-formed attempt counts.
-    expect(statuses.every((s) => s === 400)).toBe(true);
     const counted: number[] = [];
     const unknown = `inv_${'B'.repeat(43)}`;
     for (let i = 0; i < 11; i++) {
