@@ -16,6 +16,7 @@ import { LoggingModule } from './common/logging/logging.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { RequestValidationGuard } from './common/validation/request-validation.guard';
 import { CONFIG_NAMESPACES } from './config';
+import { MailModule } from './mail/mail.module';
 import { ComplianceModule } from './compliance/compliance.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
@@ -34,6 +35,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     LifecycleModule,
     DatabaseModule,
     EventsModule,
+    MailModule,
     HealthModule,
     AccountsModule,
     AuthModule,

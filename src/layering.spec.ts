@@ -11,8 +11,9 @@ import { preProcessFile } from 'typescript';
 const LEVELS: readonly (readonly string[])[] = [
   // Infrastructure: errors, config, logging, shutdown, readiness.
   ['common', 'config', 'lifecycle', 'health'],
-  // The activity log every feature records into; its sinks (audit, webhooks) sit above.
-  ['events'],
+  // The activity log every feature records into; its sinks (audit, webhooks) sit above. Mail to
+  // the addresses people give (sign-up and invitation links).
+  ['events', 'mail'],
   ['chain', 'accounts', 'auth'],
   ['usage', 'compliance', 'audit'],
   // The dashboard (static page) calls the API over HTTP like any client; it imports no feature.

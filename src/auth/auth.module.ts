@@ -7,8 +7,9 @@ import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { AuthController } from './login/auth.controller';
 import { AuthService } from './login/auth.service';
-import { LoginAttemptsLimiter } from './login/login-attempts.limiter';
 import { SignupService } from './login/signup.service';
+import { SignupConfirmation } from './login/signup-confirmation.entity';
+import { AuthThrottlingModule } from './throttling/auth-throttling.module';
 import { AccountSecurity } from './mfa/account-security.entity';
 import { AccountSecurityController } from './mfa/account-security.controller';
 import { AccountSecurityService } from './mfa/account-security.service';
@@ -18,7 +19,6 @@ import { MfaController } from './mfa/mfa.controller';
 import { MfaService } from './mfa/mfa.service';
 import { RecoveryCode } from './mfa/recovery-code.entity';
 import { UserTotp } from './mfa/user-totp.entity';
-import { FailedAuthThrottle } from './throttling/failed-auth.throttle';
 import { AuthSession } from './tokens/auth-session.entity';
 import { AuthSessionsService } from './tokens/auth-sessions.service';
 import { JwtSecret } from './tokens/jwt-secret';
@@ -34,6 +34,7 @@ import { UsersModule } from './users/users.module';
 @Module({
   imports: [
     TypeOrmModule.forFeature([
+      SignupConfirmation,
       ApiKey,
       AuthSession,
       RefreshToken,
@@ -44,6 +45,7 @@ import { UsersModule } from './users/users.module';
     // The secret and options are passed per call (JwtTokensService), pinned to HS256.
     JwtModule.register({}),
     UsersModule,
+    AuthThrottlingModule,
   ],
   controllers: [AuthController, ApiKeysController, MfaController, AccountSecurityController],
   providers: [
@@ -53,8 +55,6 @@ import { UsersModule } from './users/users.module';
     JwtSecret,
     JwtTokensService,
     AuthService,
-    LoginAttemptsLimiter,
-    FailedAuthThrottle,
     SignupService,
     MfaKeys,
     MfaService,
@@ -67,7 +67,6 @@ import { UsersModule } from './users/users.module';
     ApiKeysService,
     AuthSessionsService,
     JwtTokensService,
-    FailedAuthThrottle,
     JwtSecret,
     UsersModule,
     MFA_STATUS,

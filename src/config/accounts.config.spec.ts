@@ -5,8 +5,21 @@ describe('accountsConfig', () => {
   const configWith = (vars: Record<string, string>) => withOnlyEnv(vars, () => accountsConfig());
 
   it('keeps invitations 7 days and gives links as paths by default', () => {
-    expect(configWith({})).toEqual({ invitationTtlHours: 168, publicBaseUrl: undefined });
+    expect(configWith({})).toEqual({
+      invitationsEnabled: true,
+      invitationTtlHours: 168,
+      publicBaseUrl: undefined,
+    });
     expect(configWith({ INVITATION_TTL_HOURS: '24' }).invitationTtlHours).toBe(24);
+  });
+
+  it('turns invitations on in demo mode, and in production only with SMTP_URL (issue 46)', () => {
+    expect(configWith({ APP_MODE: 'production' }).invitationsEnabled).toBe(false);
+    expect(
+      configWith({ APP_MODE: 'production', SMTP_URL: 'smtp://mail.example.com:587' })
+        .invitationsEnabled,
+    ).toBe(true);
+    expect(configWith({ INVITATIONS_ENABLED: 'false' }).invitationsEnabled).toBe(false);
   });
 
   it('takes the public base URL without a trailing slash', () => {

@@ -6,6 +6,7 @@ import { complianceConfig } from './compliance.config';
 import { databaseConfig } from './database.config';
 import { collectConfigErrors, InvalidConfigError } from './env-reader';
 import { httpConfig } from './http.config';
+import { mailConfig } from './mail.config';
 import { mfaConfig } from './mfa.config';
 import { redisConfig } from './redis.config';
 import { securityConfig } from './security.config';
@@ -26,6 +27,7 @@ export const CONFIG_NAMESPACES = [
   webhooksConfig,
   accountsConfig,
   mfaConfig,
+  mailConfig,
 ];
 
 /** Every problem of one start, one line per variable, in namespace order. */

@@ -8,8 +8,11 @@ export const securityConfig = registerAs('security', () => {
   const env = process.env;
   const mode = appModeOf(env);
   return {
-    /** `POST /auth/signup` creates accounts; off by default in production (operators use the CLI). */
-    signupEnabled: envBool(env, 'SIGNUP_ENABLED', mode === 'demo'),
+    /**
+     * `POST /auth/signup` opens accounts, once the link mailed to the address is followed; off by
+     * default in production (operators use the CLI), where it needs SMTP_URL.
+     */
+    signupEnabled: signupEnabledIn(env, mode),
     /** The issuer shown by authenticator apps next to the user's email. */
     totpIssuer: envString(env, 'TOTP_ISSUER', 'Compliance DeFi Builder').slice(0, 64),
     /**
@@ -21,6 +24,11 @@ export const securityConfig = registerAs('security', () => {
     auditRetentionDays: envInt(env, 'AUDIT_RETENTION_DAYS', 400, { min: 1, max: 3_650 }),
   };
 });
+
+/** SIGNUP_ENABLED: on by default in demo mode only (read here and by the mail config's check). */
+export function signupEnabledIn(env: Record<string, string | undefined>, mode: string): boolean {
+  return envBool(env, 'SIGNUP_ENABLED', mode === 'demo');
+}
 
 function mfaEncryptionKey(env: Record<string, string | undefined>): string | undefined {
   const given = envOptional(env, 'MFA_ENCRYPTION_KEY');

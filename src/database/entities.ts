@@ -1,5 +1,6 @@
 import { Account } from '../accounts/account.entity';
 import { Invitation } from '../accounts/invitations/invitation.entity';
+import { SignupConfirmation } from '../auth/login/signup-confirmation.entity';
 import { ApiKey } from '../auth/api-keys/api-key.entity';
 import { IdempotencyRecord } from '../auth/idempotency/idempotency-record.entity';
 import { AuthSession } from '../auth/tokens/auth-session.entity';
@@ -53,4 +54,5 @@ export const ENTITIES = [
   RelayedTransaction,
   QuotaThresholdMark,
   Invitation,
+  SignupConfirmation,
 ];

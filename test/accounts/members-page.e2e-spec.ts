@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { createTestApp, TEST_PASSWORD, TestAccount, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
+import { joinAs } from '../helpers/members';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
 import { BrowserSession, openBrowser } from '../dashboard/browser';
 
@@ -63,7 +64,7 @@ describe('Dashboard members and key editing in Chromium', () => {
       .post('/auth/invitations/accept')
       .send({ token, password: TEST_PASSWORD })
       .expect(201);
-    return res.body.userId as string;
+    return res.body.email as string;
   }
 
   it('shows the owner the members, with a link to the section', async () => {
@@ -99,7 +100,13 @@ describe('Dashboard members and key editing in Chromium', () => {
     const pending = members().getByRole('row', { name: new RegExp(developerEmail) });
     expect(await pending.innerText()).toContain('developer');
 
-    developerId = await accept(token);
+    await accept(token);
+    const joined = await request(t.server)
+      .get('/api/v1/account/members')
+      .set('Authorization', `Bearer ${ownerToken}`)
+      .expect(200);
+    developerId = joined.body.items.find((m: { email: string }) => m.email === developerEmail)
+      .userId as string;
     await members().getByRole('button', { name: 'Refresh' }).click();
     await members()
       .getByRole('region', { name: 'Pending invitations table' })
@@ -189,6 +196,27 @@ describe('Dashboard members and key editing in Chromium', () => {
     expect(listed.body.items.map((m: { userId: string }) => m.userId)).not.toContain(developerId);
   });
 
+  it('lists the invitations revoked with a removed admin (issue 46), and those revoked by hand', async () => {
+    const admin = await joinAs(t, ownerToken, 'admin');
+    const planted = `planted-${stamp}@example.com`;
+    await request(t.server)
+      .post('/api/v1/account/invitations')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ email: planted, role: 'developer' })
+      .expect(201);
+    await request(t.server)
+      .delete(`/api/v1/account/members/${admin.userId}`)
+      .set('Authorization', `Bearer ${ownerToken}`)
+      .expect(204);
+    await members().getByRole('button', { name: 'Refresh' }).click();
+    const revoked = members().getByRole('region', { name: 'Revoked invitations table' });
+    await revoked.getByRole('row', { name: new RegExp(planted.replace(/[.]/g, '\\.')) }).waitFor();
+    const text = await revoked.innerText();
+    expect(text).toContain(`its inviter was removed (${admin.email})`);
+    expect(text).toContain(`later-${stamp}@example.com`);
+    expect(text).toContain('revoked by hand');
+  });
+
   it('fits its sections to a 390 px wide screen without horizontal scrolling', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await members().scrollIntoViewIfNeeded();
@@ -220,7 +248,9 @@ describe('Dashboard members and key editing in Chromium', () => {
     await page.getByLabel('Password (at least 12 characters)').fill(TEST_PASSWORD);
     await browser.screenshot('accept-invitation-1280');
     await page.getByRole('button', { name: 'Join the account' }).click();
-    await page.getByText(`Your login ${viewerEmail} is ready, with the viewer role.`).waitFor();
+    await page
+      .getByText(`had no login yet, it now has one, with the viewer role`, { exact: false })
+      .waitFor();
     // The spent token left the address bar.
     expect(page.url()).toBe(`${origin}/dashboard/`);
     await page.setViewportSize({ width: 390, height: 844 });

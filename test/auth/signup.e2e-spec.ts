@@ -1,6 +1,12 @@
 import request from 'supertest';
 import { createTestApp, TestApp } from '../helpers/app';
 
+const SIGNED_UP =
+  'Follow the link sent to this address to open the account (POST /auth/signup/confirm with its token), then log in with POST /auth/login.';
+const CONFIRMED =
+  'If this email had no login yet, its account is open now: log in with POST /auth/login.';
+const CONFIRM_LINK = /^\/dashboard\/#confirm-signup=(suc_[A-Za-z0-9_-]{43})$/;
+
 describe('SignupService: POST /auth/signup', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -27,9 +33,17 @@ describe('SignupService: POST /auth/signup', () => {
       .expect(201);
     expect(res.body).toEqual({
       email,
-      message: 'If this email was free, its account is ready: log in with POST /auth/login.',
-      next: '/auth/login',
+      message: SIGNED_UP,
+      next: '/auth/signup/confirm',
+      link: expect.stringMatching(CONFIRM_LINK),
     });
+    // Nothing exists until the link is followed (demo mode without SMTP: the link is in the answer).
+    await request(t.server).post('/auth/login').send({ email, password }).expect(401);
+    const confirmed = await request(t.server)
+      .post('/auth/signup/confirm')
+      .send({ token: CONFIRM_LINK.exec(res.body.link)![1] })
+      .expect(201);
+    expect(confirmed.body).toEqual({ email, message: CONFIRMED, next: '/auth/login' });
     const tokens = await request(t.server)
       .post('/auth/login')
       .send({ email, password })
@@ -50,7 +64,17 @@ describe('SignupService: POST /auth/signup', () => {
       .expect(201);
     expect(res.body).toEqual({
       email: existing.email,
-      message: 'If this email was free, its account is ready: log in with POST /auth/login.',
+      message: SIGNED_UP,
+      next: '/auth/signup/confirm',
+      link: expect.stringMatching(CONFIRM_LINK),
+    });
+    const confirmed = await request(t.server)
+      .post('/auth/signup/confirm')
+      .send({ token: CONFIRM_LINK.exec(res.body.link)![1] })
+      .expect(201);
+    expect(confirmed.body).toEqual({
+      email: existing.email,
+      message: CONFIRMED,
       next: '/auth/login',
     });
     await request(t.server)
@@ -121,5 +145,7 @@ describe('SignupService: SIGNUP_ENABLED=false', () => {
     expect(shape(probe.body)).toEqual(shape(unknown.body));
     expect(shape(signup.body)).toEqual(shape(unknown.body));
     expect(signup.body.code).toBe('NOT_FOUND');
+    const confirm = await request(t.server).post('/auth/signup/confirm').send({}).expect(404);
+    expect(shape(confirm.body)).toEqual(shape(unknown.body));
   });
 });

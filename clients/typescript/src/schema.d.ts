@@ -150,10 +150,10 @@ export interface paths {
         get: operations["listInvitations"];
         put?: never;
         /**
-         * Invite someone by email with a role (owner or admin); the token is shown once
+         * Invite someone by email with a role (owner or admin); the link is mailed to them
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
          *
-         *     Send the token (or the link) to the invitee, who sets a password with POST /auth/invitations/accept. It expires after INVITATION_TTL_HOURS (7 days by default) and works once; a new invitation for the same email replaces a pending one. An admin invites developers and viewers; the owner also admins. INVALID_PARAMS when the email is already a member.
+         *     The link is mailed to the address (SMTP_URL); accepting it (POST /auth/invitations/accept with a password) proves control of the address. In demo mode without SMTP only, the token and link are in this answer, once (`mailed: false`). It expires after INVITATION_TTL_HOURS (7 days by default) and works once; a new invitation for the same email replaces a pending one. Until it is accepted no login exists and the email is blocked for nobody. An admin invites developers and viewers; the owner also admins. INVALID_PARAMS when the email is already a member of your account; the answer is otherwise the same whether or not the email has a login elsewhere. NOT_FOUND when invitations are off (INVITATIONS_ENABLED); SERVICE_UNAVAILABLE when the mail server does not take the message.
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -197,7 +197,7 @@ export interface paths {
          * Accept an invitation: creates your login in the inviting account, with its role
          * @description **Auth:** none (public).
          *
-         *     Then sign in with POST /auth/login. NOT_FOUND for an unknown, expired, revoked or already used token; INVALID_PARAMS when the invited email already has a login (an email belongs to one account) or the password is shorter than 12 characters.
+         *     Then sign in with POST /auth/login. The answer is the same whether or not the invited email already had a login (an email belongs to one account: one with a login elsewhere gets nothing new). NOT_FOUND for an unknown, expired, revoked or already used token; INVALID_PARAMS when the password is shorter than 12 characters. Every attempt counts toward the failed-login limit of the client IP, and at most 10 attempts a minute per token (RATE_LIMIT_EXCEEDED with retryAfter).
          *
          *     Also served at `POST /auth/invitations/accept`.
          */
@@ -275,11 +275,35 @@ export interface paths {
          * Open an account (SIGNUP_ENABLED): you become the owner of a new free-plan account
          * @description **Auth:** none (public).
          *
-         *     The answer is the same whether or not the email already had an account; log in next. Every sign-up counts toward the failed-login limit of the client IP, and toward the 10 attempts a minute of its email. 404 NOT_FOUND, like an unknown route, when sign-up is off (the default in production).
+         *     Nothing is created yet: a link is mailed to the address (in demo mode without SMTP_URL, it is logged and returned as `link`), and the account opens when it is followed (POST /auth/signup/confirm). Until then the email is blocked for nobody; the first confirmation wins. The answer is the same whether or not the email already had a login. Every sign-up counts toward the failed-login limit of the client IP, and toward the 10 attempts a minute of its email. 404 NOT_FOUND, like an unknown route, when sign-up is off (the default in production). SERVICE_UNAVAILABLE when the mail server does not take the message.
          *
          *     Also served at `POST /auth/signup`.
          */
         post: operations["signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/signup/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow a mailed sign-up link: the account opens, unless the email has a login by now
+         * @description **Auth:** none (public).
+         *
+         *     The answer is the same whether the account was opened or the email already had a login (the first confirmation wins); log in next. Single use: NOT_FOUND for an unknown, used or expired (24 h) token. Counted like a sign-up toward the failed-login limit of the client IP, and at most 10 attempts a minute per token (RATE_LIMIT_EXCEEDED). 404 NOT_FOUND, like an unknown route, when sign-up is off.
+         *
+         *     Also served at `POST /auth/signup/confirm`.
+         */
+        post: operations["confirmSignup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -374,7 +398,7 @@ export interface paths {
          * Revoke an API key (idempotent); requests with it then get API_KEY_INACTIVE
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
          *
-         *     NOT_FOUND when no key with this id belongs to your account. Owner, admin and developer may revoke any key of the account; a viewer may not (ROLE_FORBIDDEN).
+         *     NOT_FOUND when no key with this id belongs to your account. The role limits of create and edit apply: owner and admin revoke any key, a developer only keys without `audit:read`, a viewer none (ROLE_FORBIDDEN).
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -1398,16 +1422,18 @@ export interface components {
             createdAt: string;
             /** @enum {string} */
             authMethod: "jwt";
+            /** @description true: the link was mailed to the invitee (SMTP_URL), and neither token nor link is in this answer. false (demo mode without SMTP only): token and link are here, once. */
+            mailed: boolean;
             /**
-             * @description The invitation token: shown in this response only. The invitee sends it with a password to POST /auth/invitations/accept.
+             * @description Demo mode without SMTP only: the invitation token, shown in this response only. The invitee sends it with a password to POST /auth/invitations/accept.
              * @example inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
              */
-            token: string;
+            token?: string;
             /**
-             * @description The dashboard link that carries the token (a full URL when PUBLIC_BASE_URL is set, else a path)
+             * @description Demo mode without SMTP only: the dashboard link that carries the token (a full URL when PUBLIC_BASE_URL is set, else a path)
              * @example /dashboard/#accept-invitation=inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
              */
-            link: string;
+            link?: string;
         };
         InvitationItem: {
             /** Format: uuid */
@@ -1470,10 +1496,6 @@ export interface components {
             password: string;
         };
         AcceptedInvitationResponse: {
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            accountId: string;
             /** @example dev@acme.test */
             email: string;
             /**
@@ -1481,6 +1503,13 @@ export interface components {
              * @enum {string}
              */
             role: "admin" | "developer" | "viewer";
+            /**
+             * @description The same answer whether or not the email already had a login (nothing tells them apart): an email belongs to one account, so one that has a login elsewhere gets nothing new.
+             * @example If this email had no login yet, it now has one in the inviting account, with this role: log in with POST /auth/login. An email belongs to one account.
+             */
+            message: string;
+            /** @example /auth/login */
+            next: string;
         };
         LoginDto: {
             /** @example ops@acme.test */
@@ -1560,12 +1589,32 @@ export interface components {
             /** @example ops@acme.test */
             email: string;
             /**
-             * @description The same answer whether or not the email already had an account (nothing tells them apart); log in next with POST /auth/login.
-             * @example If this email was free, its account is ready: log in with POST /auth/login.
+             * @description The same answer whether or not the email already had a login (nothing tells them apart).
+             * @example Follow the link sent to this address to open the account (POST /auth/signup/confirm with its token), then log in with POST /auth/login.
              */
             message: string;
-            /** @example /auth/login */
+            /**
+             * @description Where to go next: /auth/signup/confirm after a sign-up (with the token of the mailed link), /auth/login after a confirmation
+             * @example /auth/signup/confirm
+             */
             next: string;
+            /**
+             * @description Demo mode without SMTP_URL only (no mail is sent): the confirmation link that would have been mailed. Present or absent for every email alike.
+             * @example /dashboard/#confirm-signup=suc_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            link?: string;
+        };
+        /**
+         * @example {
+         *       "token": "suc_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+         *     }
+         */
+        ConfirmSignupDto: {
+            /**
+             * @description The token of the mailed link (after #confirm-signup=)
+             * @example suc_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            token: string;
         };
         RefreshTokenDto: {
             /** @description The refresh token of the last login or refresh response */
@@ -3948,6 +3997,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
             413: {
                 headers: {
@@ -4112,6 +4170,15 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED` (auth): Wait retryAfter seconds before retrying; higher limits come with a plan upgrade. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4319,6 +4386,83 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SignupDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED` (auth): Wait retryAfter seconds before retrying; higher limits come with a plan upgrade. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirmSignup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmSignupDto"];
             };
         };
         responses: {

@@ -5,7 +5,7 @@ import { AuditSection } from './audit.js';
 import { KeysSection } from './keys.js';
 import { AcceptInvitation, invitationToken, MembersSection } from './members.js';
 import { SecuritySection } from './security.js';
-import { SignIn } from './signin.js';
+import { ConfirmSignup, SignIn, signupConfirmationToken } from './signin.js';
 import { UsageSection } from './usage.js';
 import { WalletsSection } from './wallets.js';
 import { WebhooksSection } from './webhooks.js';
@@ -25,6 +25,7 @@ function App() {
   }, [signedIn]);
 
   if (!signedIn && invitationToken()) return html`<${AcceptInvitation} />`;
+  if (!signedIn && signupConfirmationToken()) return html`<${ConfirmSignup} />`;
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
   return html`<a class="skip" href="#main">Skip to content</a>
     <header class="top">

@@ -11,9 +11,17 @@ import { ErrorMessage, Section } from './ui.js';
  *
  * @typedef {{userId: string, email: string, role: string, joinedAt: string}} Member
  * @typedef {{id: string, email: string, role: string, expiresAt: string, createdAt: string}} Invitation
- * @typedef {Invitation & {token: string, link: string}} CreatedInvitation
+ * @typedef {Invitation & {mailed: boolean, token?: string, link?: string}} CreatedInvitation
  * @typedef {{user: {id: string, email: string, role: string}}} Me
+ * @typedef {{id: string, at: string, target: {id: string},
+ *   data: {email?: string, role?: string, reason?: string, invitedByEmail?: string}}} Revocation
  */
+
+/** Why an invitation was revoked, as the audit trail's `reason` says (issue 46). */
+const REVOCATION_REASONS = /** @type {Record<string, string>} */ ({
+  inviter_removed: 'its inviter was removed',
+  inviter_role_changed: "its inviter's new role cannot give this role",
+});
 
 /** Roles a member may give, as the server rules (src/auth/roles.ts rolesAssignableBy). */
 /** @param {string} role @returns {string[]} */
@@ -36,6 +44,7 @@ export function MembersSection() {
   const [me, setMe] = useState(/** @type {Me | null} */ (null));
   const [members, setMembers] = useState(/** @type {Member[] | null} */ (null));
   const [invitations, setInvitations] = useState(/** @type {Invitation[]} */ ([]));
+  const [revocations, setRevocations] = useState(/** @type {Revocation[]} */ ([]));
   const [created, setCreated] = useState(/** @type {CreatedInvitation | null} */ (null));
   const [removing, setRemoving] = useState(/** @type {Member | null} */ (null));
   const [transferring, setTransferring] = useState(/** @type {Member | null} */ (null));
@@ -48,8 +57,13 @@ export function MembersSection() {
       setMe(who);
       setMembers((await api('/api/v1/account/members')).items);
       // Pending invitations are the managers' to see (others would get ROLE_FORBIDDEN).
-      if (assignableRoles(who.user.role).length > 0)
+      if (assignableRoles(who.user.role).length > 0) {
         setInvitations((await api('/api/v1/account/invitations')).items);
+        // Revocations come from the audit trail: the ones made for the managers (by hand or
+        // because their inviter left or lost the role) are listed, newest first.
+        const trail = await api('/api/v1/audit-events?type=member.invitation_revoked&limit=20');
+        setRevocations(trail.items);
+      }
       setError(null);
     } catch (err) {
       setError(err);
@@ -162,7 +176,50 @@ export function MembersSection() {
           )}
       />`
     }
+    ${
+      manages &&
+      revocations.length > 0 &&
+      html`<${RevokedInvitations} revocations=${revocations} />`
+    }
   <//>`;
+}
+
+/** @param {{revocations: Revocation[]}} props */
+function RevokedInvitations({ revocations }) {
+  return html`<h3>Recently revoked invitations</h3>
+    <div class="table-wrap stack" tabindex="0" role="region" aria-label="Revoked invitations table">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Revoked</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${revocations.map(
+            (r) =>
+              html`<tr key=${r.id}>
+                <td data-label="Email">
+                  <span><${Email} email=${r.data.email ?? ''} /></span>
+                </td>
+                <td data-label="Role">${r.data.role ?? ''}</td>
+                <td data-label="Revoked">${dateTime(r.at)}</td>
+                <td data-label="Why">
+                  ${
+                    r.data.reason
+                      ? `${REVOCATION_REASONS[r.data.reason] ?? r.data.reason}${
+                          r.data.invitedByEmail ? ` (${r.data.invitedByEmail})` : ''
+                        }`
+                      : 'revoked by hand'
+                  }
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }
 
 /**
@@ -284,7 +341,18 @@ function NewInvitation({ created, onDone }) {
   const [copied, setCopied] = useState('');
   const heading = useRef(/** @type {HTMLHeadingElement | null} */ (null));
   useEffect(() => heading.current?.focus(), []);
-  const link = new URL(created.link, location.origin).href;
+  const link = new URL(created.link ?? '', location.origin).href;
+  if (created.mailed)
+    return html`<div class="new-key" role="region" aria-labelledby="new-invitation-title">
+      <h3 id="new-invitation-title" tabindex="-1" ref=${heading}>
+        ${created.email} is invited as ${created.role}
+      </h3>
+      <p role="status">
+        The invitation link was mailed to ${created.email}; it works once, until
+        ${' '}${dateTime(created.expiresAt)}.
+      </p>
+      <button type="button" onClick=${onDone}>Done</button>
+    </div>`;
 
   async function copy() {
     try {
@@ -304,8 +372,9 @@ function NewInvitation({ created, onDone }) {
       ${created.email} is invited as ${created.role}
     </h3>
     <p class="warning" role="note">
-      This is the only time the invitation is shown. Send the link (or the token) to
-      ${' '}${created.email}; it works once, until ${dateTime(created.expiresAt)}.
+      No mail server is set up here (demo mode): this is the only time the invitation is shown. Send
+      the link (or the token) to ${' '}${created.email}; it works once, until
+      ${dateTime(created.expiresAt)}.
     </p>
     <label for="invitation-link">Invitation link</label>
     <div class="copy-row">
@@ -428,7 +497,8 @@ export function AcceptInvitation() {
       <div class="card">
         <h2>Welcome</h2>
         <p role="status">
-          Your login <strong>${joined.email}</strong> is ready, with the ${joined.role} role.
+          If <strong>${joined.email}</strong> had no login yet, it now has one, with the
+          ${' '}${joined.role} role (an email belongs to one account).
         </p>
         <p><a href="./">Sign in</a></p>
       </div>

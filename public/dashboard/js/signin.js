@@ -41,6 +41,7 @@ export function SignIn({ onSignedIn }) {
   const [recoveryCodes, setRecoveryCodes] = useState(/** @type {string[] | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
   const [busy, setBusy] = useState(false);
+  const [mailedTo, setMailedTo] = useState('');
   useEffect(() => void signupOffer().then(setOffer), []);
 
   /** @param {() => Promise<void>} action */
@@ -93,8 +94,19 @@ export function SignIn({ onSignedIn }) {
     const email = String(form.get('email'));
     const password = String(form.get('password'));
     void run(async () => {
-      await post('/auth/signup', { email, password, accountName: String(form.get('accountName')) });
+      const answer = await post('/auth/signup', {
+        email,
+        password,
+        accountName: String(form.get('accountName')),
+      });
       setMode('signin');
+      // The account opens when the link mailed to the address is followed. In demo mode without
+      // a mail server the link is in the answer: follow it here, then sign in as before.
+      if (!answer.link) {
+        setMailedTo(answer.email);
+        return;
+      }
+      await post('/auth/signup/confirm', { token: answer.link.split('#confirm-signup=')[1] });
       await attempt(email, password);
     });
   }
@@ -104,6 +116,19 @@ export function SignIn({ onSignedIn }) {
       <h1>Dashboard</h1>
       <div class="card">
         <${RecoveryCodes} codes=${recoveryCodes} onDone=${onSignedIn} />
+      </div>
+    </main>`;
+
+  if (mailedTo)
+    return html`<main class="signin" id="main">
+      <h1>Dashboard</h1>
+      <div class="card">
+        <h2>Check your mailbox</h2>
+        <p role="status">
+          We sent a link to <strong>${mailedTo}</strong>. Follow it to open the account (it works
+          for 24 hours), then sign in.
+        </p>
+        <button type="button" onClick=${() => setMailedTo('')}>Back to sign-in</button>
       </div>
     </main>`;
 
@@ -185,5 +210,53 @@ export function SignIn({ onSignedIn }) {
             }
           </form>`
     }
+  </main>`;
+}
+
+const CONFIRM_PREFIX = '#confirm-signup=';
+
+/** The token of a sign-up link (/dashboard/#confirm-signup=suc_...), if any. */
+export function signupConfirmationToken() {
+  return location.hash.startsWith(CONFIRM_PREFIX) ? location.hash.slice(CONFIRM_PREFIX.length) : '';
+}
+
+/** The page a mailed sign-up link opens: one click opens the account (POST /auth/signup/confirm). */
+export function ConfirmSignup() {
+  const [error, setError] = useState(/** @type {any} */ (null));
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+
+  async function confirm() {
+    setBusy(true);
+    try {
+      await post('/auth/signup/confirm', { token: signupConfirmationToken() });
+      // The token is spent: keep it out of the address bar and the history.
+      history.replaceState(null, '', location.pathname);
+      setDone(true);
+      setError(null);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return html`<main class="signin" id="main">
+    <h1>Dashboard</h1>
+    <div class="card">
+      <h2>Open your account</h2>
+      ${
+        done
+          ? html`<p role="status">
+                Confirmed. If this email had no login yet, its account is open.
+              </p>
+              <p><a href="./">Sign in</a></p>`
+          : html`<p>Confirm that this address is yours to open the account you signed up for.</p>
+              <${ErrorMessage} error=${error} />
+              <button type="button" class="primary" disabled=${busy} onClick=${confirm}>
+                ${busy ? 'Confirming…' : 'Confirm and open the account'}
+              </button>`
+      }
+    </div>
   </main>`;
 }

@@ -20,10 +20,10 @@ export class AcceptInvitationController {
     operationId: 'acceptInvitation',
     summary: 'Accept an invitation: creates your login in the inviting account, with its role',
     description:
-      'Then sign in with POST /auth/login. NOT_FOUND for an unknown, expired, revoked or already used token; INVALID_PARAMS when the invited email already has a login (an email belongs to one account) or the password is shorter than 12 characters.',
+      'Then sign in with POST /auth/login. The answer is the same whether or not the invited email already had a login (an email belongs to one account: one with a login elsewhere gets nothing new). NOT_FOUND for an unknown, expired, revoked or already used token; INVALID_PARAMS when the password is shorter than 12 characters. Every attempt counts toward the failed-login limit of the client IP, and at most 10 attempts a minute per token (RATE_LIMIT_EXCEEDED with retryAfter).',
   })
   @ApiCreatedResponse({ type: AcceptedInvitationResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
+  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
   accept(@Body() body: AcceptInvitationDto, @ReqMeta() meta: RequestMeta) {
     return this.invitations.accept(body.token, body.password, meta);
   }

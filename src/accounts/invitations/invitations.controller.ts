@@ -35,13 +35,13 @@ export class InvitationsController {
   @Post()
   @ApiOperation({
     operationId: 'createInvitation',
-    summary: 'Invite someone by email with a role (owner or admin); the token is shown once',
+    summary: 'Invite someone by email with a role (owner or admin); the link is mailed to them',
     description:
-      'Send the token (or the link) to the invitee, who sets a password with POST /auth/invitations/accept. It expires after INVITATION_TTL_HOURS (7 days by default) and works once; a new invitation for the same email replaces a pending one. ' +
-      'An admin invites developers and viewers; the owner also admins. INVALID_PARAMS when the email is already a member.',
+      'The link is mailed to the address (SMTP_URL); accepting it (POST /auth/invitations/accept with a password) proves control of the address. In demo mode without SMTP only, the token and link are in this answer, once (`mailed: false`). It expires after INVITATION_TTL_HOURS (7 days by default) and works once; a new invitation for the same email replaces a pending one. Until it is accepted no login exists and the email is blocked for nobody. ' +
+      'An admin invites developers and viewers; the owner also admins. INVALID_PARAMS when the email is already a member of your account; the answer is otherwise the same whether or not the email has a login elsewhere. NOT_FOUND when invitations are off (INVITATIONS_ENABLED); SERVICE_UNAVAILABLE when the mail server does not take the message.',
   })
   @ApiCreatedResponse({ type: CreatedInvitationResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
   create(
     @CurrentPrincipal() principal: Principal,
     @ReqMeta() meta: RequestMeta,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
+import { DataSource, EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
 import { Role, roleForbidden, rolesAssignableBy } from '../../auth/roles';
 import { normalizeEmail, UsersService } from '../../auth/users/users.service';
 import { ApiError } from '../../common/errors/api-error';
@@ -10,6 +10,9 @@ import type { MemberActor } from '../members/member-actor';
 import { toValidationError } from '../../common/validation/validation-exception.factory';
 import { accountsConfig, AccountsConfig } from '../../config/accounts.config';
 import { ActivityLog } from '../../events/activity-log';
+import { LoginAttemptsLimiter } from '../../auth/login/login-attempts.limiter';
+import { FailedAuthThrottle } from '../../auth/throttling/failed-auth.throttle';
+import { Mailer } from '../../mail/mailer';
 import { Invitation } from './invitation.entity';
 import { generateInvitationToken, hashInvitationToken } from './invitation-token';
 
@@ -27,8 +30,18 @@ export interface InvitationView {
 }
 
 export interface CreatedInvitation extends InvitationView {
-  token: string;
-  link: string;
+  /** Mailed to the invitee; false in demo mode without SMTP_URL, where token and link are here. */
+  mailed: boolean;
+  token?: string;
+  link?: string;
+}
+
+/** The answer to an acceptance: the same whether or not the email already had a login. */
+export interface AcceptedInvitation {
+  email: string;
+  role: Role;
+  message: string;
+  next: string;
 }
 
 /** Invitations to join an account: created by its owner or admins, accepted once, expiring. */
@@ -41,11 +54,19 @@ export class InvitationsService {
     @InjectRepository(Invitation) private readonly invitations: Repository<Invitation>,
     private readonly users: UsersService,
     private readonly activity: ActivityLog,
+    private readonly mailer: Mailer,
+    private readonly attempts: LoginAttemptsLimiter,
+    private readonly failures: FailedAuthThrottle,
     @Inject(accountsConfig.KEY) private readonly config: AccountsConfig,
   ) {}
 
-  /** The token is in this answer only; a new invitation replaces a pending one for that email. */
+  /**
+   * The token is mailed to the invitee (proving control of the address is accepting it); only in
+   * demo mode without SMTP is it in this answer instead. A new invitation replaces a pending one
+   * for that email. Whether the email has a login elsewhere changes nothing here.
+   */
   async invite(by: MemberActor, input: { email: string; role: Role }): Promise<CreatedInvitation> {
+    if (!this.config.invitationsEnabled) throw invitationsOff();
     if (!rolesAssignableBy(by.role).includes(input.role)) {
       throw roleForbidden(by.role, ['owner'], {
         message: `The ${by.role} role cannot invite an ${input.role}; it needs owner`,
@@ -74,6 +95,21 @@ export class InvitationsService {
       revokedAt: null,
       createdAt: now,
     });
+    const link = this.linkFor(token);
+    // Mailed first: a mail server refusing it leaves no invitation behind (503).
+    await this.mailer.send({
+      to: email,
+      subject: 'You are invited to an account',
+      link,
+      text: [
+        `You are invited to join an account as ${input.role}.`,
+        `To accept, open this link and choose a password, before ${invitation.expiresAt.toISOString()}:`,
+        '',
+        link,
+        '',
+        'It works once. If you did not expect it, ignore this message: nothing exists until the link is followed.',
+      ].join('\n'),
+    });
     await this.dataSource.transaction(async (manager) => {
       const repo = manager.getRepository(Invitation);
       await repo.update(
@@ -94,7 +130,8 @@ export class InvitationsService {
       );
     });
     this.logger.log({ accountId: by.accountId, invitationId: invitation.id }, 'Member invited');
-    return { ...view(invitation), token, link: this.linkFor(token) };
+    if (this.mailer.delivers) return { ...view(invitation), mailed: true };
+    return { ...view(invitation), mailed: false, token, link };
   }
 
   /** Pending (neither accepted, revoked nor expired), newest first. */
@@ -146,15 +183,67 @@ export class InvitationsService {
   }
 
   /**
-   * Creates the invited user in the inviting account with the invited role. Single use: the
-   * invitation is claimed with a conditional update in the user's transaction. The password is
-   * hashed only once the token is known valid (argon2id is deliberately costly).
+   * Rights die with the person: when a member is removed (`newRole` null) or their role changes,
+   * their pending invitations with a role the new one could not give are revoked, each recorded as
+   * `member.invitation_revoked` with the reason, inside the caller's transaction.
    */
-  async accept(
-    token: string,
-    password: string,
-    request: RequestMeta,
-  ): Promise<{ userId: string; accountId: string; email: string; role: Role }> {
+  async revokeBeyondRole(
+    by: MemberActor,
+    inviter: { id: string; email: string },
+    newRole: Role | null,
+    manager: EntityManager,
+  ): Promise<number> {
+    const allowed = newRole ? rolesAssignableBy(newRole) : [];
+    const pending = await manager.getRepository(Invitation).find({
+      where: {
+        accountId: by.accountId,
+        invitedByUserId: inviter.id,
+        acceptedAt: IsNull(),
+        revokedAt: IsNull(),
+      },
+    });
+    const revokedAt = new Date();
+    let revoked = 0;
+    for (const row of pending.filter((invitation) => !allowed.includes(invitation.role))) {
+      const result = await manager
+        .getRepository(Invitation)
+        .update({ id: row.id, acceptedAt: IsNull(), revokedAt: IsNull() }, { revokedAt });
+      if (!result.affected) continue;
+      revoked += 1;
+      await this.activity.record(
+        {
+          accountId: by.accountId,
+          type: 'member.invitation_revoked',
+          actor: by.actor,
+          target: { type: 'invitation', id: row.id },
+          data: {
+            email: row.email,
+            role: row.role,
+            reason: newRole ? 'inviter_role_changed' : 'inviter_removed',
+            invitedByUserId: inviter.id,
+            invitedByEmail: inviter.email,
+            ...(newRole ? { inviterRole: newRole } : {}),
+          },
+          request: by.request,
+        },
+        manager,
+      );
+    }
+    return revoked;
+  }
+
+  /**
+   * Creates the invited user in the inviting account with the invited role, unless the email has a
+   * login by now (an email belongs to one account): the answer is the same either way, after the
+   * same argon2id work, so acceptance tells nobody which emails have logins. Single use: the
+   * invitation is claimed with a conditional update in the user's transaction. Every attempt counts
+   * like a login: toward the client IP's failed-login limit and its token's 10 a minute.
+   */
+  async accept(token: string, password: string, request: RequestMeta): Promise<AcceptedInvitation> {
+    const ip = request.ip ?? undefined;
+    this.failures.assertAllowed('login', ip);
+    await this.attempts.consumeToken('invitation', token);
+    await this.failures.countAttempt('login', ip);
     const invitation = await this.invitations.findOneBy({
       tokenHash: hashInvitationToken(token),
       acceptedAt: IsNull(),
@@ -162,22 +251,30 @@ export class InvitationsService {
       expiresAt: MoreThan(new Date()),
     });
     if (!invitation) throw invitationNotFound();
-    if (await this.users.findByEmail(invitation.email)) throw emailTaken(invitation.email);
+    const answer: AcceptedInvitation = {
+      email: invitation.email,
+      role: invitation.role,
+      message:
+        'If this email had no login yet, it now has one in the inviting account, with this role: log in with POST /auth/login. An email belongs to one account.',
+      next: '/auth/login',
+    };
     const user = await this.users.build(
       invitation.accountId,
       invitation.email,
       password,
       invitation.role,
     );
+    const taken = (await this.users.findByEmail(invitation.email)) !== null;
     try {
       await this.dataSource.transaction(async (manager) => {
         const claimed = await manager
           .getRepository(Invitation)
           .update(
             { id: invitation.id, acceptedAt: IsNull(), revokedAt: IsNull() },
-            { acceptedAt: new Date(), acceptedUserId: user.id },
+            { acceptedAt: new Date(), acceptedUserId: taken ? null : user.id },
           );
         if (claimed.affected !== 1) throw invitationNotFound();
+        if (taken) return;
         await this.users.insert(user, manager);
         await this.activity.record(
           {
@@ -193,12 +290,17 @@ export class InvitationsService {
       });
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      // The same email accepted elsewhere in the meantime: the unique email refused the insert.
-      if (await this.users.findByEmail(invitation.email)) throw emailTaken(invitation.email);
+      // The same email took a login elsewhere in the meantime: the unique email refused the insert.
+      if (await this.users.findByEmail(invitation.email)) return answer;
       throw error;
     }
-    this.logger.log({ accountId: invitation.accountId, userId: user.id }, 'Invitation accepted');
-    return { userId: user.id, accountId: user.accountId, email: user.email, role: user.role };
+    this.logger.log(
+      { accountId: invitation.accountId, invitationId: invitation.id, joined: !taken },
+      taken
+        ? 'Invitation used by an email that has a login: nothing created'
+        : 'Invitation accepted',
+    );
+    return answer;
   }
 
   private linkFor(token: string): string {
@@ -223,12 +325,8 @@ function invitationNotFound(): ApiError {
   });
 }
 
-function emailTaken(email: string): ApiError {
-  return toValidationError([
-    {
-      field: 'token',
-      constraint: 'newUser',
-      message: `${email} already has a login; an email belongs to one account`,
-    },
-  ]);
+function invitationsOff(): ApiError {
+  return new ApiError('NOT_FOUND', 'Invitations are off on this service', {
+    hint: 'The operator turns them on with INVITATIONS_ENABLED (in production they need SMTP_URL, to mail the link).',
+  });
 }

@@ -5,6 +5,7 @@ import { Member, UsersService } from '../../auth/users/users.service';
 import { ApiError } from '../../common/errors/api-error';
 import { toValidationError } from '../../common/validation/validation-exception.factory';
 import { ActivityLog } from '../../events/activity-log';
+import { InvitationsService } from '../invitations/invitations.service';
 import type { MemberActor } from './member-actor';
 
 export interface MemberView {
@@ -27,6 +28,7 @@ export class MembersService {
     private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly activity: ActivityLog,
+    private readonly invitations: InvitationsService,
   ) {}
 
   async list(accountId: string): Promise<MemberView[]> {
@@ -47,9 +49,9 @@ export class MembersService {
    */
   async setRole(by: MemberActor, userId: string, role: Role): Promise<MemberView> {
     const change = await this.dataSource.transaction(async (manager) => {
-      const { actor, target } = await this.lockPair(by, userId, manager);
+      const { actor, actorRow, target } = await this.lockPair(by, userId, manager);
       if (target.role === role) return { target, from: role };
-      if (role === 'owner') return this.transferOwnership(by, actor, target, manager);
+      if (role === 'owner') return this.transferOwnership(by, actor, actorRow, target, manager);
       if (target.role === 'owner') {
         throw toValidationError([
           {
@@ -74,6 +76,7 @@ export class MembersService {
         },
         manager,
       );
+      await this.invitations.revokeBeyondRole(by, target, role, manager);
       return { target, from: target.role };
     });
     if (change.from !== role)
@@ -110,6 +113,7 @@ export class MembersService {
         },
         manager,
       );
+      await this.invitations.revokeBeyondRole(by, target, null, manager);
     });
     this.logger.log({ accountId: by.accountId, userId }, 'Member removed');
   }
@@ -122,7 +126,7 @@ export class MembersService {
     by: MemberActor,
     userId: string,
     manager: EntityManager,
-  ): Promise<{ actor: MemberActor; target: Member }> {
+  ): Promise<{ actor: MemberActor; actorRow: Member; target: Member }> {
     const rows = await this.users.findMembersForUpdate(by.accountId, [by.userId, userId], manager);
     const actorRow = rows.get(by.userId);
     if (!actorRow) {
@@ -132,13 +136,14 @@ export class MembersService {
     }
     const target = rows.get(userId);
     if (!target) throw memberNotFound();
-    return { actor: { ...by, role: actorRow.role }, target };
+    return { actor: { ...by, role: actorRow.role }, actorRow, target };
   }
 
   /** Demotes the owner to admin, then promotes the target; either update failing rolls back. */
   private async transferOwnership(
     by: MemberActor,
     actor: MemberActor,
+    actorRow: Member,
     target: Member,
     manager: EntityManager,
   ): Promise<{ target: Member; from: Role }> {
@@ -163,6 +168,8 @@ export class MembersService {
       },
       manager,
     );
+    // The previous owner is an admin now: their pending admin invitations go.
+    await this.invitations.revokeBeyondRole(by, actorRow, 'admin', manager);
     return { target, from: target.role };
   }
 

@@ -103,7 +103,7 @@ export class ApiKeysController {
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key (idempotent); requests with it then get API_KEY_INACTIVE',
     description:
-      'NOT_FOUND when no key with this id belongs to your account. Owner, admin and developer may revoke any key of the account; a viewer may not (ROLE_FORBIDDEN).',
+      'NOT_FOUND when no key with this id belongs to your account. The role limits of create and edit apply: owner and admin revoke any key, a developer only keys without `audit:read`, a viewer none (ROLE_FORBIDDEN).',
   })
   @ApiParam(KEY_ID_PARAM)
   @ApiOkResponse({ type: ApiKeyResponse })

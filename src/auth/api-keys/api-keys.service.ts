@@ -189,9 +189,14 @@ export class ApiKeysService {
     return this.view(row);
   }
 
-  /** Revokes a key of the caller's account; another account's key id is indistinguishable from none. */
+  /**
+   * Revokes a key of the caller's account; another account's key id is indistinguishable from none.
+   * A member revokes only keys whose scopes their role may grant, like create and edit: a developer
+   * cannot cut off the security team's `audit:read` key.
+   */
   async revoke(actor: ApiKeyActor, id: string): Promise<ApiKeyView> {
     const row = await this.findInAccount(actor.accountId, id);
+    assertRoleMayGrant(actor.role, row.scopes, 'revoke');
     if (row.active) {
       row.active = false;
       row.revokedAt = new Date();
@@ -262,14 +267,22 @@ export class ApiKeysService {
 }
 
 /** A dashboard member grants only the scopes their role may (API keys and the CLI have no role). */
-function assertRoleMayGrant(role: Role | undefined, scopes: readonly Scope[]): void {
+function assertRoleMayGrant(
+  role: Role | undefined,
+  scopes: readonly Scope[],
+  action: 'give' | 'revoke' = 'give',
+): void {
   if (role === undefined) return;
   const allowed = keyScopesAllowed(role);
   const beyond = scopes.filter((scope) => !allowed.includes(scope));
-  if (beyond.length === 0) return;
-  const required = rolesGranting(scopes);
+  if (beyond.length === 0 && (action === 'give' || allowed.length > 0)) return;
+  const required = rolesGranting(scopes).filter((r) => keyScopesAllowed(r).length > 0);
+  const what =
+    action === 'give'
+      ? `give a key ${beyond.join(', ')}`
+      : `revoke a key with ${beyond.length ? beyond.join(', ') : 'any scope'}`;
   throw roleForbidden(role, required, {
-    message: `The ${role} role cannot give a key ${beyond.join(', ')}; it needs ${either(required)}`,
+    message: `The ${role} role cannot ${what}; it needs ${either(required)}`,
     extra: { scopes: beyond },
   });
 }

@@ -4,10 +4,11 @@
  * below accounts, so it names the capability and never imports it.
  */
 export interface AccountOpener {
+  /** The password is given as an argon2id hash (UsersService.hashPassword), taken at sign-up. */
   createAccountWithUser(input: {
     name: string;
     email: string;
-    password: string;
+    passwordHash: string;
   }): Promise<{ accountId: string; userId: string }>;
 }
 

@@ -15,7 +15,12 @@ import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.dec
 import { TotpSetupResponse } from '../mfa/dto/mfa.dto';
 import { AuthService } from './auth.service';
 import { CredentialsDto, LoginDto, RefreshTokenDto, TokenPairResponse } from './dto/login.dto';
-import { SignupAvailabilityResponse, SignupDto, SignupResponse } from './dto/signup.dto';
+import {
+  ConfirmSignupDto,
+  SignupAvailabilityResponse,
+  SignupDto,
+  SignupResponse,
+} from './dto/signup.dto';
 import { SignupService } from './signup.service';
 
 const SIGNUP_BODY = new AppValidationPipe();
@@ -88,7 +93,7 @@ export class AuthController {
     operationId: 'signup',
     summary: 'Open an account (SIGNUP_ENABLED): you become the owner of a new free-plan account',
     description:
-      'The answer is the same whether or not the email already had an account; log in next. Every sign-up counts toward the failed-login limit of the client IP, and toward the 10 attempts a minute of its email. 404 NOT_FOUND, like an unknown route, when sign-up is off (the default in production).',
+      'Nothing is created yet: a link is mailed to the address (in demo mode without SMTP_URL, it is logged and returned as `link`), and the account opens when it is followed (POST /auth/signup/confirm). Until then the email is blocked for nobody; the first confirmation wins. The answer is the same whether or not the email already had a login. Every sign-up counts toward the failed-login limit of the client IP, and toward the 10 attempts a minute of its email. 404 NOT_FOUND, like an unknown route, when sign-up is off (the default in production). SERVICE_UNAVAILABLE when the mail server does not take the message.',
   })
   @ApiCreatedResponse({ type: SignupResponse })
   @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
@@ -102,6 +107,26 @@ export class AuthController {
       metatype: SignupDto,
     })) as SignupDto;
     return this.signups.signup(input, meta);
+  }
+
+  @Post('signup/confirm')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'confirmSignup',
+    summary: 'Follow a mailed sign-up link: the account opens, unless the email has a login by now',
+    description:
+      'The answer is the same whether the account was opened or the email already had a login (the first confirmation wins); log in next. Single use: NOT_FOUND for an unknown, used or expired (24 h) token. Counted like a sign-up toward the failed-login limit of the client IP, and at most 10 attempts a minute per token (RATE_LIMIT_EXCEEDED). 404 NOT_FOUND, like an unknown route, when sign-up is off.',
+  })
+  @ApiCreatedResponse({ type: SignupResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
+  @ApiBody({ type: ConfirmSignupDto })
+  async confirmSignup(@Body() body: unknown, @ReqMeta() meta: RequestMeta) {
+    this.signups.assertEnabled();
+    const input = (await SIGNUP_BODY.transform(body, {
+      type: 'body',
+      metatype: ConfirmSignupDto,
+    })) as ConfirmSignupDto;
+    return this.signups.confirm(input.token, meta);
   }
 
   @Post('refresh')

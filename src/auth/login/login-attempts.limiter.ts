@@ -20,14 +20,24 @@ export class LoginAttemptsLimiter {
   ) {}
 
   async consume(email: string, ip: string | undefined): Promise<void> {
-    const limit = this.config.loginAttemptsPerMinute;
     // Hashed: the storage key must not carry an email address into Redis.
-    const subject = createHash('sha256')
-      .update(`${normalizeEmail(email)}|${ip ?? ''}`)
-      .digest('hex')
-      .slice(0, 32);
+    await this.count('login', `${normalizeEmail(email)}|${ip ?? ''}`, 'login attempts', 'log in');
+  }
+
+  /**
+   * Attempts with one mailed token (an invitation, a sign-up confirmation), from any address, per
+   * minute: counted before the token is looked up, so a known and an unknown token count alike.
+   */
+  async consumeToken(purpose: 'invitation' | 'signup', token: string): Promise<void> {
+    const what = purpose === 'invitation' ? 'accept this invitation' : 'confirm this sign-up';
+    await this.count(`token:${purpose}`, token, `attempts with this token`, what);
+  }
+
+  private async count(kind: string, subject: string, what: string, action: string) {
+    const limit = this.config.loginAttemptsPerMinute;
+    const digest = createHash('sha256').update(subject).digest('hex').slice(0, 32);
     const record = await this.storage.increment(
-      `login:${subject}`,
+      `${kind}:${digest}`,
       WINDOW_MS,
       limit,
       WINDOW_MS,
@@ -35,8 +45,8 @@ export class LoginAttemptsLimiter {
     );
     if (record.totalHits <= limit) return;
     const retryAfter = Math.max(1, record.timeToExpire);
-    throw new ApiError('RATE_LIMIT_EXCEEDED', `Too many login attempts; retry in ${retryAfter} s`, {
-      hint: `Wait ${retryAfter} seconds before trying to log in again.`,
+    throw new ApiError('RATE_LIMIT_EXCEEDED', `Too many ${what}; retry in ${retryAfter} s`, {
+      hint: `Wait ${retryAfter} seconds before trying to ${action} again.`,
       extra: { retryAfter },
       headers: { 'Retry-After': String(retryAfter) },
     });

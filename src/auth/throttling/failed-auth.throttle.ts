@@ -53,6 +53,18 @@ export class FailedAuthThrottle {
     return tooMany(kind, retryAfter);
   }
 
+  /**
+   * Counts an attempt that proves nothing yet (a sign-up, an invitation acceptance, a sign-up
+   * confirmation) as a failure of its IP, whatever its outcome: the throttle then says nothing
+   * about which emails have a login. Throws 429 once the IP is over its limit.
+   */
+  async countAttempt(kind: FailedAuthKind, ip: string | undefined): Promise<void> {
+    this.assertAllowed(kind, ip);
+    const placeholder = new ApiError('INVALID_CREDENTIALS', 'counted');
+    const outcome = await this.recordFailure(kind, ip, placeholder);
+    if (outcome !== placeholder) throw outcome;
+  }
+
   private sweep(): void {
     if (this.blockedUntil.size < 10_000) return;
     const now = Date.now();

@@ -41,7 +41,16 @@ export class UsersService {
     password: string,
     role: Role = 'owner',
   ): Promise<User> {
-    const passwordHash = await this.argon2.hash(password, ARGON2_OPTIONS);
+    return this.buildHashed(accountId, email, await this.hashPassword(password), role);
+  }
+
+  /** An argon2id hash of a password, as users' rows store it. */
+  hashPassword(password: string): Promise<string> {
+    return this.argon2.hash(password, ARGON2_OPTIONS);
+  }
+
+  /** A user row for a password hashed earlier (a sign-up confirmed after its request). */
+  buildHashed(accountId: string, email: string, passwordHash: string, role: Role = 'owner'): User {
     return this.users.create({
       id: randomUUID(),
       accountId,

@@ -10,6 +10,7 @@ import { AccountsMembers1764400000000 } from './1764400000000-accounts-members';
 
 import { Webhooks1764430000000 } from './1764430000000-webhooks';
 import { IdempotencyCaller1764440000000 } from './1764440000000-idempotency-caller';
+import { SignupConfirmations1764450000000 } from './1764450000000-signup-confirmations';
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
   AccountsUsersWallets1763700000000,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Audit1764420000000,
   Webhooks1764430000000,
   IdempotencyCaller1764440000000,
+  SignupConfirmations1764450000000,
 ];

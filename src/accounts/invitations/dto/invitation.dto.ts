@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { Role, ROLES } from '../../../auth/roles';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../auth/users/users.service';
@@ -63,17 +63,23 @@ export class InvitationResponse extends InvitationItem {
 export class CreatedInvitationResponse extends InvitationResponse {
   @ApiProperty({
     description:
-      'The invitation token: shown in this response only. The invitee sends it with a password to POST /auth/invitations/accept.',
+      'true: the link was mailed to the invitee (SMTP_URL), and neither token nor link is in this answer. false (demo mode without SMTP only): token and link are here, once.',
+  })
+  mailed: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'Demo mode without SMTP only: the invitation token, shown in this response only. The invitee sends it with a password to POST /auth/invitations/accept.',
     example: 'inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   })
-  token: string;
+  token?: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     description:
-      'The dashboard link that carries the token (a full URL when PUBLIC_BASE_URL is set, else a path)',
+      'Demo mode without SMTP only: the dashboard link that carries the token (a full URL when PUBLIC_BASE_URL is set, else a path)',
     example: '/dashboard/#accept-invitation=inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   })
-  link: string;
+  link?: string;
 }
 
 export class InvitationListResponse {
@@ -86,8 +92,14 @@ export class InvitationListResponse {
 }
 
 export class AcceptedInvitationResponse {
-  @ApiProperty({ format: 'uuid' }) userId: string;
-  @ApiProperty({ format: 'uuid' }) accountId: string;
   @ApiProperty({ example: 'dev@acme.test' }) email: string;
   @ApiProperty({ enum: INVITABLE_ROLES, example: 'developer' }) role: Role;
+  @ApiProperty({
+    description:
+      'The same answer whether or not the email already had a login (nothing tells them apart): an email belongs to one account, so one that has a login elsewhere gets nothing new.',
+    example:
+      'If this email had no login yet, it now has one in the inviting account, with this role: log in with POST /auth/login. An email belongs to one account.',
+  })
+  message: string;
+  @ApiProperty({ example: '/auth/login' }) next: string;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
 import { ApiRequestExample } from '../../../common/openapi/api-request-example.decorator';
 import { IsPrintableName } from '../../../common/validation/is-printable-name';
@@ -40,11 +40,35 @@ export class SignupResponse {
   @ApiProperty({ example: 'ops@acme.test' }) email: string;
   @ApiProperty({
     description:
-      'The same answer whether or not the email already had an account (nothing tells them apart); log in next with POST /auth/login.',
-    example: 'If this email was free, its account is ready: log in with POST /auth/login.',
+      'The same answer whether or not the email already had a login (nothing tells them apart).',
+    example:
+      'Follow the link sent to this address to open the account (POST /auth/signup/confirm with its token), then log in with POST /auth/login.',
   })
   message: string;
-  @ApiProperty({ example: '/auth/login' }) next: string;
+  @ApiProperty({
+    description:
+      'Where to go next: /auth/signup/confirm after a sign-up (with the token of the mailed link), /auth/login after a confirmation',
+    example: '/auth/signup/confirm',
+  })
+  next: string;
+  @ApiPropertyOptional({
+    description:
+      'Demo mode without SMTP_URL only (no mail is sent): the confirmation link that would have been mailed. Present or absent for every email alike.',
+    example: '/dashboard/#confirm-signup=suc_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  })
+  link?: string;
+}
+
+@ApiRequestExample({ token: 'suc_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })
+export class ConfirmSignupDto {
+  @ApiProperty({
+    description: 'The token of the mailed link (after #confirm-signup=)',
+    example: 'suc_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    maxLength: 100,
+  })
+  @IsString()
+  @Length(1, 100)
+  token: string;
 }
 
 export class SignupAvailabilityResponse {

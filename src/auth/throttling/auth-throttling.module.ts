@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { LoginAttemptsLimiter } from '../login/login-attempts.limiter';
+import { FailedAuthThrottle } from './failed-auth.throttle';
+
+/**
+ * The login throttles, one instance per process (the failed-auth throttle keeps its blocked IPs in
+ * memory), for every route that takes a password or a mailed token: login and sign-up (auth),
+ * invitation acceptance (accounts).
+ */
+@Global()
+@Module({
+  providers: [LoginAttemptsLimiter, FailedAuthThrottle],
+  exports: [LoginAttemptsLimiter, FailedAuthThrottle],
+})
+export class AuthThrottlingModule {}
