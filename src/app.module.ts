@@ -16,7 +16,6 @@ import { LoggingModule } from './common/logging/logging.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { RequestValidationGuard } from './common/validation/request-validation.guard';
 import { CONFIG_NAMESPACES } from './config';
-import { MailModule } from './mail/mail.module';
 import { ComplianceModule } from './compliance/compliance.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
@@ -35,7 +34,6 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     LifecycleModule,
     DatabaseModule,
     EventsModule,
-    MailModule,
     HealthModule,
     AccountsModule,
     AuthModule,

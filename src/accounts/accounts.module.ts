@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { API_KEY_CAP } from '../auth/api-keys/api-key-cap';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailModule } from '../mail/mail.module';
 import { UsersModule } from '../auth/users/users.module';
 import { Account } from './account.entity';
 import { AccountProvisioningService } from './account-provisioning.service';
@@ -21,7 +22,13 @@ import { PlansController } from './plans.controller';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, Invitation]), UsersModule],
+  imports: [
+    TypeOrmModule.forFeature([Account, Invitation]),
+    UsersModule,
+    // Invitations are mailed. (Their acceptance is throttled like a login, by AuthThrottlingModule,
+    // global: the throttler storage it needs is built from this module's accounts.)
+    MailModule,
+  ],
   controllers: [
     PlansController,
     MeController,

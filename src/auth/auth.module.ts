@@ -10,6 +10,7 @@ import { AuthService } from './login/auth.service';
 import { SignupService } from './login/signup.service';
 import { SignupConfirmation } from './login/signup-confirmation.entity';
 import { AuthThrottlingModule } from './throttling/auth-throttling.module';
+import { MailModule } from '../mail/mail.module';
 import { AccountSecurity } from './mfa/account-security.entity';
 import { AccountSecurityController } from './mfa/account-security.controller';
 import { AccountSecurityService } from './mfa/account-security.service';
@@ -46,6 +47,7 @@ import { UsersModule } from './users/users.module';
     JwtModule.register({}),
     UsersModule,
     AuthThrottlingModule,
+    MailModule,
   ],
   controllers: [AuthController, ApiKeysController, MfaController, AccountSecurityController],
   providers: [

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AuthThrottlingModule } from '../auth/throttling/auth-throttling.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuditModule } from '../audit/audit.module';
 import { CONFIG_NAMESPACES } from '../config';
@@ -21,6 +23,10 @@ import { CliComplianceModule } from './cli-compliance.module';
     AuditModule,
     WebhookOutboxModule,
     AccountsModule,
+    // Invitation acceptance (in AccountsModule) is throttled like a login; the CLI accepts none,
+    // but builds the module: the throttles get an in-memory storage here.
+    ThrottlerModule.forRoot([]),
+    AuthThrottlingModule,
     CliComplianceModule,
   ],
 })
