@@ -9,18 +9,23 @@
  * sequential GET /api/v1/audit-events over HTTP (auth, quota, rate limit included), each with a
  * fresh random parameter (a random day back, a random cursor or `after` event), p50 / p99 / max;
  * then EXPLAIN (ANALYZE, BUFFERS) of the service's own SQL for one call of each filter on the
- * largest account. BENCH_KEEP=1 keeps the schema (its name is printed) for manual EXPLAINs.
+ * largest account. BENCH_KEEP=1 keeps the schema (its name is printed); BENCH_SCHEMA=<it> measures
+ * it again without a fill. "read" is the service's call alone (no HTTP, auth, quota, rate limit).
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import request from 'supertest';
 import { Client } from 'pg';
 import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuditEvent } from '../src/audit/audit-event.entity';
+import { AuditEventsService } from '../src/audit/audit-events.service';
 import { encodeAuditCursor } from '../src/audit/audit-page';
-import { createTestApp, TestApp } from '../test/helpers/app';
+import { createTestApp, TEST_PASSWORD, TestAccount, TestApp } from '../test/helpers/app';
 import { login } from '../test/helpers/auth';
-import { createTestDatabase } from '../test/helpers/test-env';
+import { createTestDatabase, TestDatabase } from '../test/helpers/test-env';
 
 const DAY_MS = 86_400_000;
 const SPAN_DAYS = 60;
@@ -64,6 +69,44 @@ async function fill(ds: Client, i: number, accountId: string, n: number, endMs: 
       [accountId, COMMON],
     );
   }
+}
+
+/** Drops the secondary indexes, fills every account, rebuilds them with their own definitions. */
+async function fillAll(
+  url: string,
+  schema: string,
+  accounts: Array<{ n: number; accountId: string }>,
+  endMs: number,
+  out: (line: string) => void,
+) {
+  // Its own connection: the app's pool cuts statements at 10 s (query_timeout).
+  const pg = new Client({ connectionString: url });
+  await pg.connect();
+  await pg.query(`SET search_path TO "${schema}"`);
+  const { rows: indexes } = await pg.query<{ indexname: string; indexdef: string }>(
+    `SELECT indexname, indexdef FROM pg_indexes
+     WHERE schemaname = current_schema() AND tablename = 'audit_events'
+       AND indexname NOT IN (SELECT conname FROM pg_constraint)`,
+  );
+  let t0 = performance.now();
+  for (const { indexname } of indexes) await pg.query(`DROP INDEX "${indexname}"`);
+  for (const [i, a] of accounts.entries()) await fill(pg, i, a.accountId, a.n, endMs);
+  const filledS = (performance.now() - t0) / 1000;
+  t0 = performance.now();
+  for (const { indexdef } of indexes) await pg.query(indexdef);
+  await pg.query('VACUUM ANALYZE audit_events');
+  const indexedS = (performance.now() - t0) / 1000;
+  const {
+    rows: [{ rows, size }],
+  } = await pg.query<{ rows: string; size: string }>(
+    `SELECT COUNT(*)::bigint AS rows, pg_size_pretty(pg_total_relation_size('audit_events')) AS size
+     FROM audit_events`,
+  );
+  await pg.end();
+  out(
+    `${Number(rows).toLocaleString('en-US')} events (${size} with indexes): filled in ${filledS.toFixed(0)} s, indexes rebuilt + VACUUM ANALYZE in ${indexedS.toFixed(0)} s; schema ${schema}`,
+  );
+  out(`indexes: ${indexes.map((x) => x.indexname).join(', ')}\n`);
 }
 
 const quantile = (sorted: number[], q: number) =>
@@ -122,47 +165,46 @@ async function main(): Promise<void> {
   process.env.TEST_DATABASE_URL = url;
   process.env.DEVNET_PORT ??= '0';
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  const db = await createTestDatabase('postgres');
-  const t: TestApp = await createTestApp({ db });
+  const reuse = process.env.BENCH_SCHEMA;
+  const db = reuse
+    ? {
+        env: {
+          DATA_DIR: mkdtempSync(join(tmpdir(), 'cgk-bench-')),
+          DATABASE_URL: url,
+          DATABASE_SCHEMA: reuse,
+        },
+        drop: async () => undefined,
+      }
+    : await createTestDatabase('postgres');
+  const t: TestApp = await createTestApp({ db: db as TestDatabase });
   try {
     const ds = t.app.get(DataSource);
-    const endMs = Date.now() - 60_000;
-    const accounts = [];
-    for (const n of SIZES) accounts.push({ n, ...(await t.createAccount({ plan: 'enterprise' })) });
-
-    // Its own connection: the app's pool cuts statements at 10 s (query_timeout).
-    const pg = new Client({ connectionString: url });
-    await pg.connect();
-    await pg.query(`SET search_path TO "${db.env.DATABASE_SCHEMA}"`);
-    const { rows: indexes } = await pg.query<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes
-       WHERE schemaname = current_schema() AND tablename = 'audit_events'
-         AND indexname NOT IN (SELECT conname FROM pg_constraint)`,
-    );
-    let t0 = performance.now();
-    for (const { indexname } of indexes) await pg.query(`DROP INDEX "${indexname}"`);
-    for (const [i, a] of accounts.entries()) await fill(pg, i, a.accountId, a.n, endMs);
-    const filledS = (performance.now() - t0) / 1000;
-    t0 = performance.now();
-    for (const { indexdef } of indexes) await pg.query(indexdef);
-    await pg.query('VACUUM ANALYZE audit_events');
-    const indexedS = (performance.now() - t0) / 1000;
-    const {
-      rows: [{ rows, size }],
-    } = await pg.query<{ rows: string; size: string }>(
-      `SELECT COUNT(*)::bigint AS rows, pg_size_pretty(pg_total_relation_size('audit_events')) AS size
-       FROM audit_events`,
-    );
-    await pg.end();
-    out(
-      `${Number(rows).toLocaleString('en-US')} events (${size} with indexes): filled in ${filledS.toFixed(0)} s, indexes rebuilt + VACUUM ANALYZE in ${indexedS.toFixed(0)} s; schema ${db.env.DATABASE_SCHEMA}`,
-    );
-    out(`indexes: ${indexes.map((x) => x.indexname).join(', ')}\n`);
+    let endMs = Date.now() - 60_000;
+    const accounts: Array<TestAccount & { n: number }> = [];
+    if (reuse) {
+      // BENCH_SCHEMA: the trails a previous run left (BENCH_KEEP=1), measured again without a fill.
+      const found = (await ds.query(
+        `SELECT account_id AS "accountId", MAX(at) AS "end", COUNT(*)::int AS n,
+                (SELECT email FROM users u WHERE u.account_id = e.account_id LIMIT 1) AS email,
+                (SELECT id FROM users u WHERE u.account_id = e.account_id LIMIT 1) AS "userId"
+         FROM audit_events e WHERE user_agent = 'bench/1.0' GROUP BY account_id ORDER BY n`,
+      )) as Array<TestAccount & { n: number; end: Date }>;
+      for (const a of found) accounts.push({ ...a, password: TEST_PASSWORD });
+      endMs = new Date(found[0].end).getTime();
+      out(`schema ${reuse}: ${found.map((a) => a.n.toLocaleString('en-US')).join(', ')} events\n`);
+    } else {
+      for (const n of SIZES)
+        accounts.push({ n, ...(await t.createAccount({ plan: 'enterprise' })) });
+      await fillAll(url, db.env.DATABASE_SCHEMA, accounts, endMs, out);
+    }
 
     const repo = t.app.get<Repository<AuditEvent>>(getRepositoryToken(AuditEvent));
     const lastSql = captureSql(repo);
-    out('| events of the account | filter | p50 ms | p99 ms | max ms | items (last call) |');
-    out('|---|---|---|---|---|---|');
+    const service = t.app.get(AuditEventsService);
+    out(
+      '| events of the account | filter | HTTP p50 ms | HTTP p99 ms | HTTP max ms | read p50 ms | read p99 ms | items (last call) |',
+    );
+    out('|---|---|---|---|---|---|---|---|');
     const plans: string[] = [];
     for (const [i, a] of accounts.entries()) {
       const [{ min }] = (await ds.query(
@@ -189,9 +231,23 @@ async function main(): Promise<void> {
             throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
           items = res.body.items.length;
         }
+        // The read alone: the service's call, without HTTP, auth, quota and rate limit.
+        const readMs: number[] = [];
+        for (let c = 0; c < CALLS; c++) {
+          const query = params();
+          const filter = {
+            ...query,
+            from: query.from ? new Date(query.from) : undefined,
+            to: query.to ? new Date(query.to) : undefined,
+          };
+          const started = performance.now();
+          await service.listForAccount(a.accountId, filter);
+          readMs.push(performance.now() - started);
+        }
         ms.sort((x, y) => x - y);
+        readMs.sort((x, y) => x - y);
         out(
-          `| ${a.n.toLocaleString('en-US')} | ${name} | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.99).toFixed(1)} | ${ms[ms.length - 1].toFixed(1)} | ${items} |`,
+          `| ${a.n.toLocaleString('en-US')} | ${name} | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.99).toFixed(1)} | ${ms[ms.length - 1].toFixed(1)} | ${quantile(readMs, 0.5).toFixed(1)} | ${quantile(readMs, 0.99).toFixed(1)} | ${items} |`,
         );
         if (i === accounts.length - 1) {
           const [sql, parameters] = lastSql();
@@ -202,7 +258,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    out(`\nEXPLAIN (ANALYZE, BUFFERS), account of ${SIZES[SIZES.length - 1]} events:\n`);
+    out(`\nEXPLAIN (ANALYZE, BUFFERS), account of ${accounts[accounts.length - 1].n} events:\n`);
     out(plans.join('\n\n'));
   } finally {
     await t.close();
