@@ -17,6 +17,8 @@ export interface AuditEventFilter {
   /** A user or API key id, or `operator` / `system`. */
   actor?: string;
   cursor?: string;
+  /** An event id: the events written after it, oldest first (a SIEM's polling cursor). */
+  after?: string;
   limit?: number;
 }
 
@@ -45,18 +47,33 @@ export class AuditEventsService {
     @Inject(securityConfig.KEY) private readonly config: SecurityConfig,
   ) {}
 
+  /**
+   * Newest first by (at, seq), or oldest first after the event `after`. Either way every filter is
+   * an equality prefix of one index followed by (at, seq), and the cursor a row-value bound on
+   * (at, seq): one index range scan of `limit + 1` rows, however long the history (the indexes:
+   * migration 1764460000000).
+   */
   async listForAccount(accountId: string, filter: AuditEventFilter): Promise<AuditEventPage> {
+    if (filter.cursor !== undefined && filter.after !== undefined) throw cursorAndAfter();
     const limit = filter.limit ?? AUDIT_PAGE_DEFAULT;
+    const ascending = filter.after !== undefined;
+    const order = ascending ? 'ASC' : 'DESC';
     const query = this.events
       .createQueryBuilder('e')
       .where('e.accountId = :accountId', { accountId })
-      .orderBy('e.seq', 'DESC')
+      .orderBy('e.at', order)
+      .addOrderBy('e.seq', order)
       .limit(limit + 1);
-    if (filter.cursor !== undefined) {
-      const seq = decodeAuditCursor(filter.cursor);
-      if (seq === undefined) throw badCursor();
-      query.andWhere('e.seq < :seq', { seq: Number(seq) });
-    }
+    const bound = ascending
+      ? await this.positionOfEvent(accountId, filter.after!)
+      : filter.cursor !== undefined
+        ? await this.positionOfCursor(accountId, filter.cursor)
+        : undefined;
+    if (bound)
+      query.andWhere(`(e.at, e.seq) ${ascending ? '>' : '<'} (:boundAt, :boundSeq)`, {
+        boundAt: bound.at,
+        boundSeq: bound.seq,
+      });
     if (filter.from) query.andWhere('e.at >= :from', { from: this.persisted(filter.from) });
     if (filter.to) query.andWhere('e.at < :to', { to: this.persisted(filter.to) });
     if (filter.type) query.andWhere('e.type = :type', { type: filter.type });
@@ -67,8 +84,37 @@ export class AuditEventsService {
     const page = rows.slice(0, limit);
     return {
       items: page.map(view),
-      nextCursor: rows.length > limit ? encodeAuditCursor(String(page[page.length - 1].seq)) : null,
+      nextCursor:
+        !ascending && rows.length > limit
+          ? encodeAuditCursor(String(page[page.length - 1].seq))
+          : null,
     };
+  }
+
+  /** The (at, seq) of a cursor's event: a primary-key read, scoped to the account. */
+  private async positionOfCursor(accountId: string, cursor: string) {
+    const seq = decodeAuditCursor(cursor);
+    const row =
+      seq === undefined
+        ? null
+        : await this.events
+            .createQueryBuilder('e')
+            .select(['e.seq', 'e.at'])
+            .where('e.seq = :seq AND e.accountId = :accountId', { seq: Number(seq), accountId })
+            .getOne();
+    if (!row) throw badCursor();
+    return { at: this.persisted(row.at), seq: Number(row.seq) };
+  }
+
+  /** The (at, seq) of the event `after`, by its unique id; another account's id is unknown here. */
+  private async positionOfEvent(accountId: string, id: string) {
+    const row = await this.events
+      .createQueryBuilder('e')
+      .select(['e.seq', 'e.at'])
+      .where('e.id = :id AND e.accountId = :accountId', { id, accountId })
+      .getOne();
+    if (!row) throw unknownAfter();
+    return { at: this.persisted(row.at), seq: Number(row.seq) };
   }
 
   /** The retention sweep's part: events older than AUDIT_RETENTION_DAYS, in bounded batches. */
@@ -107,5 +153,30 @@ function view(row: AuditEvent): AuditEventView {
 function badCursor(): ApiError {
   return new ApiError('INVALID_PARAMS', 'cursor is not a nextCursor of this listing', {
     details: [{ field: 'cursor', constraint: 'isCursor', message: 'cursor is not valid' }],
+  });
+}
+
+function cursorAndAfter(): ApiError {
+  return new ApiError(
+    'INVALID_PARAMS',
+    'pass cursor (older pages) or after (newer events), not both',
+    {
+      details: [
+        {
+          field: 'after',
+          constraint: 'notWithCursor',
+          message: 'after cannot be combined with cursor',
+        },
+      ],
+    },
+  );
+}
+
+function unknownAfter(): ApiError {
+  return new ApiError('INVALID_PARAMS', 'after is not the id of an event of this account', {
+    hint: 'Pass the id of the last event you received; if it has passed AUDIT_RETENTION_DAYS, start again with from=',
+    details: [
+      { field: 'after', constraint: 'isAuditEventId', message: 'after is not a known event id' },
+    ],
   });
 }

@@ -176,6 +176,7 @@ describe('Dashboard members and key editing in Chromium', () => {
   });
 
   it('removes the developer after a confirmation; Cancel keeps them', async () => {
+    await page.getByRole('link', { name: 'Members' }).click();
     await members()
       .getByRole('button', { name: `Remove ${developerEmail}` })
       .click();
@@ -219,11 +220,14 @@ describe('Dashboard members and key editing in Chromium', () => {
 
   it('fits its sections to a 390 px wide screen without horizontal scrolling', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await members().scrollIntoViewIfNeeded();
-    await browser.screenshot('members-390', '#members');
-    await browser.screenshot('keys-390', '#keys');
-    // This page's sections; the header's navigation is the app shell's (app.js, base.css).
-    for (const id of ['members', 'keys']) {
+    // This page's sections, each on its own page; the header's navigation is the app shell's.
+    for (const [link, id] of [
+      ['Members', 'members'],
+      ['API keys', 'keys'],
+    ]) {
+      await page.getByRole('link', { name: link, exact: true }).click();
+      await page.locator(`#${id}`).waitFor();
+      await browser.screenshot(`${id}-390`, `#${id}`);
       const fits = await page.locator(`#${id}`).evaluate((section) => {
         const box = section.getBoundingClientRect();
         return box.right <= document.documentElement.clientWidth &&
@@ -262,20 +266,21 @@ describe('Dashboard members and key editing in Chromium', () => {
 
   it('shows a viewer the members and keys read-only', async () => {
     await signIn(viewerEmail);
-    await members()
-      .getByRole('row', { name: new RegExp(viewerEmail) })
-      .waitFor();
     await page.locator('#keys').getByText('Your role (viewer) reads the keys').waitFor();
-    expect(await members().locator('select').count()).toBe(0);
-    expect(
-      await members()
-        .getByRole('button', { name: /Remove|Send invitation/ })
-        .count(),
-    ).toBe(0);
     expect(
       await page
         .locator('#keys')
         .getByRole('button', { name: /Edit|Revoke/ })
+        .count(),
+    ).toBe(0);
+    await page.getByRole('link', { name: 'Members' }).click();
+    await members()
+      .getByRole('row', { name: new RegExp(viewerEmail) })
+      .waitFor();
+    expect(await members().locator('select').count()).toBe(0);
+    expect(
+      await members()
+        .getByRole('button', { name: /Remove|Send invitation/ })
         .count(),
     ).toBe(0);
     await page.setViewportSize({ width: 390, height: 844 });

@@ -44,6 +44,18 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   });
 
   const api = () => request(t.server);
+  /** Follows a section's link in the navigation, and waits for its page. */
+  const openPage = async (link: string) => {
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: link, exact: true })
+      .click();
+    await page.locator('main section.card').waitFor();
+    await page.waitForFunction(
+      (name) => document.querySelector('nav [aria-current=page]')?.textContent === name,
+      link,
+    );
+  };
   const chartBars = (n: number) =>
     page.waitForFunction(
       (count) => document.querySelectorAll('#usage svg.chart rect.ok').length === count,
@@ -101,16 +113,32 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    const headings = await page.locator('h2').allTextContents();
-    expect(headings).toEqual([
-      'API keys',
-      'Usage',
-      'Wallets and sessions',
-      'Members',
-      'Webhooks',
-      'Audit log',
-      'Security',
-    ]);
+    // Each section is a page of its own, behind its link in the navigation kept on every page.
+    const pages: Array<[string, string, string]> = [
+      ['API keys', 'keys', 'API keys'],
+      ['Usage', 'usage', 'Usage'],
+      ['Wallets', 'wallets', 'Wallets and sessions'],
+      ['Members', 'members', 'Members'],
+      ['Webhooks', 'webhooks', 'Webhooks'],
+      ['Audit log', 'audit', 'Audit log'],
+      ['Security', 'security', 'Security'],
+    ];
+    expect(await page.locator('h2').allTextContents()).toEqual(['API keys']);
+    for (const [link, id, heading] of pages) {
+      await openPage(link);
+      expect(page.url()).toBe(`${origin}/dashboard/#${id}`);
+      expect(await page.locator('h2').allTextContents()).toEqual([heading]);
+      expect(
+        await page
+          .getByRole('navigation', { name: 'Sections' })
+          .locator('[aria-current=page]')
+          .innerText(),
+      ).toBe(link);
+    }
+    // Back returns to the page the address names (tokens live in memory: a reload signs out).
+    await page.goBack();
+    await page.locator('#audit').waitFor();
+    await openPage('API keys');
   });
 
   it('creates a key: the full key is shown once, with a warning and a copy button', async () => {
@@ -181,6 +209,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     );
     expect(keyUsage).toMatchObject({ requests: 4, failed: 1 });
 
+    await openPage('Usage');
     const usage = page.locator('#usage');
     await usage.getByRole('button', { name: 'Refresh' }).click();
     const keyRow = usage.getByRole('row', { name: /key “dashboard key”/ });
@@ -203,6 +232,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
 
   it('binds a wallet, activates a demo session on the devnet and shows its preflight in words', async () => {
     const wallet = chain.wallets[1].address;
+    await openPage('Wallets');
     const wallets = page.locator('#wallets');
     await wallets.getByText('No wallet is bound to your account yet.').waitFor();
 
@@ -248,6 +278,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     const rotation = await refreshed;
     expect(rotation.status()).toBe(200);
     const { accessToken } = (await rotation.json()) as { accessToken: string };
+    await openPage('Usage');
     const next = page.waitForResponse((r) => r.url().startsWith(`${origin}/api/v1/usage/stats`));
     await page.locator('#usage').getByRole('button', { name: 'Refresh' }).click();
     const response = await next;
@@ -258,8 +289,19 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   it('fits a 390 px wide screen without horizontal scrolling', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await browser.screenshot('dashboard-390');
-    for (const id of ['keys', 'usage', 'wallets'])
+    for (const [link, id] of [
+      ['API keys', 'keys'],
+      ['Usage', 'usage'],
+      ['Wallets', 'wallets'],
+    ]) {
+      await openPage(link);
       await browser.screenshot(`dashboard-390-${id}`, `#${id}`);
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        ),
+      ).toBe(0);
+    }
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );

@@ -39,6 +39,7 @@ describe('Dashboard webhooks page in Chromium', () => {
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
     await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { level: 2, name: 'Webhooks' }).waitFor();
     await section().getByText('No webhooks yet.').waitFor();
 

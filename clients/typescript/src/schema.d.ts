@@ -721,7 +721,7 @@ export interface paths {
          * Your account's audit trail: who changed what, from where, newest first
          * @description **Auth:** an API key with the `audit:read` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Every security-relevant change (sign-ins, keys, members, MFA, wallets, sessions, webhooks, operator plan changes) with its actor, target, client IP, user agent and request id. Any dashboard user, or an API key with `audit:read` (for a SIEM). Pass limit (1-200, default 50); when nextCursor is not null, pass it as cursor for the next page. Kept AUDIT_RETENTION_DAYS (default 400).
+         *     Every security-relevant change (sign-ins, keys, members, MFA, wallets, sessions, webhooks, operator plan changes) with its actor, target, client IP, user agent and request id. Any dashboard user, or an API key with `audit:read` (for a SIEM). Pass limit (1-200, default 50); when nextCursor is not null, pass it as cursor for the next page. To poll for new events instead, pass after=<the id of the last event you received>: the events written since, oldest first. Every filter and both cursors are index range scans: flat as history grows (bench/README.md). Kept AUDIT_RETENTION_DAYS (default 400).
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -2176,9 +2176,9 @@ export interface components {
         AuditEventListResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @description One page, newest first */
+            /** @description One page: newest first, or oldest first with `after` */
             items: components["schemas"]["AuditEventResponse"][];
-            /** @description Pass as cursor to get the next (older) page; null on the last page. */
+            /** @description Pass as cursor to get the next (older) page; null on the last page, and always null with `after` (pass the last item's id as `after` instead). */
             nextCursor: string | null;
         };
         PermitDetailsDto: {
@@ -6167,8 +6167,10 @@ export interface operations {
                 actor?: string;
                 /** @description Events per page, newest first (default 50). */
                 limit?: number;
-                /** @description The nextCursor of the previous page; omit for the first. */
+                /** @description The nextCursor of the previous page (older events); omit for the first. Not with `after`. */
                 cursor?: string;
+                /** @description An event id: list the events written after it, oldest first, instead of newest first (a SIEM polling for new events passes the id of the last event it received; nextCursor is then null). Combines with the other filters, not with `cursor`. An id this account does not have (or one past retention) is 400 INVALID_PARAMS. */
+                after?: string;
             };
             header?: never;
             path?: never;

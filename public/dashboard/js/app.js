@@ -10,9 +10,40 @@ import { UsageSection } from './usage.js';
 import { WalletsSection } from './wallets.js';
 import { WebhooksSection } from './webhooks.js';
 
+/**
+ * The sections, each on its own page: `#<id>` in the address picks one (so links, the back
+ * button and a reload keep it), the navigation stays on every page.
+ * @type {Array<{id: string, label: string, view: (role: string | null) => unknown}>}
+ */
+export const PAGES = [
+  { id: 'keys', label: 'API keys', view: (role) => html`<${KeysSection} role=${role} />` },
+  { id: 'usage', label: 'Usage', view: () => html`<${UsageSection} />` },
+  { id: 'wallets', label: 'Wallets', view: () => html`<${WalletsSection} />` },
+  { id: 'members', label: 'Members', view: () => html`<${MembersSection} />` },
+  { id: 'webhooks', label: 'Webhooks', view: (role) => html`<${WebhooksSection} role=${role} />` },
+  { id: 'audit', label: 'Audit log', view: () => html`<${AuditSection} />` },
+  { id: 'security', label: 'Security', view: (role) => html`<${SecuritySection} role=${role} />` },
+];
+
+/** The page the address names; anything else (`#main` of the skip link) keeps `current`. */
+function pageOf(/** @type {string} */ hash, /** @type {string} */ current) {
+  const id = hash.replace(/^#/, '');
+  return PAGES.some((p) => p.id === id) ? id : current;
+}
+
 function App() {
   const [signedIn, setSignedIn] = useState(isSignedIn());
   useEffect(() => onSessionEnd(() => setSignedIn(false)), []);
+  const [page, setPage] = useState(() => pageOf(location.hash, 'keys'));
+  useEffect(() => {
+    const follow = () => setPage((current) => pageOf(location.hash, current));
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+  useEffect(() => {
+    const label = PAGES.find((p) => p.id === page)?.label;
+    document.title = `${label} · Dashboard · Compliance-gated DeFi builder`;
+  }, [page]);
   // The signed-in user's role, read once for the sections that show or ask for less by role
   // (Members reads /auth/me itself: an ownership transfer there changes the reader's role).
   const [role, setRole] = useState(/** @type {string | null} */ (null));
@@ -27,29 +58,24 @@ function App() {
   if (!signedIn && invitationToken()) return html`<${AcceptInvitation} />`;
   if (!signedIn && signupConfirmationToken()) return html`<${ConfirmSignup} />`;
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
+  const current = PAGES.find((p) => p.id === page) ?? PAGES[0];
   return html`<a class="skip" href="#main">Skip to content</a>
     <header class="top">
       <h1>Dashboard</h1>
       <nav aria-label="Sections">
-        <a href="#keys">API keys</a>
-        <a href="#usage">Usage</a>
-        <a href="#wallets">Wallets</a>
-        <a href="#members">Members</a>
-        <a href="#webhooks">Webhooks</a>
-        <a href="#audit">Audit log</a>
-        <a href="#security">Security</a>
+        ${PAGES.map(
+          (p) =>
+            html`<a
+              key=${p.id}
+              href=${`#${p.id}`}
+              aria-current=${p.id === page ? 'page' : undefined}
+              >${p.label}</a
+            >`,
+        )}
       </nav>
       <button type="button" onClick=${() => void signOut()}>Sign out</button>
     </header>
-    <main id="main" tabindex="-1">
-      <${KeysSection} role=${role} />
-      <${UsageSection} />
-      <${WalletsSection} />
-      <${MembersSection} />
-      <${WebhooksSection} role=${role} />
-      <${AuditSection} />
-      <${SecuritySection} role=${role} />
-    </main>`;
+    <main id="main" tabindex="-1">${current.view(role)}</main>`;
 }
 
 const root = document.getElementById('app');

@@ -145,17 +145,47 @@ export function AuditSection() {
   <//>`;
 }
 
+/**
+ * One line per event: the details' first line, expandable to all of them (data, request id,
+ * user agent), wrapped.
+ * @param {{event: AuditEvent}} props
+ */
+function AuditDetails({ event }) {
+  const text = dataText(event.data);
+  if (!text && !event.requestId && !event.userAgent) return '—';
+  return html`<details class="audit-details">
+    <summary>${text || 'request'}</summary>
+    <dl>
+      ${
+        text &&
+        html`<dt>Data</dt>
+          <dd>${text}</dd>`
+      }
+      ${
+        event.requestId &&
+        html`<dt>Request</dt>
+          <dd><code>${event.requestId}</code></dd>`
+      }
+      ${
+        event.userAgent &&
+        html`<dt>Agent</dt>
+          <dd>${event.userAgent}</dd>`
+      }
+    </dl>
+  </details>`;
+}
+
 /** @param {{events: AuditEvent[]}} props */
 function AuditTable({ events }) {
   return html`<div class="table-wrap stack" tabindex="0" role="region" aria-label="Audit events">
-    <table>
+    <table class="audit">
       <thead>
         <tr>
           <th scope="col">When</th>
           <th scope="col">Event</th>
           <th scope="col">Actor</th>
           <th scope="col">Target</th>
-          <th scope="col">From</th>
+          <th scope="col">IP</th>
           <th scope="col">Details</th>
         </tr>
       </thead>
@@ -163,16 +193,14 @@ function AuditTable({ events }) {
         ${events.map(
           (e) =>
             html`<tr key=${e.id}>
-              <td data-label="When">${dateTime(e.at)}</td>
+              <td data-label="When" class="when">${dateTime(e.at)}</td>
               <td data-label="Event"><code>${e.type}</code></td>
-              <td data-label="Actor">${actorText(e.actor)}</td>
-              <td data-label="Target">
+              <td data-label="Actor" class="when">${actorText(e.actor)}</td>
+              <td data-label="Target" class="when">
                 ${e.target ? `${e.target.type} ${e.target.id.slice(0, 8)}` : '—'}
               </td>
-              <td data-label="From">
-                ${e.ip ?? '—'}${e.requestId ? html`<br /><small>request ${e.requestId}</small>` : ''}
-              </td>
-              <td data-label="Details">${dataText(e.data) || '—'}</td>
+              <td data-label="IP">${e.ip ?? '—'}</td>
+              <td data-label="Details" class="details"><${AuditDetails} event=${e} /></td>
             </tr>`,
         )}
       </tbody>

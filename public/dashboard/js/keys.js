@@ -139,9 +139,9 @@ function KeyTable({ keys, readOnly, onRevoke, onEdit }) {
               <td data-label="Name">${key.name}</td>
               <td data-label="Prefix"><code>${key.prefix}</code></td>
               <td data-label="Scopes" class="scopes">${key.scopes.join(', ')}</td>
-              <td data-label="Created">${dateTime(key.createdAt)}</td>
-              <td data-label="Last used">${dateTime(key.lastUsedAt, 'never')}</td>
-              <td data-label="Expires">${dateTime(key.expiresAt, 'never')}</td>
+              <td data-label="Created" class="when">${dateTime(key.createdAt)}</td>
+              <td data-label="Last used" class="when">${dateTime(key.lastUsedAt, 'never')}</td>
+              <td data-label="Expires" class="when">${dateTime(key.expiresAt, 'never')}</td>
               <td data-label="Status">
                 <span class=${`badge ${status(key)}`}>${status(key)}</span>
               </td>

@@ -2,7 +2,7 @@
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import { api, ApiFailure, isSignedIn } from './api.js';
 import { dateTime } from './format.js';
-import { ErrorMessage, Section } from './ui.js';
+import { Confirm, ErrorMessage, Section } from './ui.js';
 
 /**
  * The account's members (issue 33): everyone sees them; the owner and admins invite (the token
@@ -425,23 +425,6 @@ function PendingInvitations({ invitations, onRevoke }) {
         </tbody>
       </table>
     </div>`;
-}
-
-/**
- * @param {{title: string, action: string, onConfirm: () => void, onCancel: () => void,
- *   children?: unknown}} props
- */
-function Confirm({ title, action, onConfirm, onCancel, children }) {
-  const cancel = useRef(/** @type {HTMLButtonElement | null} */ (null));
-  useEffect(() => cancel.current?.focus(), [title]);
-  return html`<div class="confirm" role="alertdialog" aria-labelledby="members-confirm-title">
-    <h3 id="members-confirm-title">${title}</h3>
-    ${children}
-    <div class="row">
-      <button type="button" class="danger" onClick=${onConfirm}>${action}</button>
-      <button type="button" ref=${cancel} onClick=${onCancel}>Cancel</button>
-    </div>
-  </div>`;
 }
 
 const ACCEPT_PREFIX = '#accept-invitation=';

@@ -1,7 +1,7 @@
 // @ts-check
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import { api } from './api.js';
-import { ErrorMessage, Section } from './ui.js';
+import { Confirm, ErrorMessage, Section } from './ui.js';
 
 /**
  * Two-factor sign-in for the signed-in user (TOTP): set up (QR code and secret), confirm with a
@@ -20,6 +20,8 @@ export function SecuritySection({ role }) {
   const [recoveryCodes, setRecoveryCodes] = useState(/** @type {string[] | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
   const [notice, setNotice] = useState('');
+  /** The account policy the owner asked for, until confirmed or cancelled. */
+  const [policyChange, setPolicyChange] = useState(/** @type {boolean | null} */ (null));
 
   async function load() {
     try {
@@ -77,7 +79,13 @@ export function SecuritySection({ role }) {
   /** @param {boolean} mfaRequired */
   const requireAll = (mfaRequired) =>
     run(async () => {
+      setPolicyChange(null);
       await api('/api/v1/account/security', { method: 'PATCH', body: { mfaRequired } });
+      setNotice(
+        mfaRequired
+          ? 'Every member now needs two-factor sign-in.'
+          : 'Two-factor sign-in is now each member’s choice.',
+      );
       await load();
     });
 
@@ -132,13 +140,35 @@ export function SecuritySection({ role }) {
         <label class="check">
           <input
             type="checkbox"
-            checked=${status.requiredByAccount}
+            checked=${policyChange ?? status.requiredByAccount}
+            disabled=${policyChange !== null}
             onChange=${(/** @type {Event} */ e) =>
-              requireAll(/** @type {HTMLInputElement} */ (e.currentTarget).checked)}
+              setPolicyChange(/** @type {HTMLInputElement} */ (e.currentTarget).checked)}
           />
           Require two-factor sign-in of every member
         </label>
       </div>`
+    }
+    ${
+      policyChange !== null &&
+      html`<${Confirm}
+        title=${
+          policyChange
+            ? 'Require two-factor sign-in of every member?'
+            : 'Stop requiring two-factor sign-in?'
+        }
+        action=${policyChange ? 'Require it' : 'Stop requiring it'}
+        onConfirm=${() => requireAll(policyChange)}
+        onCancel=${() => setPolicyChange(null)}
+      >
+        <p>
+          ${
+            policyChange
+              ? 'Members without an authenticator app must set one up at their next sign-in before they get in. API keys keep working.'
+              : 'Members may then sign in with their password alone. Those who set up an authenticator app keep using it.'
+          }
+        </p>
+      <//>`
     }
   <//>`;
 }

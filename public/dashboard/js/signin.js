@@ -2,7 +2,7 @@
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { ApiFailure, signIn } from './api.js';
 import { RecoveryCodes } from './security.js';
-import { ErrorMessage } from './ui.js';
+import { ErrorMessage, PRODUCT_NAME } from './ui.js';
 
 /**
  * Sign in (with the second factor when the server asks for it: MFA_REQUIRED), enrol an
@@ -133,6 +133,7 @@ export function SignIn({ onSignedIn }) {
     </main>`;
 
   return html`<main class="signin" id="main">
+    <p class="product">${PRODUCT_NAME}</p>
     <h1>Dashboard</h1>
     <p class="lead">API keys, usage and wallets of your account.</p>
     ${

@@ -1,5 +1,8 @@
 // @ts-check
-import { html } from '../vendor/preact-htm.js';
+import { html, useEffect, useRef } from '../vendor/preact-htm.js';
+
+/** The product's name, on the sign-in and invitation pages. */
+export const PRODUCT_NAME = 'Compliance-gated DeFi builder';
 
 /**
  * An API failure as the envelope gives it: message, then the hint (what to do).
@@ -25,4 +28,22 @@ export function Section({ id, title, actions, children }) {
     </div>
     ${children}
   </section>`;
+}
+
+/** A confirmation before a change that matters; Cancel has the focus. */
+/**
+ * @param {{title: string, action: string, onConfirm: () => void, onCancel: () => void,
+ *   children?: unknown}} props
+ */
+export function Confirm({ title, action, onConfirm, onCancel, children }) {
+  const cancel = useRef(/** @type {HTMLButtonElement | null} */ (null));
+  useEffect(() => cancel.current?.focus(), [title]);
+  return html`<div class="confirm" role="alertdialog" aria-labelledby="confirm-dialog-title">
+    <h3 id="confirm-dialog-title">${title}</h3>
+    ${children}
+    <div class="row">
+      <button type="button" class="danger" onClick=${onConfirm}>${action}</button>
+      <button type="button" ref=${cancel} onClick=${onCancel}>Cancel</button>
+    </div>
+  </div>`;
 }

@@ -115,6 +115,11 @@ function UsageView({ data, period }) {
         <dd>${count(s.totals.rateLimited)}</dd>
       </div>
     </dl>
+    <p class="hint" data-testid="totals-note">
+      ${`Requests counts every call to the API in the period shown (${PERIODS[period].label.toLowerCase().replace(/, by .*/, '')}, UTC). `}
+      The monthly quota below counts the current calendar month (UTC) whatever period is shown, and
+      the rate-limit window only the current minute, so their totals differ from this one.
+    </p>
     <h3>Requests over time</h3>
     <p class="legend">
       <span class="swatch ok"></span> succeeded <span class="swatch failed"></span> failed

@@ -43,12 +43,16 @@ export class AuditEventResponse {
 
 export class AuditEventListResponse {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
-  @ApiProperty({ type: [AuditEventResponse], description: 'One page, newest first' })
+  @ApiProperty({
+    type: [AuditEventResponse],
+    description: 'One page: newest first, or oldest first with `after`',
+  })
   items: AuditEventResponse[];
   @ApiProperty({
     nullable: true,
     type: String,
-    description: 'Pass as cursor to get the next (older) page; null on the last page.',
+    description:
+      "Pass as cursor to get the next (older) page; null on the last page, and always null with `after` (pass the last item's id as `after` instead).",
   })
   nextCursor: string | null;
 }

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { OptionalDateTimeQuery } from '../../common/validation/optional-date-time-query';
-import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX } from '../audit-page';
 import { AUDITED_TYPES } from '../audited-types';
 
@@ -45,8 +45,21 @@ export class ListAuditEventsQueryDto {
   @Max(AUDIT_PAGE_MAX)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The nextCursor of the previous page; omit for the first.' })
+  @ApiPropertyOptional({
+    description:
+      'The nextCursor of the previous page (older events); omit for the first. Not with `after`.',
+  })
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'cursor must be a nextCursor from a previous page' })
   cursor?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      'An event id: list the events written after it, oldest first, instead of newest first (a SIEM polling for new events passes the id of the last event it received; nextCursor is then null). Combines with the other filters, not with `cursor`. An id this account does not have (or one past retention) is 400 INVALID_PARAMS.',
+    example: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+  })
+  @IsOptional()
+  @IsUUID('all', { message: 'after must be the id of an audit event' })
+  after?: string;
 }
