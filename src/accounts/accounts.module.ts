@@ -9,6 +9,7 @@ import { AccountsService } from './accounts.service';
 import { AcceptInvitationController } from './invitations/accept-invitation.controller';
 import { Invitation } from './invitations/invitation.entity';
 import { InvitationsController } from './invitations/invitations.controller';
+import { InvitationPreviewService } from './invitations/invitation-preview.service';
 import { InvitationsService } from './invitations/invitations.service';
 import { MeController } from './me/me.controller';
 import { MeService } from './me/me.service';
@@ -41,6 +42,7 @@ import { PlansController } from './plans.controller';
     AccountProvisioningService,
     MembersService,
     InvitationsService,
+    InvitationPreviewService,
     MeService,
     { provide: API_KEY_CAP, useExisting: AccountsService },
   ],

@@ -249,6 +249,17 @@ describe('Dashboard members and key editing in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.goto(`${origin}${invited.body.link}`);
     await page.getByRole('heading', { name: 'Accept the invitation' }).waitFor();
+    // The page says what the invitation joins: the account, the role and the email.
+    const me = await request(t.server)
+      .get('/api/v1/auth/me')
+      .set('Authorization', `Bearer ${ownerToken}`)
+      .expect(200);
+    const offer = page.getByTestId('invitation-offer');
+    await offer.waitFor();
+    expect(await offer.innerText()).toContain(
+      `You are invited to join ${me.body.account.name} as viewer, with the email ${viewerEmail}.`,
+    );
+    await page.getByText('Compliance-gated DeFi builder').waitFor();
     await page.getByLabel('Password (at least 12 characters)').fill(TEST_PASSWORD);
     await browser.screenshot('accept-invitation-1280');
     await page.getByRole('button', { name: 'Join the account' }).click();

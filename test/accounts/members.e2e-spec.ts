@@ -95,10 +95,36 @@ describe('Members, roles and invitations (MembersController, InvitationsControll
     expect(list.body.items.map((i: { id: string }) => i.id)).toContain(res.body.id);
     expect(JSON.stringify(list.body)).not.toContain(res.body.token);
 
+    // What the invitee's page shows before they choose a password: spends nothing.
+    const me = await as(ownerToken).get('/api/v1/auth/me').expect(200);
+    for (let i = 0; i < 2; i += 1) {
+      const preview = await request(t.server)
+        .post('/auth/invitations/preview')
+        .send({ token: res.body.token })
+        .expect(200);
+      expect(preview.body).toEqual({
+        accountName: me.body.account.name,
+        email: viewer.email,
+        role: 'viewer',
+        expiresAt: res.body.expiresAt,
+      });
+    }
+
     const accepted = await request(t.server)
       .post('/auth/invitations/accept')
       .send({ token: res.body.token, password: viewer.password })
       .expect(201);
+    // A spent token shows nothing any more.
+    const spent = await request(t.server)
+      .post('/api/v1/auth/invitations/preview')
+      .send({ token: res.body.token })
+      .expect(404);
+    expect(spent.body).toMatchObject({ code: 'NOT_FOUND' });
+    const malformed = await request(t.server)
+      .post('/auth/invitations/preview')
+      .send({ token: 'not-a-token' })
+      .expect(400);
+    expect(malformed.body).toMatchObject({ code: 'INVALID_PARAMS', phase: 'validation' });
     expect(accepted.body).toMatchObject({
       email: viewer.email,
       role: 'viewer',

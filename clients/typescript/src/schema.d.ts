@@ -184,6 +184,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/invitations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation offers: the account, the invited email and the role
+         * @description **Auth:** none (public).
+         *
+         *     For the page where the invitee chooses a password; changes nothing and spends nothing. Only the token's holder learns it (the token was mailed to that email). NOT_FOUND for an unknown, expired, revoked or already used token, which counts toward the failed-login limit of the client IP; at most 10 attempts a minute per token, shared with acceptance (RATE_LIMIT_EXCEEDED with retryAfter).
+         *
+         *     Also served at `POST /auth/invitations/preview`.
+         */
+        post: operations["previewInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/invitations/accept": {
         parameters: {
             query?: never;
@@ -1476,6 +1500,37 @@ export interface components {
             createdAt: string;
             /** @enum {string} */
             authMethod: "jwt";
+        };
+        /**
+         * @example {
+         *       "token": "inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+         *     }
+         */
+        InvitationTokenDto: {
+            /**
+             * @description The invitation token (inv_...) from the invitation or its link
+             * @example inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            token: string;
+        };
+        InvitationPreviewResponse: {
+            /**
+             * @description The account the invitation joins
+             * @example Acme Treasury
+             */
+            accountName: string;
+            /**
+             * @description The email the invitation was sent to
+             * @example dev@acme.test
+             */
+            email: string;
+            /**
+             * @example developer
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "viewer";
+            /** Format: date-time */
+            expiresAt: string;
         };
         /**
          * @example {
@@ -4111,6 +4166,74 @@ export interface operations {
             };
             /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    previewInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationTokenDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreviewResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED` (auth): Wait retryAfter seconds before retrying; higher limits come with a plan upgrade. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,7 @@
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import { api, ApiFailure, isSignedIn } from './api.js';
 import { dateTime } from './format.js';
-import { Confirm, ErrorMessage, Section } from './ui.js';
+import { Confirm, ErrorMessage, PRODUCT_NAME, Section } from './ui.js';
 
 /**
  * The account's members (issue 33): everyone sees them; the owner and admins invite (the token
@@ -448,6 +448,19 @@ export function AcceptInvitation() {
   const [error, setError] = useState(/** @type {any} */ (null));
   const [busy, setBusy] = useState(false);
   const [joined, setJoined] = useState(/** @type {{email: string, role: string} | null} */ (null));
+  const [offer, setOffer] = useState(
+    /** @type {{accountName: string, email: string, role: string, expiresAt: string} | null} */ (
+      null
+    ),
+  );
+
+  // What the invitation offers (account, email, role), read once: POST so the token stays out of
+  // URLs and logs; it spends nothing.
+  useEffect(() => {
+    invitationRequest('/auth/invitations/preview', { token: invitationToken() })
+      .then(setOffer)
+      .catch(setError);
+  }, []);
 
   /** @param {SubmitEvent} event */
   async function submit(event) {
@@ -455,14 +468,10 @@ export function AcceptInvitation() {
     const form = new FormData(/** @type {HTMLFormElement} */ (event.currentTarget));
     setBusy(true);
     try {
-      const res = await fetch('/auth/invitations/accept', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ token: invitationToken(), password: String(form.get('password')) }),
-        cache: 'no-store',
+      const body = await invitationRequest('/auth/invitations/accept', {
+        token: invitationToken(),
+        password: String(form.get('password')),
       });
-      const body = await res.json().catch(() => ({}));
-      if (!res.ok) throw new ApiFailure(res.status, body);
       // The token is spent: keep it out of the address bar and the history.
       history.replaceState(null, '', location.pathname);
       setJoined(body);
@@ -476,6 +485,7 @@ export function AcceptInvitation() {
 
   if (joined)
     return html`<main class="signin" id="main">
+      <p class="product">${PRODUCT_NAME}</p>
       <h1>Dashboard</h1>
       <div class="card">
         <h2>Welcome</h2>
@@ -488,8 +498,17 @@ export function AcceptInvitation() {
     </main>`;
 
   return html`<main class="signin" id="main">
-    <h1>Dashboard</h1>
-    <p class="lead">You are invited to an account. Choose a password to join it.</p>
+    <h1>${PRODUCT_NAME}</h1>
+    ${
+      offer
+        ? html`<p class="lead" data-testid="invitation-offer">
+            You are invited to join <strong>${offer.accountName}</strong> as
+            ${' '}<strong>${offer.role}</strong>, with the email <strong>${offer.email}</strong>.
+            The invitation works once, until ${dateTime(offer.expiresAt)}. Choose a password to
+            join.
+          </p>`
+        : html`<p class="lead">You are invited to an account. Choose a password to join it.</p>`
+    }
     <form class="card" onSubmit=${submit}>
       <h2>Accept the invitation</h2>
       <label for="invitation-password">Password (at least 12 characters)</label>
@@ -508,4 +527,21 @@ export function AcceptInvitation() {
       </button>
     </form>
   </main>`;
+}
+
+/**
+ * A public invitation call: JSON in, JSON out, an ApiFailure on a refusal.
+ * @param {string} path
+ * @param {Record<string, string>} body
+ */
+async function invitationRequest(path, body) {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    cache: 'no-store',
+  });
+  const answer = await res.json().catch(() => ({}));
+  if (!res.ok) throw new ApiFailure(res.status, answer);
+  return answer;
 }

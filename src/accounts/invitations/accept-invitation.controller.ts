@@ -1,10 +1,16 @@
-import { Body, Controller, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
 import { NoStore } from '../../common/http/no-store.decorator';
 import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
-import { AcceptedInvitationResponse, AcceptInvitationDto } from './dto/invitation.dto';
+import {
+  AcceptedInvitationResponse,
+  AcceptInvitationDto,
+  InvitationPreviewResponse,
+  InvitationTokenDto,
+} from './dto/invitation.dto';
+import { InvitationPreviewService } from './invitation-preview.service';
 import { InvitationsService } from './invitations.service';
 
 /** Served at /auth/invitations/accept and /api/v1/auth/invitations/accept, like login. */
@@ -13,7 +19,24 @@ import { InvitationsService } from './invitations.service';
 @Public()
 @Controller(['auth/invitations', 'api/v1/auth/invitations'])
 export class AcceptInvitationController {
-  constructor(private readonly invitations: InvitationsService) {}
+  constructor(
+    private readonly invitations: InvitationsService,
+    private readonly previews: InvitationPreviewService,
+  ) {}
+
+  @Post('preview')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'previewInvitation',
+    summary: 'What an invitation offers: the account, the invited email and the role',
+    description:
+      "For the page where the invitee chooses a password; changes nothing and spends nothing. Only the token's holder learns it (the token was mailed to that email). NOT_FOUND for an unknown, expired, revoked or already used token, which counts toward the failed-login limit of the client IP; at most 10 attempts a minute per token, shared with acceptance (RATE_LIMIT_EXCEEDED with retryAfter).",
+  })
+  @ApiOkResponse({ type: InvitationPreviewResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED')
+  preview(@Body() body: InvitationTokenDto, @ReqMeta() meta: RequestMeta) {
+    return this.previews.preview(body.token, meta);
+  }
 
   @Post('accept')
   @ApiOperation({

@@ -319,7 +319,7 @@ function view(row: Invitation): InvitationView {
   };
 }
 
-function invitationNotFound(): ApiError {
+export function invitationNotFound(): ApiError {
   return new ApiError('NOT_FOUND', 'No pending invitation with this token or id', {
     hint: 'Invitations are single use and expire; ask an owner or admin of the account for a new one (POST /api/v1/account/invitations).',
   });

@@ -57,7 +57,6 @@ export class ListAuditEventsQueryDto {
     format: 'uuid',
     description:
       'An event id: list the events written after it, oldest first, instead of newest first (a SIEM polling for new events passes the id of the last event it received; nextCursor is then null). Combines with the other filters, not with `cursor`. An id this account does not have (or one past retention) is 400 INVALID_PARAMS.',
-    example: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
   })
   @IsOptional()
   @IsUUID('all', { message: 'after must be the id of an audit event' })

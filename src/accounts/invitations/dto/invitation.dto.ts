@@ -23,11 +23,8 @@ export class CreateInvitationDto {
   role: Role;
 }
 
-@ApiRequestExample({
-  token: 'inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-  password: 'a long passphrase of yours',
-})
-export class AcceptInvitationDto {
+@ApiRequestExample({ token: 'inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })
+export class InvitationTokenDto {
   @ApiProperty({
     description: 'The invitation token (inv_...) from the invitation or its link',
     example: 'inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
@@ -35,7 +32,13 @@ export class AcceptInvitationDto {
   @IsString()
   @Matches(/^inv_[A-Za-z0-9_-]{43}$/, { message: 'token must be an invitation token (inv_...)' })
   token: string;
+}
 
+@ApiRequestExample({
+  token: 'inv_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  password: 'a long passphrase of yours',
+})
+export class AcceptInvitationDto extends InvitationTokenDto {
   @ApiProperty({
     format: 'password',
     minLength: PASSWORD_MIN_LENGTH,
@@ -45,6 +48,15 @@ export class AcceptInvitationDto {
   @IsString()
   @Length(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH)
   password: string;
+}
+
+export class InvitationPreviewResponse {
+  @ApiProperty({ example: 'Acme Treasury', description: 'The account the invitation joins' })
+  accountName: string;
+  @ApiProperty({ example: 'dev@acme.test', description: 'The email the invitation was sent to' })
+  email: string;
+  @ApiProperty({ enum: INVITABLE_ROLES, example: 'developer' }) role: Role;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
 }
 
 export class InvitationItem {

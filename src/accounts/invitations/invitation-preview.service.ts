@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, MoreThan, Repository } from 'typeorm';
+import { LoginAttemptsLimiter } from '../../auth/login/login-attempts.limiter';
+import type { Role } from '../../auth/roles';
+import { FailedAuthThrottle } from '../../auth/throttling/failed-auth.throttle';
+import type { RequestMeta } from '../../common/http/request-meta';
+import { AccountsService } from '../accounts.service';
+import { Invitation } from './invitation.entity';
+import { hashInvitationToken } from './invitation-token';
+import { invitationNotFound } from './invitations.service';
+
+export interface InvitationPreview {
+  accountName: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+}
+
+/**
+ * What a pending invitation offers, for the page where its holder chooses a password: the account,
+ * the invited email and the role. Only the token's holder learns it (the token was mailed to that
+ * email), so it says nothing about any other email. Throttled like its acceptance: the token's
+ * attempts a minute, and an unknown token counts as a failed login of the client IP.
+ */
+@Injectable()
+export class InvitationPreviewService {
+  constructor(
+    @InjectRepository(Invitation) private readonly invitations: Repository<Invitation>,
+    private readonly accounts: AccountsService,
+    private readonly attempts: LoginAttemptsLimiter,
+    private readonly failures: FailedAuthThrottle,
+  ) {}
+
+  async preview(token: string, request: RequestMeta): Promise<InvitationPreview> {
+    const ip = request.ip ?? undefined;
+    this.failures.assertAllowed('login', ip);
+    await this.attempts.consumeToken('invitation', token);
+    const invitation = await this.invitations.findOneBy({
+      tokenHash: hashInvitationToken(token),
+      acceptedAt: IsNull(),
+      revokedAt: IsNull(),
+      expiresAt: MoreThan(new Date()),
+    });
+    const account = invitation && (await this.accounts.findById(invitation.accountId));
+    if (!invitation || !account)
+      throw await this.failures.recordFailure('login', ip, invitationNotFound());
+    return {
+      accountName: account.name,
+      email: invitation.email,
+      role: invitation.role,
+      expiresAt: invitation.expiresAt.toISOString(),
+    };
+  }
+}
