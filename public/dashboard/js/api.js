@@ -49,6 +49,16 @@ async function send(path, init = {}) {
   return { res, body };
 }
 
+/**
+ * A POST to a public route (sign-up, invitations): JSON in, JSON out, an ApiFailure on a refusal.
+ * @param {string} path @param {unknown} body
+ */
+export async function publicPost(path, body) {
+  const { res, body: answer } = await send(path, { method: 'POST', body: JSON.stringify(body) });
+  if (!res.ok) throw new ApiFailure(res.status, answer);
+  return answer;
+}
+
 /** @param {TokenPair} pair */
 function keep(pair) {
   tokens = { access: pair.accessToken, refresh: pair.refreshToken };

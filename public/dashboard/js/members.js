@@ -1,6 +1,6 @@
 // @ts-check
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
-import { api, ApiFailure, isSignedIn } from './api.js';
+import { api, isSignedIn, publicPost } from './api.js';
 import { dateTime } from './format.js';
 import { Confirm, ErrorMessage, PRODUCT_NAME, Section } from './ui.js';
 
@@ -457,7 +457,7 @@ export function AcceptInvitation() {
   // What the invitation offers (account, email, role), read once: POST so the token stays out of
   // URLs and logs; it spends nothing.
   useEffect(() => {
-    invitationRequest('/auth/invitations/preview', { token: invitationToken() })
+    publicPost('/auth/invitations/preview', { token: invitationToken() })
       .then(setOffer)
       .catch(setError);
   }, []);
@@ -468,7 +468,7 @@ export function AcceptInvitation() {
     const form = new FormData(/** @type {HTMLFormElement} */ (event.currentTarget));
     setBusy(true);
     try {
-      const body = await invitationRequest('/auth/invitations/accept', {
+      const body = await publicPost('/auth/invitations/accept', {
         token: invitationToken(),
         password: String(form.get('password')),
       });
@@ -527,21 +527,4 @@ export function AcceptInvitation() {
       </button>
     </form>
   </main>`;
-}
-
-/**
- * A public invitation call: JSON in, JSON out, an ApiFailure on a refusal.
- * @param {string} path
- * @param {Record<string, string>} body
- */
-async function invitationRequest(path, body) {
-  const res = await fetch(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-    cache: 'no-store',
-  });
-  const answer = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiFailure(res.status, answer);
-  return answer;
 }

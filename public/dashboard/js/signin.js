@@ -1,6 +1,6 @@
 // @ts-check
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
-import { ApiFailure, signIn } from './api.js';
+import { ApiFailure, publicPost, signIn } from './api.js';
 import { RecoveryCodes } from './security.js';
 import { ErrorMessage, PRODUCT_NAME } from './ui.js';
 
@@ -9,19 +9,6 @@ import { ErrorMessage, PRODUCT_NAME } from './ui.js';
  * authenticator at sign-in when the account requires one, or sign up when the service allows it
  * (GET /auth/signup says whether it is on).
  */
-
-/** @param {string} path @param {unknown} body */
-async function post(path, body) {
-  const res = await fetch(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-    cache: 'no-store',
-  });
-  const payload = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiFailure(res.status, payload);
-  return payload;
-}
 
 /** @returns {Promise<{passwordMinLength: number} | null>} */
 async function signupOffer() {
@@ -69,7 +56,7 @@ export function SignIn({ onSignedIn }) {
         (d) => typeof d === 'object' && d !== null && 'enrollmentRequired' in d,
       );
       if (enrol && !enrolment)
-        setEnrolment(await post('/auth/mfa/totp/enroll', { email, password }));
+        setEnrolment(await publicPost('/auth/mfa/totp/enroll', { email, password }));
       setNeedOtp(true); // the code field (and, to enrol, the QR code) now shows
     }
   }
@@ -94,7 +81,7 @@ export function SignIn({ onSignedIn }) {
     const email = String(form.get('email'));
     const password = String(form.get('password'));
     void run(async () => {
-      const answer = await post('/auth/signup', {
+      const answer = await publicPost('/auth/signup', {
         email,
         password,
         accountName: String(form.get('accountName')),
@@ -106,7 +93,7 @@ export function SignIn({ onSignedIn }) {
         setMailedTo(answer.email);
         return;
       }
-      await post('/auth/signup/confirm', { token: answer.link.split('#confirm-signup=')[1] });
+      await publicPost('/auth/signup/confirm', { token: answer.link.split('#confirm-signup=')[1] });
       await attempt(email, password);
     });
   }
@@ -230,7 +217,7 @@ export function ConfirmSignup() {
   async function confirm() {
     setBusy(true);
     try {
-      await post('/auth/signup/confirm', { token: signupConfirmationToken() });
+      await publicPost('/auth/signup/confirm', { token: signupConfirmationToken() });
       // The token is spent: keep it out of the address bar and the history.
       history.replaceState(null, '', location.pathname);
       setDone(true);
