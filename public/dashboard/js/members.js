@@ -498,7 +498,8 @@ export function AcceptInvitation() {
     </main>`;
 
   return html`<main class="signin" id="main">
-    <h1>${PRODUCT_NAME}</h1>
+    <p class="product">${PRODUCT_NAME}</p>
+    <h1>Dashboard</h1>
     ${
       offer
         ? html`<p class="lead" data-testid="invitation-offer">
