@@ -1122,6 +1122,64 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        /**
+         * @description Machine-readable code (the error catalogue)
+         * @enum {string}
+         */
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        /**
+         * @description Pipeline stage that refused the request
+         * @enum {string}
+         */
+        ErrorPhase: "validation" | "auth" | "preflight" | "build" | "broadcast";
+        /** @description Every error response. Branch on `code` (never on status or message) and show `hint` to developers. */
+        ErrorEnvelope: {
+            /**
+             * @description HTTP status text
+             * @example Bad Request
+             */
+            error: string;
+            /**
+             * @description Machine-readable code (the error catalogue)
+             * @example INVALID_PARAMS
+             */
+            code: components["schemas"]["ErrorCode"];
+            /** @example Request validation failed: amount */
+            message: string;
+            /**
+             * @description Actionable next step, for display to developers
+             * @example Fix the fields listed in details and send the request again; see /docs for the schema.
+             */
+            hint: string;
+            /**
+             * @description Pipeline stage that refused the request
+             * @example validation
+             */
+            phase: components["schemas"]["ErrorPhase"];
+            /**
+             * @description Further facts, one object per entry: field errors `{field, constraint, message, suggestion?}` for INVALID_PARAMS / INVALID_ADDRESS, or facts such as `{rule}`, `{field, deprecated, replacedBy}`, `{activeUntil}`, `{requiredScope, keyScopes}`.
+             * @example [
+             *       {
+             *         "field": "amount",
+             *         "constraint": "matches",
+             *         "message": "amount must be a decimal integer"
+             *       }
+             *     ]
+             */
+            details?: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * @description On 429 only: seconds to wait before retrying (also in the Retry-After header)
+             * @example 12
+             */
+            retryAfter?: number;
+            /**
+             * Format: uuid
+             * @description On 500 only: quote this id to support; the cause is logged under it
+             */
+            errorId?: string;
+        };
         ReadinessResponse: {
             /**
              * @description `ok`: every component is up. `degraded`: the chain RPC or Redis is slow or unreachable (see details); this instance still serves, requests that need the chain answer 503 CHAIN_UNAVAILABLE, rate limits are per instance until Redis answers.
@@ -1214,64 +1272,6 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-        };
-        /**
-         * @description Machine-readable code (the error catalogue)
-         * @enum {string}
-         */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
-        /**
-         * @description Pipeline stage that refused the request
-         * @enum {string}
-         */
-        ErrorPhase: "validation" | "auth" | "preflight" | "build" | "broadcast";
-        /** @description Every error response. Branch on `code` (never on status or message) and show `hint` to developers. */
-        ErrorEnvelope: {
-            /**
-             * @description HTTP status text
-             * @example Bad Request
-             */
-            error: string;
-            /**
-             * @description Machine-readable code (the error catalogue)
-             * @example INVALID_PARAMS
-             */
-            code: components["schemas"]["ErrorCode"];
-            /** @example Request validation failed: amount */
-            message: string;
-            /**
-             * @description Actionable next step, for display to developers
-             * @example Fix the fields listed in details and send the request again; see /docs for the schema.
-             */
-            hint: string;
-            /**
-             * @description Pipeline stage that refused the request
-             * @example validation
-             */
-            phase: components["schemas"]["ErrorPhase"];
-            /**
-             * @description Further facts, one object per entry: field errors `{field, constraint, message, suggestion?}` for INVALID_PARAMS / INVALID_ADDRESS, or facts such as `{rule}`, `{field, deprecated, replacedBy}`, `{activeUntil}`, `{requiredScope, keyScopes}`.
-             * @example [
-             *       {
-             *         "field": "amount",
-             *         "constraint": "matches",
-             *         "message": "amount must be a decimal integer"
-             *       }
-             *     ]
-             */
-            details?: {
-                [key: string]: unknown;
-            }[];
-            /**
-             * @description On 429 only: seconds to wait before retrying (also in the Retry-After header)
-             * @example 12
-             */
-            retryAfter?: number;
-            /**
-             * Format: uuid
-             * @description On 500 only: quote this id to support; the cause is logged under it
-             */
-            errorId?: string;
         };
         PlanDto: {
             /**
@@ -1936,13 +1936,13 @@ export interface components {
         };
         /**
          * @example {
-         *       "walletAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+         *       "walletAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"
          *     }
          */
         RegisterWalletDto: {
             /**
              * @description Wallet to bind to your account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             walletAddress: string;
             /** @description Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode (send it with signature, or neither). */
@@ -1953,7 +1953,7 @@ export interface components {
         RegisterWalletResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             walletAddress: string;
             /** @description Your account. */
             accountId: string;
@@ -1965,14 +1965,14 @@ export interface components {
         WalletAddressDto: {
             /**
              * @description Wallet whose compliance session to activate.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             walletAddress: string;
         };
         ActivatedSessionResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             walletAddress: string;
             /**
              * @description Session end (ISO 8601, UTC); active strictly before.
@@ -1996,7 +1996,7 @@ export interface components {
         VerifyChallengeResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             walletAddress: string;
             /**
              * @description Single use, for your account and this wallet only: the proof’s `challenge` public input (decimal).
@@ -2011,7 +2011,7 @@ export interface components {
         VerifyProofDto: {
             /**
              * @description The wallet the proof is bound to (public signal 3).
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             walletAddress: string;
             /**
@@ -2064,7 +2064,7 @@ export interface components {
         VerifyResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             walletAddress: string;
             /**
              * @description Session end (ISO 8601, UTC); active strictly before.
@@ -2093,7 +2093,7 @@ export interface components {
         SessionStatusResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             address: string;
             /** @description ComplianceRegistry.isActive at the latest block: chain time < activeUntil. */
             active: boolean;
@@ -2114,7 +2114,7 @@ export interface components {
             chainTime: number;
         };
         BoundWalletResponse: {
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             address: string;
             /**
              * Format: date-time
@@ -2152,7 +2152,7 @@ export interface components {
              * @example api_key.created
              * @enum {string}
              */
-            type: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.plan_changed";
+            type: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
             actor: components["schemas"]["AuditActor"];
             target: components["schemas"]["AuditTarget"] | null;
             /** @description Client IP (see TRUST_PROXY) */
@@ -2222,7 +2222,7 @@ export interface components {
          *       "tokenOut": "0x993706027b3eC9d8b03A962CAaa15C133A52707c",
          *       "amount": "100000000000000000",
          *       "tradeType": "EXACT_INPUT",
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
          *       "slippageBps": 50
          *     }
          */
@@ -2250,7 +2250,7 @@ export interface components {
             tradeType?: "EXACT_INPUT" | "EXACT_OUTPUT";
             /**
              * @description The wallet that will sign and broadcast; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -2542,7 +2542,7 @@ export interface components {
          *       "amount1": "3000000000",
          *       "tickLower": -887220,
          *       "tickUpper": 887220,
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"
          *     }
          */
         LiquidityRequestDto: {
@@ -2578,7 +2578,7 @@ export interface components {
             tickUpper: number;
             /**
              * @description Wallet that signs, pays and receives the position NFT; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -2941,7 +2941,7 @@ export interface components {
         /**
          * @example {
          *       "tokenId": "42",
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
          *       "amount0": "100000000000000000",
          *       "amount1": "300000000"
          *     }
@@ -2954,7 +2954,7 @@ export interface components {
             tokenId: string;
             /**
              * @description The wallet that owns the position and signs; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -3038,7 +3038,7 @@ export interface components {
         /**
          * @example {
          *       "tokenId": "42",
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
          *       "liquidityBps": 5000
          *     }
          */
@@ -3050,7 +3050,7 @@ export interface components {
             tokenId: string;
             /**
              * @description The wallet that owns the position and signs; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -3144,7 +3144,7 @@ export interface components {
         /**
          * @example {
          *       "tokenId": "42",
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"
          *     }
          */
         CollectFeesDto: {
@@ -3155,7 +3155,7 @@ export interface components {
             tokenId: string;
             /**
              * @description The wallet that owns the position and signs; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -3165,7 +3165,7 @@ export interface components {
             deadline?: number;
             /**
              * @description Who receives the fees. Default: userAddress. Refused (400 INVALID_PARAMS, field recipient): the zero address, the v4 action markers 0x…01/0x…02 and other reserved addresses below 0x10000, a protocol contract (PoolManager, PositionManager, UniversalRouter, Permit2, the hook, the registry, …) or a token contract.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             recipient?: string;
         };
@@ -3285,7 +3285,7 @@ export interface components {
              * @example SESSION_NOT_ACTIVE
              */
             code: string;
-            /** @example the compliance hook refused it: wallet 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has no active compliance session */
+            /** @example the compliance hook refused it: wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no active compliance session */
             message: string;
             /** @description What to do about it */
             hint: string;
@@ -3508,6 +3508,15 @@ export interface operations {
                     "application/json": components["schemas"]["LivenessResponse"];
                 };
             };
+            /** @description `INTERNAL_ERROR` (build): Unexpected error; retry, and quote errorId when contacting support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getReadiness: {
@@ -3553,6 +3562,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlansListingResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (build): Unexpected error; retry, and quote errorId when contacting support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4372,6 +4390,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignupAvailabilityResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (build): Unexpected error; retry, and quote errorId when contacting support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6162,7 +6189,7 @@ export interface operations {
                 /** @description Events before this instant (ISO 8601) */
                 to?: string;
                 /** @description Only events of this type */
-                type?: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.plan_changed";
+                type?: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
                 /** @description Only events by this actor: a user id, an API key id, `operator` or `system` */
                 actor?: string;
                 /** @description Events per page, newest first (default 50). */
