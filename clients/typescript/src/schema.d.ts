@@ -1200,6 +1200,13 @@ export interface components {
              *           "inUse": "https://rpc-b.example.com",
              *           "urlsConfigured": 2,
              *           "windowSeconds": 60
+             *         },
+             *         "instance": {
+             *           "genesisHash": "0x0f5b0c5fd1a3e2d1a2f1e3b8f6c5d4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7",
+             *           "since": "2026-01-05T09:00:00.000Z",
+             *           "state": "same",
+             *           "previousGenesisHash": null,
+             *           "cleared": {}
              *         }
              *       },
              *       "attester": {
@@ -1249,6 +1256,13 @@ export interface components {
              *           "inUse": "https://rpc-b.example.com",
              *           "urlsConfigured": 2,
              *           "windowSeconds": 60
+             *         },
+             *         "instance": {
+             *           "genesisHash": "0x0f5b0c5fd1a3e2d1a2f1e3b8f6c5d4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7",
+             *           "since": "2026-01-05T09:00:00.000Z",
+             *           "state": "same",
+             *           "previousGenesisHash": null,
+             *           "cleared": {}
              *         }
              *       },
              *       "attester": {

@@ -11,6 +11,7 @@ import { AccountsMembers1764400000000 } from './1764400000000-accounts-members';
 import { Webhooks1764430000000 } from './1764430000000-webhooks';
 import { IdempotencyCaller1764440000000 } from './1764440000000-idempotency-caller';
 import { SignupConfirmations1764450000000 } from './1764450000000-signup-confirmations';
+import { ChainInstances1764465000000 } from './1764465000000-chain-instances';
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
   AccountsUsersWallets1763700000000,
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Webhooks1764430000000,
   IdempotencyCaller1764440000000,
   SignupConfirmations1764450000000,
+  ChainInstances1764465000000,
 ];
