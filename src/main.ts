@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { appConfig, AppConfig } from './config/app.config';
 import { httpConfig, HttpConfig } from './config/http.config';
 import { validateConfiguration } from './config';
+import { ChainInstanceService } from './chain/instance/chain-instance.service';
 import { ChainConnection } from './chain/chain-connection';
 import { checkConfiguredNetworkFile } from './chain/network/network-loader';
 import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
@@ -45,6 +46,7 @@ async function bootstrap(): Promise<void> {
       name: chain.network.name,
       rpcUrl: chain.devnet ? chain.rpcUrl : undefined,
       embedded: chain.devnet !== undefined,
+      instance: app.get(ChainInstanceService).status,
     },
     dataDir: config.dataDir,
   };

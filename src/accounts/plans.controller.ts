@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/auth/public.decorator';
+import { ApiErrors } from '../common/openapi/api-errors.decorator';
 import { PlansResponse } from './dto/plans.response';
 import { MONTHLY_QUOTA_EXCLUDES, PLAN_DEFINITIONS, PLANS } from './plans';
 
@@ -23,6 +24,7 @@ export class PlansController {
     description: `An account has one plan; an operator may override its per-minute limit or monthly quota. Usage stats show your plan and quota. ${MONTHLY_QUOTA_EXCLUDES}`,
   })
   @ApiOkResponse({ type: PlansListingResponse })
+  @ApiErrors('INTERNAL_ERROR')
   listPlans(): PlansListingResponse {
     return {
       plans: PLANS.map((name) => ({ name, ...PLAN_DEFINITIONS[name] })),

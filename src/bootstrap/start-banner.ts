@@ -3,12 +3,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devnetPrivateKeys } from '../chain/devnet/devnet';
 import { DEVNET_MNEMONIC, FUNDED_ACCOUNT_COUNT } from '../chain/devnet/constants';
+import type { ChainInstanceStatus } from '../chain/instance/chain-instance.service';
 
 export interface StartFacts {
   baseUrl: string;
   startupMs: number;
   docsEnabled: boolean;
-  chain: { chainId: number; name: string; rpcUrl?: string; embedded: boolean };
+  chain: {
+    chainId: number;
+    name: string;
+    rpcUrl?: string;
+    embedded: boolean;
+    instance?: ChainInstanceStatus;
+  };
   dataDir: string;
 }
 
@@ -40,12 +47,25 @@ export function startBanner(facts: StartFacts): string {
   } else {
     lines.push(`  Chain      ${chain.name} (chainId ${chain.chainId})`);
   }
+  if (chain.instance?.state === 'new') lines.push(...newInstanceLines(chain.instance));
   const credentials = join(facts.dataDir, 'demo-credentials.json');
   if (existsSync(credentials)) {
     const { email } = JSON.parse(readFileSync(credentials, 'utf8')) as { email: string };
     lines.push(`  Demo login ${email}, password in ${credentials}`);
   }
   return `${lines.join('\n')}\n\n`;
+}
+
+/** The database outlived its chain (the embedded devnet starts empty): what changed, once. */
+function newInstanceLines(instance: ChainInstanceStatus): string[] {
+  const cleared = Object.entries(instance.cleared)
+    .map(([kind, count]) => `${count} ${kind}`)
+    .join(', ');
+  return [
+    `  New chain  a new chain instance since the last start (genesis ${instance.genesisHash}): its sessions,`,
+    `             positions and transactions start empty; cleared what the database said of the old one`,
+    `             (${cleared}); accounts, wallets, keys and webhooks kept`,
+  ];
 }
 
 function fundedWallets(): string[] {

@@ -3,6 +3,7 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import { ReadinessRegistry } from '../health/readiness.registry';
 import { ChainConnection } from './chain-connection';
 import { ChainRpcService } from './chain-rpc.service';
+import { ChainInstanceService } from './instance/chain-instance.service';
 import { NetworkService } from './network/network.service';
 
 /**
@@ -21,6 +22,7 @@ export class ChainHealthIndicator {
     private readonly connection: ChainConnection,
     private readonly network: NetworkService,
     private readonly indicators: HealthIndicatorService,
+    private readonly instances: ChainInstanceService,
     readiness: ReadinessRegistry,
   ) {
     readiness.register(() => this.check('chain'));
@@ -42,6 +44,7 @@ export class ChainHealthIndicator {
         network: this.network.definition.name,
         latencyMs: Date.now() - started,
         rpc: this.connection.rpcStatus(),
+        instance: this.instances.status,
       });
     } catch {
       // Never RPC text in a response: the log of ChainRpcService has the cause.

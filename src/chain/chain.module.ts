@@ -1,10 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { chainConfig, ChainConfig } from '../config/chain.config';
 import { ChainConnection } from './chain-connection';
 import { ChainReaderService } from './chain-reader.service';
 import { ChainRpcService } from './chain-rpc.service';
 import { ChainHealthIndicator } from './chain.health';
+import { ChainInstance } from './instance/chain-instance.entity';
+import { ChainInstanceService } from './instance/chain-instance.service';
+import { ChainResetRegistry } from './instance/chain-reset.registry';
 import { NetworkFileCheck } from './network/network-file-check';
 import { NetworkService } from './network/network.service';
 
@@ -16,7 +20,7 @@ import { NetworkService } from './network/network.service';
  */
 @Global()
 @Module({
-  imports: [TerminusModule],
+  imports: [TerminusModule, TypeOrmModule.forFeature([ChainInstance])],
   providers: [
     {
       provide: ChainConnection,
@@ -28,7 +32,16 @@ import { NetworkService } from './network/network.service';
     ChainRpcService,
     ChainReaderService,
     ChainHealthIndicator,
+    ChainResetRegistry,
+    ChainInstanceService,
   ],
-  exports: [ChainConnection, NetworkService, ChainRpcService, ChainReaderService],
+  exports: [
+    ChainConnection,
+    NetworkService,
+    ChainRpcService,
+    ChainReaderService,
+    ChainResetRegistry,
+    ChainInstanceService,
+  ],
 })
 export class ChainModule {}

@@ -65,14 +65,20 @@ export async function runCommand(
       const password = required(flags, 'password');
       if (password.length < 12)
         throw new CliUsageError('--password must have at least 12 characters');
-      return {
-        ...(await provisioning.createAccountWithUser({
-          name: accountName(flags),
-          email: required(flags, 'email'),
-          password,
-          plan: plan(flags.plan ?? 'free'),
-        })),
+      const input = {
+        name: accountName(flags),
+        email: required(flags, 'email'),
+        plan: plan(flags.plan ?? 'free'),
       };
+      const created = await provisioning.createAccountWithUser({ ...input, password });
+      await app.get(ActivityLog).record({
+        accountId: created.accountId,
+        type: 'account.created',
+        actor: OPERATOR_ACTOR,
+        target: { type: 'account', id: created.accountId },
+        data: { ...input, ownerUserId: created.userId },
+      });
+      return { ...created };
     }
     case 'set-plan': {
       const accountId = await provisioning.accountIdForEmail(required(flags, 'email'));

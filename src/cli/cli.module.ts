@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { AuthThrottlingModule } from '../auth/throttling/auth-throttling.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuditModule } from '../audit/audit.module';
+import { AuthThrottlingModule } from '../auth/throttling/auth-throttling.module';
 import { CONFIG_NAMESPACES } from '../config';
 import { DatabaseModule } from '../database/database.module';
 import { EventsModule } from '../events/events.module';

@@ -1,6 +1,6 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { appModeOf } from './app.config';
-import { envInt, envOptional, envString, invalidConfig } from './env-reader';
+import { envInt, envSecret, envString, invalidConfig } from './env-reader';
 
 export const API_KEY_PREFIX_PATTERN = /^[a-z][a-z0-9]{1,15}$/;
 export const MIN_SECRET_LENGTH = 32;
@@ -65,14 +65,7 @@ export const authConfig = registerAs('auth', () => {
  * generated once in DATA_DIR by the auth module (JwtSecret): configuration only reads the environment.
  */
 function jwtSecret(env: Record<string, string | undefined>, mode: string): string | undefined {
-  const given = envOptional(env, 'JWT_SECRET');
-  if (given !== undefined && given.length < MIN_SECRET_LENGTH)
-    return invalidConfig(
-      'JWT_SECRET',
-      `must have at least ${MIN_SECRET_LENGTH} characters`,
-      given,
-      undefined,
-    );
+  const given = envSecret(env, 'JWT_SECRET', MIN_SECRET_LENGTH);
   if (given === undefined && mode === 'production')
     return invalidConfig(
       'JWT_SECRET',

@@ -151,3 +151,11 @@ export function envUrl(env: Env, name: string, protocols: readonly string[]): st
     );
   return text;
 }
+
+/** An optional secret: unset is undefined; a set one shorter than `minLength` is refused. */
+export function envSecret(env: Env, name: string, minLength: number): string | undefined {
+  const given = envOptional(env, name);
+  if (given !== undefined && given.length < minLength)
+    return invalidConfig(name, `must have at least ${minLength} characters`, given, undefined);
+  return given;
+}

@@ -1,7 +1,7 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { appModeOf } from './app.config';
 import { MIN_SECRET_LENGTH } from './auth.config';
-import { envBool, envInt, envOptional, envString, invalidConfig } from './env-reader';
+import { envBool, envInt, envSecret, envString } from './env-reader';
 
 /** Self-service sign-up, two-factor sign-in and the audit trail (issue 33). */
 export const securityConfig = registerAs('security', () => {
@@ -31,15 +31,7 @@ export function signupEnabledIn(env: Record<string, string | undefined>, mode: s
 }
 
 function mfaEncryptionKey(env: Record<string, string | undefined>): string | undefined {
-  const given = envOptional(env, 'MFA_ENCRYPTION_KEY');
-  if (given !== undefined && given.length < MIN_SECRET_LENGTH)
-    return invalidConfig(
-      'MFA_ENCRYPTION_KEY',
-      `must have at least ${MIN_SECRET_LENGTH} characters`,
-      given,
-      undefined,
-    );
-  return given;
+  return envSecret(env, 'MFA_ENCRYPTION_KEY', MIN_SECRET_LENGTH);
 }
 
 export type SecurityConfig = ConfigType<typeof securityConfig>;

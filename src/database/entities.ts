@@ -26,6 +26,7 @@ import { WebhookAttempt } from '../webhooks/outbox/webhook-attempt.entity';
 import { WatchedSession } from '../webhooks/scanners/watched-session.entity';
 import { RelayedTransaction } from '../defi-builder/broadcast/relayed-transaction.entity';
 import { QuotaThresholdMark } from '../usage/quota/quota-threshold-mark.entity';
+import { ChainInstance } from '../chain/instance/chain-instance.entity';
 /** Every TypeORM entity, listed explicitly so the app, the CLI and the tests agree. */
 export const ENTITIES = [
   Account,
@@ -55,4 +56,5 @@ export const ENTITIES = [
   QuotaThresholdMark,
   Invitation,
   SignupConfirmation,
+  ChainInstance,
 ];

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
+import { ENTRY_BUILD_ERRORS } from './build-errors';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { DefiPipelineService } from './pipeline/defi-pipeline.service';
@@ -40,26 +41,13 @@ export class DefiController {
     description: `Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature); approvals marked replaceableByPermit are the ones permitData replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). ${ERRORS}`,
   })
   @ApiOkResponse({ type: SwapResponseDto })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'INVALID_ADDRESS',
-    'UNSUPPORTED_TOKEN',
-    'INSTITUTION_OWNERSHIP_MISMATCH',
-    'SESSION_NOT_ACTIVE',
-    'BALANCE_INSUFFICIENT',
-    'BUILD_FAILED',
-    'SIMULATION_REVERTED',
-    'CHAIN_UNAVAILABLE',
-  )
+  @ApiErrors(...ENTRY_BUILD_ERRORS)
   swap(
     @Body() body: SwapRequestDto,
     @Query() query: BuildQueryDto,
     @CurrentPrincipal() principal?: Principal,
   ) {
-    return this.pipeline.run(swapOperation, body, {
-      buildOnly: query.buildOnly === true,
-      principal,
-    });
+    return this.pipeline.build(swapOperation, body, principal, query);
   }
 
   @Post('quote')
@@ -91,26 +79,13 @@ export class DefiController {
     description: `Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress; approvals marked replaceableByPermit are the ones permitData (sent back as permitBatch + permitSignature) replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
   })
   @ApiOkResponse({ type: MintResponseDto })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'INVALID_ADDRESS',
-    'UNSUPPORTED_TOKEN',
-    'INSTITUTION_OWNERSHIP_MISMATCH',
-    'SESSION_NOT_ACTIVE',
-    'BALANCE_INSUFFICIENT',
-    'BUILD_FAILED',
-    'SIMULATION_REVERTED',
-    'CHAIN_UNAVAILABLE',
-  )
+  @ApiErrors(...ENTRY_BUILD_ERRORS)
   addLiquidity(
     @Body() body: LiquidityRequestDto,
     @Query() query: BuildQueryDto,
     @CurrentPrincipal() principal?: Principal,
   ) {
-    return this.pipeline.run(mintOperation, body, {
-      buildOnly: query.buildOnly === true,
-      principal,
-    });
+    return this.pipeline.build(mintOperation, body, principal, query);
   }
 
   @Get('config')

@@ -44,6 +44,7 @@ export const ACTIVITY_TYPES = [
   // usage (webhooks)
   'quota.threshold',
   // operator, from the CLI (audit)
+  'account.created',
   'account.plan_changed',
 ] as const;
 

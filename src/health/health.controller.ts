@@ -28,6 +28,7 @@ export class HealthController {
   @Get('live')
   @ApiOperation({ operationId: 'getLiveness', summary: 'Liveness: the process is up' })
   @ApiOkResponse({ type: LivenessResponse })
+  @ApiErrors('INTERNAL_ERROR')
   live() {
     return { status: 'ok' };
   }

@@ -18,6 +18,16 @@ describe('SignupService: POST /auth/signup', () => {
   let counter = 0;
   const freshEmail = () => `signup-${Date.now()}-${++counter}@example.com`;
 
+  it('hints at sign-up when a login is refused (INVALID_CREDENTIALS)', async () => {
+    const res = await request(t.server)
+      .post('/auth/login')
+      .send({ email: freshEmail(), password: 'not the password' })
+      .expect(401);
+    expect(res.body.code).toBe('INVALID_CREDENTIALS');
+    expect(res.body.hint).toMatch(/Sign up with POST \/auth\/signup/);
+    expect(res.body.hint).not.toMatch(/operator/);
+  });
+
   it('says it is open, with the password rule', async () => {
     for (const path of ['/auth/signup', '/api/v1/auth/signup']) {
       const res = await request(t.server).get(path).expect(200);
@@ -131,6 +141,16 @@ describe('SignupService: SIGNUP_ENABLED=false', () => {
     t = await createTestApp({ env: { SIGNUP_ENABLED: 'false' } });
   });
   afterAll(() => t.close());
+
+  it('hints that an operator creates accounts when a login is refused (INVALID_CREDENTIALS)', async () => {
+    const res = await request(t.server)
+      .post('/auth/login')
+      .send({ email: 'nobody@example.com', password: 'not the password' })
+      .expect(401);
+    expect(res.body.code).toBe('INVALID_CREDENTIALS');
+    expect(res.body.hint).toMatch(/operator/);
+    expect(res.body.hint).not.toMatch(/signup|sign up/i);
+  });
 
   it('tells the sign-in page, and answers 404 NOT_FOUND like an unknown route', async () => {
     const offer = await request(t.server).get('/auth/signup').expect(200);

@@ -1,7 +1,7 @@
 /**
  * The docs run: every ```sh / ```bash block of README.md and docs/integrators.md is pasted, in
  * order, into one bash per page (`set -euo pipefail`, so a failing command or an HTTP error under
- * `curl -fsS` fails the page), against a fresh service listening on a free port with the jest
+ * `curl -sS --fail-with-body` fails the page, with the error envelope printed), against a fresh service listening on a free port with the jest
  * worker's embedded devnet. The blocks get what a reader's terminal would have: `BASE` (the URL
  * the start banner prints) and `DATA_DIR` (where the demo credentials are), the repository as the
  * working directory, and nothing else of this process's environment but PATH and HOME.
@@ -12,7 +12,7 @@
  * Every other block must succeed as written.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createTestApp, TestApp } from '../helpers/app';
@@ -21,6 +21,13 @@ import { testEngine } from '../helpers/test-env';
 
 const ROOT = join(__dirname, '..', '..');
 const PAGES = ['README.md', 'docs/integrators.md'];
+/** Every page with shell blocks a reader may paste, run here or not. */
+const ALL_PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 /** One page's blocks may take this long in all (a reader's bash, signing with node, the devnet). */
 const PAGE_TIMEOUT_MS = 90_000;
 
@@ -31,7 +38,7 @@ interface ShellBlock {
 }
 
 /** The runnable shell blocks of a Markdown page, in order (fence info `sh`/`bash`, not `no-run`). */
-function shellBlocks(page: string, markdown: string): ShellBlock[] {
+function shellBlocks(page: string, markdown: string, withNoRun = false): ShellBlock[] {
   const blocks: ShellBlock[] = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -41,7 +48,7 @@ function shellBlocks(page: string, markdown: string): ShellBlock[] {
     const body: string[] = [];
     for (i++; i < lines.length && !lines[i].startsWith('```'); i++) body.push(lines[i]);
     const info = open[2].trim().split(/\s+/);
-    if (['sh', 'bash'].includes(open[1]) && !info.includes('no-run'))
+    if (['sh', 'bash'].includes(open[1]) && (withNoRun || !info.includes('no-run')))
       blocks.push({ page, line: start + 1, code: body.join('\n') });
   }
   return blocks;
@@ -104,6 +111,39 @@ describe('The docs shell blocks', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(shellBlocks('README.md', readme).length).toBeGreaterThanOrEqual(4);
     expect(readme).toMatch(/```(sh|bash) no-run/);
+  });
+
+  it('has no curl that hides the error body of a failed call (-f / --fail without -with-body)', () => {
+    const hiding: string[] = [];
+    for (const page of ALL_PAGES)
+      for (const block of shellBlocks(page, readFileSync(join(ROOT, page), 'utf8'), true))
+        block.code.split('\n').forEach((text, i) => {
+          const hides = /\bcurl\b.*(\s-[a-zA-Z]*f[a-zA-Z]*\s|\s--fail(?!-with-body))/.test(
+            text + ' ',
+          );
+          if (hides) hiding.push(`${page}:${block.line + 1 + i}: ${text.trim()}`);
+        });
+    expect(hiding).toEqual([]);
+  });
+
+  it('a refused call as the docs write it prints the error envelope and fails', async () => {
+    const result = await runBash(
+      `set -euo pipefail\ncurl -sS --fail-with-body $BASE/api/v1/usage/stats -H 'X-API-Key: cgk_test_nope' | jq -c '{code, hint}'`,
+      { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', BASE: base },
+      10_000,
+    );
+    expect(result.code).toBe(22);
+    expect(JSON.parse(result.stdout)).toMatchObject({ code: 'API_KEY_FORMAT_INVALID' });
+  });
+
+  it('runs the two-factor section: a code computed with the installed otplib enables it', () => {
+    const blocks = shellBlocks(
+      'docs/integrators.md',
+      readFileSync(join(ROOT, 'docs/integrators.md'), 'utf8'),
+    );
+    expect(blocks.some((b) => b.code.includes('/totp/enable') && b.code.includes('@otplib'))).toBe(
+      true,
+    );
   });
 
   it.each(PAGES)(

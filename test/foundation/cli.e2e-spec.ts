@@ -1,6 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { AuditEventsService } from '../../src/audit/audit-events.service';
 import { CliModule } from '../../src/cli/cli.module';
 import { CliUsageError, parseFlags, runCommand } from '../../src/cli/cli-commands';
 import { createTestDatabase, TestDatabase, withEnv } from '../helpers/test-env';
@@ -57,6 +58,28 @@ describe('Operator CLI', () => {
     await expect(run('set-quota --email ops@acme.test --per-month lots')).rejects.toThrow(
       /--per-month must be a whole number/,
     );
+  });
+
+  it('audits create-account as account.created by the operator (name, email, plan; no password)', async () => {
+    const created = await run(
+      "create-account --name Audited --email audited@acme.test --password 'a long password!'",
+    );
+    const trail = await cli
+      .get(AuditEventsService)
+      .listForAccount(created.accountId as string, { type: 'account.created' });
+    expect(trail.items).toHaveLength(1);
+    expect(trail.items[0]).toMatchObject({
+      type: 'account.created',
+      actor: { type: 'operator', id: null },
+      target: { type: 'account', id: created.accountId },
+      data: {
+        name: 'Audited',
+        email: 'audited@acme.test',
+        plan: 'free',
+        ownerUserId: created.userId,
+      },
+    });
+    expect(JSON.stringify(trail.items)).not.toContain('a long password!');
   });
 
   it('refuses bad input with a usage error and no change', async () => {

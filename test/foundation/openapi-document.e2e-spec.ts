@@ -2,6 +2,8 @@
  * Issue 13 item 1: the document /docs/json serves is a contract a generator can use: one
  * lowerCamelCase operationId per operation, a 2xx schema, every error an ErrorEnvelope, servers.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createTestApp, TestApp } from '../helpers/app';
 
@@ -103,6 +105,29 @@ describe('The published OpenAPI document', () => {
       }
     }
     expect(errors).toBeGreaterThan(operations.length);
+  });
+
+  it('shows no wallet the tours of README.md and docs/integrators.md use (trying one would take it)', () => {
+    const toured = new Set<string>();
+    for (const page of ['README.md', 'docs/integrators.md']) {
+      const markdown = readFileSync(join(__dirname, '..', '..', page), 'utf8');
+      for (const block of markdown.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```/gm))
+        for (const [address] of block[1].matchAll(/0x[0-9a-fA-F]{40}\b/g))
+          toured.add(address.toLowerCase());
+    }
+    toured.delete(`0x${'0'.repeat(40)}`); // native ETH in a pool key, nobody's wallet
+    expect(toured.size).toBeGreaterThan(0);
+    const shown = [...JSON.stringify(doc).matchAll(/0x[0-9a-fA-F]{40}\b/g)].map(([a]) =>
+      a.toLowerCase(),
+    );
+    expect(shown.filter((address) => toured.has(address))).toEqual([]);
+  });
+
+  it('documents at least one error response (4xx/5xx) for every operation', () => {
+    const silent = operations
+      .filter(({ op }) => !Object.keys(op.responses).some((status) => Number(status) >= 400))
+      .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    expect(silent).toEqual([]);
   });
 
   it('gives every operation a 2xx response with a schema (204: no body), but those pending', () => {

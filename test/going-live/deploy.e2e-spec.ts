@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Contract, getAddress, JsonRpcProvider, Wallet } from 'ethers';
 import { STATE_VIEW } from '../../src/chain/abi/uniswap-v4';
-import { poolIdOf } from '../../src/chain/deployment/pool-key';
+import { poolIdOf } from '../../src/chain/encoding/pool-key';
 import { HOOK_FLAG_MASK, HOOK_FLAGS } from '../../src/chain/deployment/deployment-constants';
 import { deployCompliance } from '../../src/chain/deployment/deployment-executor';
 import { writeNetworkFileAtomically } from '../../src/chain/deployment/network-file-io';

@@ -1146,99 +1146,6 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
-        ReadinessResponse: {
-            /**
-             * @description `ok`: every component is up. `degraded`: the chain RPC or Redis is slow or unreachable (see details); this instance still serves, requests that need the chain answer 503 CHAIN_UNAVAILABLE, rate limits are per instance until Redis answers.
-             * @enum {string}
-             */
-            status: "ok" | "degraded";
-            /**
-             * @description Components that are up or degraded
-             * @example {
-             *       "database": {
-             *         "status": "up"
-             *       },
-             *       "chain": {
-             *         "status": "up",
-             *         "chainId": 84532,
-             *         "network": "base-sepolia",
-             *         "rpc": {
-             *           "inUse": "https://rpc-b.example.com",
-             *           "urlsConfigured": 2,
-             *           "windowSeconds": 60
-             *         }
-             *       },
-             *       "attester": {
-             *         "status": "up",
-             *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-             *         "balanceEth": "0.5",
-             *         "lowBalance": false,
-             *         "pendingOnNode": 0
-             *       },
-             *       "redis": {
-             *         "status": "degraded",
-             *         "message": "Redis unavailable (not connected); rate limits are enforced per instance until it returns"
-             *       }
-             *     }
-             */
-            info: {
-                [key: string]: {
-                    /** @example up */
-                    status: string;
-                } & {
-                    [key: string]: unknown;
-                };
-            };
-            /**
-             * @description Components that are down (always empty in a 200: a down database means 503)
-             * @example {}
-             */
-            error: {
-                [key: string]: {
-                    /** @example up */
-                    status: string;
-                } & {
-                    [key: string]: unknown;
-                };
-            };
-            /**
-             * @description Every component
-             * @example {
-             *       "database": {
-             *         "status": "up"
-             *       },
-             *       "chain": {
-             *         "status": "up",
-             *         "chainId": 84532,
-             *         "network": "base-sepolia",
-             *         "rpc": {
-             *           "inUse": "https://rpc-b.example.com",
-             *           "urlsConfigured": 2,
-             *           "windowSeconds": 60
-             *         }
-             *       },
-             *       "attester": {
-             *         "status": "up",
-             *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-             *         "balanceEth": "0.5",
-             *         "lowBalance": false,
-             *         "pendingOnNode": 0
-             *       },
-             *       "redis": {
-             *         "status": "degraded",
-             *         "message": "Redis unavailable (not connected); rate limits are enforced per instance until it returns"
-             *       }
-             *     }
-             */
-            details: {
-                [key: string]: {
-                    /** @example up */
-                    status: string;
-                } & {
-                    [key: string]: unknown;
-                };
-            };
-        };
         /**
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
@@ -1296,6 +1203,113 @@ export interface components {
              * @description On 500 only: quote this id to support; the cause is logged under it
              */
             errorId?: string;
+        };
+        ReadinessResponse: {
+            /**
+             * @description `ok`: every component is up. `degraded`: the chain RPC or Redis is slow or unreachable (see details); this instance still serves, requests that need the chain answer 503 CHAIN_UNAVAILABLE, rate limits are per instance until Redis answers.
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
+            /**
+             * @description Components that are up or degraded
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       },
+             *       "chain": {
+             *         "status": "up",
+             *         "chainId": 84532,
+             *         "network": "base-sepolia",
+             *         "rpc": {
+             *           "inUse": "https://rpc-b.example.com",
+             *           "urlsConfigured": 2,
+             *           "windowSeconds": 60
+             *         },
+             *         "instance": {
+             *           "genesisHash": "0x0f5b0c5fd1a3e2d1a2f1e3b8f6c5d4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7",
+             *           "since": "2026-01-05T09:00:00.000Z",
+             *           "state": "same",
+             *           "previousGenesisHash": null,
+             *           "cleared": {}
+             *         }
+             *       },
+             *       "attester": {
+             *         "status": "up",
+             *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+             *         "balanceEth": "0.5",
+             *         "lowBalance": false,
+             *         "pendingOnNode": 0
+             *       },
+             *       "redis": {
+             *         "status": "degraded",
+             *         "message": "Redis unavailable (not connected); rate limits are enforced per instance until it returns"
+             *       }
+             *     }
+             */
+            info: {
+                [key: string]: {
+                    /** @example up */
+                    status: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            /**
+             * @description Components that are down (always empty in a 200: a down database means 503)
+             * @example {}
+             */
+            error: {
+                [key: string]: {
+                    /** @example up */
+                    status: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            /**
+             * @description Every component
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       },
+             *       "chain": {
+             *         "status": "up",
+             *         "chainId": 84532,
+             *         "network": "base-sepolia",
+             *         "rpc": {
+             *           "inUse": "https://rpc-b.example.com",
+             *           "urlsConfigured": 2,
+             *           "windowSeconds": 60
+             *         },
+             *         "instance": {
+             *           "genesisHash": "0x0f5b0c5fd1a3e2d1a2f1e3b8f6c5d4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7",
+             *           "since": "2026-01-05T09:00:00.000Z",
+             *           "state": "same",
+             *           "previousGenesisHash": null,
+             *           "cleared": {}
+             *         }
+             *       },
+             *       "attester": {
+             *         "status": "up",
+             *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+             *         "balanceEth": "0.5",
+             *         "lowBalance": false,
+             *         "pendingOnNode": 0
+             *       },
+             *       "redis": {
+             *         "status": "degraded",
+             *         "message": "Redis unavailable (not connected); rate limits are enforced per instance until it returns"
+             *       }
+             *     }
+             */
+            details: {
+                [key: string]: {
+                    /** @example up */
+                    status: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
         };
         PlanDto: {
             /**
@@ -1991,13 +2005,13 @@ export interface components {
         };
         /**
          * @example {
-         *       "walletAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+         *       "walletAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"
          *     }
          */
         RegisterWalletDto: {
             /**
              * @description Wallet to bind to your account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             walletAddress: string;
             /** @description Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode (send it with signature, or neither). */
@@ -2008,7 +2022,7 @@ export interface components {
         RegisterWalletResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             walletAddress: string;
             /** @description Your account. */
             accountId: string;
@@ -2020,14 +2034,14 @@ export interface components {
         WalletAddressDto: {
             /**
              * @description Wallet whose compliance session to activate.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             walletAddress: string;
         };
         ActivatedSessionResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             walletAddress: string;
             /**
              * @description Session end (ISO 8601, UTC); active strictly before.
@@ -2051,7 +2065,7 @@ export interface components {
         VerifyChallengeResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             walletAddress: string;
             /**
              * @description Single use, for your account and this wallet only: the proof’s `challenge` public input (decimal).
@@ -2066,7 +2080,7 @@ export interface components {
         VerifyProofDto: {
             /**
              * @description The wallet the proof is bound to (public signal 3).
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             walletAddress: string;
             /**
@@ -2119,7 +2133,7 @@ export interface components {
         VerifyResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             walletAddress: string;
             /**
              * @description Session end (ISO 8601, UTC); active strictly before.
@@ -2148,7 +2162,7 @@ export interface components {
         SessionStatusResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             address: string;
             /** @description ComplianceRegistry.isActive at the latest block: chain time < activeUntil. */
             active: boolean;
@@ -2169,7 +2183,7 @@ export interface components {
             chainTime: number;
         };
         BoundWalletResponse: {
-            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             address: string;
             /**
              * Format: date-time
@@ -2207,7 +2221,7 @@ export interface components {
              * @example api_key.created
              * @enum {string}
              */
-            type: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.plan_changed";
+            type: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
             actor: components["schemas"]["AuditActor"];
             target: components["schemas"]["AuditTarget"] | null;
             /** @description Client IP (see TRUST_PROXY) */
@@ -2277,7 +2291,7 @@ export interface components {
          *       "tokenOut": "0x993706027b3eC9d8b03A962CAaa15C133A52707c",
          *       "amount": "100000000000000000",
          *       "tradeType": "EXACT_INPUT",
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
          *       "slippageBps": 50
          *     }
          */
@@ -2305,7 +2319,7 @@ export interface components {
             tradeType?: "EXACT_INPUT" | "EXACT_OUTPUT";
             /**
              * @description The wallet that will sign and broadcast; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -2597,7 +2611,7 @@ export interface components {
          *       "amount1": "3000000000",
          *       "tickLower": -887220,
          *       "tickUpper": 887220,
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"
          *     }
          */
         LiquidityRequestDto: {
@@ -2633,7 +2647,7 @@ export interface components {
             tickUpper: number;
             /**
              * @description Wallet that signs, pays and receives the position NFT; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -2996,7 +3010,7 @@ export interface components {
         /**
          * @example {
          *       "tokenId": "42",
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
          *       "amount0": "100000000000000000",
          *       "amount1": "300000000"
          *     }
@@ -3009,7 +3023,7 @@ export interface components {
             tokenId: string;
             /**
              * @description The wallet that owns the position and signs; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -3093,7 +3107,7 @@ export interface components {
         /**
          * @example {
          *       "tokenId": "42",
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
          *       "liquidityBps": 5000
          *     }
          */
@@ -3105,7 +3119,7 @@ export interface components {
             tokenId: string;
             /**
              * @description The wallet that owns the position and signs; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -3199,7 +3213,7 @@ export interface components {
         /**
          * @example {
          *       "tokenId": "42",
-         *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"
          *     }
          */
         CollectFeesDto: {
@@ -3210,7 +3224,7 @@ export interface components {
             tokenId: string;
             /**
              * @description The wallet that owns the position and signs; must not be bound to another account.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             userAddress: string;
             /**
@@ -3220,7 +3234,7 @@ export interface components {
             deadline?: number;
             /**
              * @description Who receives the fees. Default: userAddress. Refused (400 INVALID_PARAMS, field recipient): the zero address, the v4 action markers 0x…01/0x…02 and other reserved addresses below 0x10000, a protocol contract (PoolManager, PositionManager, UniversalRouter, Permit2, the hook, the registry, …) or a token contract.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
              */
             recipient?: string;
         };
@@ -3340,7 +3354,7 @@ export interface components {
              * @example SESSION_NOT_ACTIVE
              */
             code: string;
-            /** @example the compliance hook refused it: wallet 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has no active compliance session */
+            /** @example the compliance hook refused it: wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no active compliance session */
             message: string;
             /** @description What to do about it */
             hint: string;
@@ -3563,6 +3577,15 @@ export interface operations {
                     "application/json": components["schemas"]["LivenessResponse"];
                 };
             };
+            /** @description `INTERNAL_ERROR` (build): Unexpected error; retry, and quote errorId when contacting support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getReadiness: {
@@ -3608,6 +3631,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlansListingResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (build): Unexpected error; retry, and quote errorId when contacting support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4495,6 +4527,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignupAvailabilityResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (build): Unexpected error; retry, and quote errorId when contacting support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6285,7 +6326,7 @@ export interface operations {
                 /** @description Events before this instant (ISO 8601) */
                 to?: string;
                 /** @description Only events of this type */
-                type?: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.plan_changed";
+                type?: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
                 /** @description Only events by this actor: a user id, an API key id, `operator` or `system` */
                 actor?: string;
                 /** @description Events per page, newest first (default 50). */
@@ -6398,13 +6439,13 @@ export interface operations {
              *
              *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
              *
-             *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
-             *
-             *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
-             *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
              *
              *     `SIMULATION_REVERTED` (build): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
+             *
+             *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
+             *
+             *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
              */
             400: {
                 headers: {
@@ -6624,13 +6665,13 @@ export interface operations {
              *
              *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
              *
-             *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
-             *
-             *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
-             *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
              *
              *     `SIMULATION_REVERTED` (build): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
+             *
+             *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
+             *
+             *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
              */
             400: {
                 headers: {
@@ -7077,11 +7118,11 @@ export interface operations {
              *
              *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
              *
-             *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
-             *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
              *
              *     `SIMULATION_REVERTED` (build): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
+             *
+             *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
              */
             400: {
                 headers: {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
+import { ChainResetRegistry, clearingAll } from '../../chain/instance/chain-reset.registry';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import { JwtSecret } from '../tokens/jwt-secret';
 import { IdempotencyRecord } from './idempotency-record.entity';
@@ -33,7 +34,11 @@ export class IdempotencyService {
   constructor(
     @InjectRepository(IdempotencyRecord) private readonly records: Repository<IdempotencyRecord>,
     secret: JwtSecret,
+    resets: ChainResetRegistry,
   ) {
+    // A stored answer may name a transaction or session of the old chain instance: a retry after
+    // a new one runs anew, as after the 24 h a key is kept.
+    resets.register('stored idempotent answers', clearingAll(IdempotencyRecord));
     this.sealKey = Buffer.from(hkdfSync('sha256', secret.value, '', 'idempotency-responses', 32));
   }
 

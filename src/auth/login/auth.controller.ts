@@ -83,6 +83,7 @@ export class AuthController {
     summary: 'Whether self-service sign-up is open here (SIGNUP_ENABLED), and its password rule',
   })
   @ApiOkResponse({ type: SignupAvailabilityResponse })
+  @ApiErrors('INTERNAL_ERROR')
   signupAvailability() {
     return this.signups.availability();
   }

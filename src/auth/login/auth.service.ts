@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { authConfig, AuthConfig } from '../../config/auth.config';
+import { securityConfig, SecurityConfig } from '../../config/security.config';
 import type { ActivityEvent } from '../../events/activity-event';
 import { ActivityLog } from '../../events/activity-log';
 import { AccountSecurityService } from '../mfa/account-security.service';
@@ -54,6 +55,7 @@ export class AuthService {
     private readonly accountSecurity: AccountSecurityService,
     private readonly activityLog: ActivityLog,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    @Inject(securityConfig.KEY) private readonly security: SecurityConfig,
   ) {}
 
   async login(input: LoginInput, meta: RequestMeta): Promise<LoginResult> {
@@ -139,8 +141,17 @@ export class AuthService {
     // An unknown email belongs to no account, so it has no audit trail: the log line only.
     this.logger.log({ userId: user?.id }, 'Login refused');
     if (user) await this.recordFailure(user, 'invalid_password', meta);
-    const refused = new ApiError('INVALID_CREDENTIALS', 'Email or password is incorrect');
+    const refused = new ApiError('INVALID_CREDENTIALS', 'Email or password is incorrect', {
+      hint: this.invalidCredentialsHint(),
+    });
     throw await this.failures.recordFailure('login', ip, refused);
+  }
+
+  /** Where accounts come from in this mode: sign-up when it is open, else the catalogue's (CLI). */
+  private invalidCredentialsHint(): string | undefined {
+    return this.security.signupEnabled
+      ? 'Check the email and password; no account yet? Sign up with POST /auth/signup (the dashboard has a sign-up page).'
+      : undefined;
   }
 
   /**
@@ -157,6 +168,7 @@ export class AuthService {
     if (await this.mfa.isEnabled(user.id)) {
       const otp = input.otp;
       if (!otp) {
+        await this.recordFailure(user, 'mfa_required', meta);
         throw new ApiError('MFA_REQUIRED', 'This user signs in with a second factor: send `otp`');
       }
       const factor = await this.lockedOutRecorded(user, meta, () =>
@@ -179,6 +191,7 @@ export class AuthService {
         throw error;
       }
     }
+    await this.recordFailure(user, 'mfa_enrollment_required', meta);
     throw new ApiError(
       'MFA_REQUIRED',
       'Your account requires two-factor sign-in: enrol an authenticator app to continue',

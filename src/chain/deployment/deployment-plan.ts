@@ -9,7 +9,7 @@ import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
 import { COMPLIANCE_HOOK } from '../abi/compliance-hook';
 import { getAddress } from 'ethers';
 import { isCreate2Contract } from './create2-addresses';
-import { poolKeyTuple } from './pool-key';
+import { poolKeyTuple } from '../encoding/pool-key';
 import type {
   DeploymentPlan,
   DeploymentState,

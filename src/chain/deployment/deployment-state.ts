@@ -9,7 +9,7 @@ import { Interface, Result } from 'ethers';
 import { ERC20 } from '../abi/erc20';
 import { PERMIT2 } from '../abi/permit2';
 import { STATE_VIEW } from '../abi/uniswap-v4';
-import { poolIdOf } from './pool-key';
+import { poolIdOf } from '../encoding/pool-key';
 import type { DeploymentState, DeploymentTarget, FundsState } from './deployment-types';
 import { Eip1193, ethCall, hasCode, rpcCall } from './deployment-rpc';
 

@@ -3,7 +3,7 @@
  * chain is in, and the steps that lead from one to the other.
  */
 import type { OurContracts } from './create2-addresses';
-import type { PoolKey } from './pool-key';
+import type { PoolKey } from '../encoding/pool-key';
 
 export interface Infrastructure {
   create2Deployer: string;

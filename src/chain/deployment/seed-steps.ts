@@ -9,7 +9,7 @@ import { AbiCoder } from 'ethers';
 import { ERC20 } from '../abi/erc20';
 import { PERMIT2 } from '../abi/permit2';
 import { POSITION_MANAGER } from '../abi/uniswap-v4';
-import { poolKeyTuple } from './pool-key';
+import { poolKeyTuple } from '../encoding/pool-key';
 import type {
   DeploymentState,
   DeploymentTarget,

@@ -98,14 +98,14 @@ const SAMPLES: Partial<
   },
   DEMO_DISABLED: { message: 'Demo session activation is disabled in production mode' },
   INSTITUTION_OWNERSHIP_MISMATCH: {
-    message: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8 is bound to another account',
+    message: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 is bound to another account',
   },
   UNSUPPORTED_TOKEN: {
     message: 'tokenIn 0x5FbDB2315678afecb367f032d93F642f64180aa3 is not a supported token',
     details: [{ field: 'tokenIn' }],
   },
   SESSION_NOT_ACTIVE: {
-    message: 'Wallet 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has no active compliance session',
+    message: 'Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no active compliance session',
     details: [{ activeUntil: null }],
   },
   BALANCE_INSUFFICIENT: {
@@ -120,8 +120,8 @@ const SAMPLES: Partial<
   },
   POSITION_NOT_OWNED: {
     message:
-      'Position 42 is owned by 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC, not by 0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-    details: [{ tokenId: '42', owner: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' }],
+      'Position 42 is owned by 0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f, not by 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+    details: [{ tokenId: '42', owner: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f' }],
   },
   CHAIN_UNAVAILABLE: { message: 'The chain RPC did not answer in time' },
   SERVICE_UNAVAILABLE: { message: 'The database is unavailable' },
@@ -140,7 +140,7 @@ const SAMPLES: Partial<
     details: [
       {
         txHash: '0xd1870c1ac612d3274380d28191ee9d3ef4157e4fcce5807186ce1e30f4b7c0c3',
-        from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        from: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
         nonce: 6,
         expectedNonce: 7,
       },

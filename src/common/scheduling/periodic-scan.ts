@@ -6,14 +6,26 @@ import { ItemBackoff } from './item-backoff';
  * shutdown (which waits for the pass in flight). `runOnce()` runs a pass now; overlapping calls
  * share it. A failing pass is logged and the next tick tries again.
  */
-export abstract class PeriodicScan implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export abstract class PeriodicScan<T = number>
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
   protected abstract readonly logger: Logger;
   private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private running?: Promise<T>;
 
   protected abstract intervalMs(): number;
-  /** One pass; resolves to the items it handled (events recorded). */
-  protected abstract scan(): Promise<number>;
+  /** One pass; resolves to what it did (by default the items it handled: events recorded). */
+  protected abstract scan(): Promise<T>;
+
+  /** What a failed pass resolves to, once logged (by default: 0 items handled). */
+  protected failedPass(): T {
+    return 0 as T;
+  }
+
+  /** A pass is in flight. */
+  protected get busy(): boolean {
+    return this.running !== undefined;
+  }
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.runOnce(), this.intervalMs());
@@ -25,11 +37,11 @@ export abstract class PeriodicScan implements OnApplicationBootstrap, BeforeAppl
     await this.running;
   }
 
-  runOnce(): Promise<number> {
+  runOnce(): Promise<T> {
     this.running ??= this.scan()
       .catch((err: unknown) => {
         this.logger.warn({ err: (err as Error).message }, `${this.constructor.name} pass failed`);
-        return 0;
+        return this.failedPass();
       })
       .finally(() => (this.running = undefined));
     return this.running;

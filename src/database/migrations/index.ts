@@ -12,6 +12,7 @@ import { Webhooks1764430000000 } from './1764430000000-webhooks';
 import { IdempotencyCaller1764440000000 } from './1764440000000-idempotency-caller';
 import { SignupConfirmations1764450000000 } from './1764450000000-signup-confirmations';
 import { AuditKeysetIndexes1764460000000 } from './1764460000000-audit-keyset-indexes';
+import { ChainInstances1764465000000 } from './1764465000000-chain-instances';
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
   AccountsUsersWallets1763700000000,
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   IdempotencyCaller1764440000000,
   SignupConfirmations1764450000000,
   AuditKeysetIndexes1764460000000,
+  ChainInstances1764465000000,
 ];

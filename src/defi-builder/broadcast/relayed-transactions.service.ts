@@ -2,13 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan, Not } from 'typeorm';
 import type { Principal } from '../../auth/principal';
+import { ChainResetRegistry, clearingAll } from '../../chain/instance/chain-reset.registry';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import { RelayedTransaction, RelayedTxState } from './relayed-transaction.entity';
 
 /** Which transactions were relayed for which account, and whether their outcome was recorded. */
 @Injectable()
 export class RelayedTransactionsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    resets: ChainResetRegistry,
+  ) {
+    // Transactions of an old chain instance are on no chain now: GET answers NOT_FOUND for them.
+    resets.register('relayed transactions', clearingAll(RelayedTransaction));
+  }
 
   private get rows() {
     return this.dataSource.getRepository(RelayedTransaction);

@@ -7,8 +7,8 @@ export const EXAMPLE = {
   tUSDC: '0x993706027b3eC9d8b03A962CAaa15C133A52707c',
   universalRouter: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
   positionManager: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
-  /** Development account 1: funded with ETH, WETH and tUSDC. */
-  wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  /** Development account 9: funded with ETH, WETH and tUSDC, and used by no tour in the docs. */
+  wallet: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
   /** 2030-03-17: a deadline / expiry in the future. */
   future: 1900000000,
 } as const;

@@ -70,22 +70,36 @@ export function permit2ApproveData(
   );
 }
 
+/** How the planner names addresses and encodes the two approvals (the library reference swaps them). */
+export interface ApprovalEncoders {
+  address(address: string): string;
+  erc20Approve(spender: string, amount: bigint): string;
+  permit2Approve(token: string, spender: string, amount: bigint, expiration: number): string;
+}
+
+const HAND_WRITTEN: ApprovalEncoders = {
+  address: checksumAddress,
+  erc20Approve: erc20ApproveData,
+  permit2Approve: permit2ApproveData,
+};
+
 /** The approval transactions (in broadcast order) that let `spender` pull each needed amount. */
 export function planApprovals(
   needs: ApprovalNeed[],
   ctx: { permit2: string; spender: string; now: number; gas: ApprovalGas },
+  encode: ApprovalEncoders = HAND_WRITTEN,
 ): ApprovalStep[] {
-  const permit2 = checksumAddress(ctx.permit2);
-  const spender = checksumAddress(ctx.spender);
+  const permit2 = encode.address(ctx.permit2);
+  const spender = encode.address(ctx.spender);
   const steps: ApprovalStep[] = [];
   for (const need of needs) {
-    const token = checksumAddress(need.token);
+    const token = encode.address(need.token);
     if (need.erc20ToPermit2 < need.amount) {
       steps.push({
         token,
         spender: permit2,
         kind: 'erc20',
-        transaction: tx(token, erc20ApproveData(permit2, MAX_UINT256), ctx.gas.erc20Approve),
+        transaction: tx(token, encode.erc20Approve(permit2, MAX_UINT256), ctx.gas.erc20Approve),
       });
     }
     if (permit2Usable(need.permit2, ctx.now) < need.amount) {
@@ -96,7 +110,7 @@ export function planApprovals(
         kind: 'permit2',
         transaction: tx(
           permit2,
-          permit2ApproveData(token, spender, MAX_UINT160, expiration),
+          encode.permit2Approve(token, spender, MAX_UINT160, expiration),
           ctx.gas.permit2Approve,
         ),
       });

@@ -15,15 +15,7 @@ import { getAddress } from 'ethers';
 import { ERC20 } from '../../chain/abi/erc20';
 import { PERMIT2 } from '../../chain/abi/permit2';
 import { POSITION_MANAGER, UNIVERSAL_ROUTER } from '../../chain/abi/uniswap-v4';
-import { permit2Usable } from '../../chain/encoding/wallet-reads';
-import {
-  ApprovalNeed,
-  ApprovalStep,
-  ApprovalGas,
-  MAX_UINT160,
-  MAX_UINT256,
-  PERMIT2_GRANT_SECONDS,
-} from './approvals';
+import { ApprovalGas, ApprovalNeed, ApprovalStep, planApprovals } from './approvals';
 import type { MintCalldataInput } from './liquidity-calldata';
 import type { PermitBatch } from './permit2-typed-data';
 import { poolKeyTuple } from './pool-key';
@@ -121,46 +113,15 @@ export function withPermitBatchByLibrary(
   ]);
 }
 
+/** The same planner with ethers' Interface encoders and getAddress. */
 export function planApprovalsByInterface(
   needs: ApprovalNeed[],
   ctx: { permit2: string; spender: string; now: number; gas: ApprovalGas },
 ): ApprovalStep[] {
-  const permit2 = getAddress(ctx.permit2);
-  const spender = getAddress(ctx.spender);
-  const steps: ApprovalStep[] = [];
-  const tx = (to: string, data: string, gas: bigint) => ({
-    to,
-    data,
-    value: '0',
-    gas: gas.toString(),
+  return planApprovals(needs, ctx, {
+    address: getAddress,
+    erc20Approve: (spender, amount) => ERC20.encodeFunctionData('approve', [spender, amount]),
+    permit2Approve: (token, spender, amount, expiration) =>
+      PERMIT2.encodeFunctionData('approve', [token, spender, amount, expiration]),
   });
-  for (const need of needs) {
-    const token = getAddress(need.token);
-    if (need.erc20ToPermit2 < need.amount) {
-      steps.push({
-        token,
-        spender: permit2,
-        kind: 'erc20',
-        transaction: tx(
-          token,
-          ERC20.encodeFunctionData('approve', [permit2, MAX_UINT256]),
-          ctx.gas.erc20Approve,
-        ),
-      });
-    }
-    if (permit2Usable(need.permit2, ctx.now) < need.amount) {
-      const expiration = ctx.now + PERMIT2_GRANT_SECONDS;
-      steps.push({
-        token,
-        spender,
-        kind: 'permit2',
-        transaction: tx(
-          permit2,
-          PERMIT2.encodeFunctionData('approve', [token, spender, MAX_UINT160, expiration]),
-          ctx.gas.permit2Approve,
-        ),
-      });
-    }
-  }
-  return steps;
 }

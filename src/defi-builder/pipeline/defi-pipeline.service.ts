@@ -67,6 +67,16 @@ export class DefiPipelineService {
     private readonly gas: GasEstimatorService,
   ) {}
 
+  /** A controller's build: `buildOnly` from its query (exits take none: always false). */
+  build<Req extends OperationRequest, K extends string, R extends ChainReads, D>(
+    operation: DefiOperation<Req, K, R, D>,
+    request: Req,
+    principal: Principal | undefined,
+    query?: { buildOnly?: boolean },
+  ): Promise<BuildResponseBase & D> {
+    return this.run(operation, request, { buildOnly: query?.buildOnly === true, principal });
+  }
+
   async run<Req extends OperationRequest, K extends string, R extends ChainReads, D>(
     operation: DefiOperation<Req, K, R, D>,
     request: Req,

@@ -1,4 +1,5 @@
-import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { POSITION_ENTRY_ERRORS, POSITION_EXIT_ERRORS, POSITION_READ_ERRORS } from '../build-errors';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
@@ -48,13 +49,7 @@ export class PositionsController {
       'Found from PositionManager Transfer logs (paged eth_getLogs), confirmed in one batched read. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
   })
   @ApiOkResponse({ type: PositionsResponseDto })
-  @ApiErrors(
-    'INVALID_PARAMS',
-    'INVALID_ADDRESS',
-    'INSTITUTION_OWNERSHIP_MISMATCH',
-    'POSITION_NOT_FOUND',
-    'CHAIN_UNAVAILABLE',
-  )
+  @ApiErrors(...POSITION_READ_ERRORS)
   list(@Query() query: PositionsQueryDto, @CurrentPrincipal() principal?: Principal) {
     return this.positions.list(query.owner, principal);
   }
@@ -69,13 +64,7 @@ export class PositionsController {
       'Errors: 400 INVALID_PARAMS, 404 POSITION_NOT_FOUND (phase preflight: never minted, burned, or another pool), 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
   })
   @ApiOkResponse({ type: PositionResponseDto })
-  @ApiErrors(
-    'INVALID_PARAMS',
-    'INVALID_ADDRESS',
-    'INSTITUTION_OWNERSHIP_MISMATCH',
-    'POSITION_NOT_FOUND',
-    'CHAIN_UNAVAILABLE',
-  )
+  @ApiErrors(...POSITION_READ_ERRORS)
   one(@Param() params: TokenIdParamDto, @CurrentPrincipal() principal?: Principal) {
     return this.positions.one(params.tokenId, principal);
   }
@@ -89,27 +78,13 @@ export class PositionsController {
     description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
   })
   @ApiOkResponse({ type: IncreaseLiquidityResponseDto })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'INVALID_ADDRESS',
-    'INSTITUTION_OWNERSHIP_MISMATCH',
-    'POSITION_NOT_FOUND',
-    'POSITION_NOT_OWNED',
-    'SESSION_NOT_ACTIVE',
-    'BALANCE_INSUFFICIENT',
-    'BUILD_FAILED',
-    'SIMULATION_REVERTED',
-    'CHAIN_UNAVAILABLE',
-  )
+  @ApiErrors(...POSITION_ENTRY_ERRORS)
   increase(
     @Body() body: IncreaseLiquidityDto,
     @Query() query: BuildQueryDto,
     @CurrentPrincipal() principal?: Principal,
   ) {
-    return this.pipeline.run(increaseLiquidityOperation, body, {
-      buildOnly: query.buildOnly === true,
-      principal,
-    });
+    return this.pipeline.build(increaseLiquidityOperation, body, principal, query);
   }
 
   @Post('liquidity/decrease')
@@ -121,18 +96,9 @@ export class PositionsController {
     description: `An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
   })
   @ApiOkResponse({ type: DecreaseLiquidityResponseDto })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'INVALID_ADDRESS',
-    'INSTITUTION_OWNERSHIP_MISMATCH',
-    'POSITION_NOT_FOUND',
-    'POSITION_NOT_OWNED',
-    'BUILD_FAILED',
-    'SIMULATION_REVERTED',
-    'CHAIN_UNAVAILABLE',
-  )
+  @ApiErrors(...POSITION_EXIT_ERRORS)
   decrease(@Body() body: DecreaseLiquidityDto, @CurrentPrincipal() principal?: Principal) {
-    return this.pipeline.run(decreaseLiquidityOperation, body, { buildOnly: false, principal });
+    return this.pipeline.build(decreaseLiquidityOperation, body, principal);
   }
 
   @Post('liquidity/collect')
@@ -144,17 +110,8 @@ export class PositionsController {
     description: `An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
   })
   @ApiOkResponse({ type: CollectFeesResponseDto })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'INVALID_ADDRESS',
-    'INSTITUTION_OWNERSHIP_MISMATCH',
-    'POSITION_NOT_FOUND',
-    'POSITION_NOT_OWNED',
-    'BUILD_FAILED',
-    'SIMULATION_REVERTED',
-    'CHAIN_UNAVAILABLE',
-  )
+  @ApiErrors(...POSITION_EXIT_ERRORS)
   collect(@Body() body: CollectFeesDto, @CurrentPrincipal() principal?: Principal) {
-    return this.pipeline.run(collectFeesOperation, body, { buildOnly: false, principal });
+    return this.pipeline.build(collectFeesOperation, body, principal);
   }
 }

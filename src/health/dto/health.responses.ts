@@ -19,6 +19,13 @@ const COMPONENTS: ApiPropertyOptions = {
       chainId: 84532,
       network: 'base-sepolia',
       rpc: { inUse: 'https://rpc-b.example.com', urlsConfigured: 2, windowSeconds: 60 },
+      instance: {
+        genesisHash: '0x0f5b0c5fd1a3e2d1a2f1e3b8f6c5d4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7',
+        since: '2026-01-05T09:00:00.000Z',
+        state: 'same',
+        previousGenesisHash: null,
+        cleared: {},
+      },
     },
     attester: {
       status: 'up',
@@ -37,7 +44,8 @@ const COMPONENTS: ApiPropertyOptions = {
 
 /**
  * The Terminus health-check result: every component's status and its details: `chain.rpc` (the
- * RPC URL in use, each URL's recent error rate), `attester` (address, balance, lowBalance, pending
+ * RPC URL in use, each URL's recent error rate), `chain.instance` (the chain's genesis hash and
+ * whether it is a new chain since the database last saw one: what was cleared then), `attester` (address, balance, lowBalance, pending
  * transactions). The chain and Redis are shared by every instance: when slow or unreachable they
  * are `degraded` (with a `message`) and the instance stays ready.
  */

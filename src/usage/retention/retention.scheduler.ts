@@ -1,14 +1,9 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuditEventsService } from '../../audit/audit-events.service';
 import { AuthSessionsService } from '../../auth/tokens/auth-sessions.service';
 import { SiweNoncesService } from '../../compliance/onboarding/siwe-nonces.service';
+import { PeriodicScan } from '../../common/scheduling/periodic-scan';
 import { usageConfig, UsageConfig } from '../../config/usage.config';
 import { UsageRetentionService } from './usage-retention.service';
 
@@ -22,10 +17,9 @@ export type RetentionOutcome =
  * and the others skip that round; SQLite is one process by construction.
  */
 @Injectable()
-export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(RetentionScheduler.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<RetentionOutcome>;
+export class RetentionScheduler extends PeriodicScan<RetentionOutcome> {
+  protected readonly logger = new Logger(RetentionScheduler.name);
+  private sweepAt?: number;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -34,31 +28,28 @@ export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplica
     private readonly siweNonces: SiweNoncesService,
     private readonly auditEvents: AuditEventsService,
     @Inject(usageConfig.KEY) private readonly config: UsageConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.config.pruneIntervalMs);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  protected intervalMs(): number {
+    return this.config.pruneIntervalMs;
   }
 
   /** One sweep now (the timer's job; tests call it). Overlapping calls in one process skip. */
-  runOnce(now = Date.now()): Promise<RetentionOutcome> {
-    if (this.running) return Promise.resolve({ ran: false, reason: 'busy' });
-    this.running = this.sweepLocked(now)
-      .catch((err: unknown): RetentionOutcome => {
-        this.logger.warn(
-          { err: (err as Error).message },
-          'Retention sweep failed; next round retries',
-        );
-        return { ran: false, reason: 'busy' };
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+  override runOnce(now = Date.now()): Promise<RetentionOutcome> {
+    if (this.busy) return Promise.resolve({ ran: false, reason: 'busy' });
+    this.sweepAt = now;
+    return super.runOnce();
+  }
+
+  protected scan(): Promise<RetentionOutcome> {
+    return this.sweepLocked(this.sweepAt ?? Date.now());
+  }
+
+  /** A failed sweep (logged): the next round retries. */
+  protected override failedPass(): RetentionOutcome {
+    return { ran: false, reason: 'busy' };
   }
 
   private async sweepLocked(now: number): Promise<RetentionOutcome> {

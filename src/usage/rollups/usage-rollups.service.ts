@@ -93,18 +93,12 @@ export class UsageRollupsService {
     ranges: readonly BucketRange[],
     keyId?: string,
   ): Promise<RollupGroup[]> {
-    const mark = placeholders(this.rollups.manager);
-    const params: unknown[] = [];
-    const branches = ranges.map((range) => {
-      const where = [
-        `account_id = ${mark(params, accountId)}`,
-        `span_minutes = ${mark(params, range.spanMinutes)}`,
-        `bucket_minute >= ${mark(params, range.fromMinute)}`,
-        `bucket_minute < ${mark(params, range.toMinute)}`,
-        ...(keyId ? [`api_key_id = ${mark(params, keyId)}`] : []),
-      ];
-      return `SELECT ${DIMENSIONS}, requests, latency_sum_ms, latency_max_ms, last_request_ms FROM usage_rollups WHERE ${where.join(' AND ')}`;
-    });
+    const { branches, params } = this.rangeBranches(
+      `${DIMENSIONS}, requests, latency_sum_ms, latency_max_ms, last_request_ms`,
+      accountId,
+      ranges,
+      keyId,
+    );
     const sql =
       `SELECT ${DIMENSIONS}, SUM(requests) AS requests, SUM(latency_sum_ms) AS latency_sum, ` +
       `MAX(latency_max_ms) AS latency_max, MAX(last_request_ms) AS last_request ` +
@@ -141,18 +135,12 @@ export class UsageRollupsService {
     keyId?: string,
   ): Promise<Array<{ bucketMinute: number; statusCode: number; requests: number }>> {
     if (ranges.length === 0) return [];
-    const mark = placeholders(this.rollups.manager);
-    const params: unknown[] = [];
-    const branches = ranges.map((range) => {
-      const where = [
-        `account_id = ${mark(params, accountId)}`,
-        `span_minutes = ${mark(params, range.spanMinutes)}`,
-        `bucket_minute >= ${mark(params, range.fromMinute)}`,
-        `bucket_minute < ${mark(params, range.toMinute)}`,
-        ...(keyId ? [`api_key_id = ${mark(params, keyId)}`] : []),
-      ];
-      return `SELECT bucket_minute, status_code, requests FROM usage_rollups WHERE ${where.join(' AND ')}`;
-    });
+    const { branches, params } = this.rangeBranches(
+      `bucket_minute, status_code, requests`,
+      accountId,
+      ranges,
+      keyId,
+    );
     const rows = (await this.rollups.query(
       `SELECT bucket_minute, status_code, SUM(requests) AS requests FROM (${branches.join(' UNION ALL ')}) b ` +
         'GROUP BY bucket_minute, status_code',
@@ -163,6 +151,28 @@ export class UsageRollupsService {
       statusCode: Number(r.status_code),
       requests: Number(r.requests),
     }));
+  }
+
+  /** One SELECT of `columns` per bucket range (the account's, and the key's if given). */
+  private rangeBranches(
+    columns: string,
+    accountId: string,
+    ranges: readonly BucketRange[],
+    keyId?: string,
+  ): { branches: string[]; params: unknown[] } {
+    const mark = placeholders(this.rollups.manager);
+    const params: unknown[] = [];
+    const branches = ranges.map((range) => {
+      const where = [
+        `account_id = ${mark(params, accountId)}`,
+        `span_minutes = ${mark(params, range.spanMinutes)}`,
+        `bucket_minute >= ${mark(params, range.fromMinute)}`,
+        `bucket_minute < ${mark(params, range.toMinute)}`,
+        ...(keyId ? [`api_key_id = ${mark(params, keyId)}`] : []),
+      ];
+      return `SELECT ${columns} FROM usage_rollups WHERE ${where.join(' AND ')}`;
+    });
+    return { branches, params };
   }
 
   /**

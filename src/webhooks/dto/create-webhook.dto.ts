@@ -1,17 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-} from 'class-validator';
+import { IsOptional, IsString, Length } from 'class-validator';
 import { ApiRequestExample } from '../../common/openapi/api-request-example.decorator';
-import { IsPrintableName } from '../../common/validation/is-printable-name';
+
 import { SUBSCRIBABLE_EVENT_TYPES, type SubscribableEventType } from '../webhook-event-types';
+import { IsLabel, IsSetOf } from '../../common/validation/composed-validators';
 
 export const URL_DESCRIPTION =
   'Where events are POSTed. Production mode: https only, and the name must resolve to public addresses only (not loopback, private, CGNAT, link-local or metadata), checked now and before every delivery; WEBHOOK_ALLOWED_HOSTS names exceptions. Demo mode also accepts http and loopback (127.0.0.0/8, [::1], localhost), and refuses the other non-public addresses as production does.';
@@ -40,11 +32,7 @@ export class CreateWebhookDto {
     isArray: true,
     example: ['session.activated', 'transaction.confirmed'],
   })
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayUnique()
-  @ArrayMaxSize(SUBSCRIBABLE_EVENT_TYPES.length)
-  @IsIn(SUBSCRIBABLE_EVENT_TYPES, { each: true })
+  @IsSetOf(SUBSCRIBABLE_EVENT_TYPES)
   events: SubscribableEventType[];
 
   @ApiPropertyOptional({
@@ -53,8 +41,6 @@ export class CreateWebhookDto {
     example: 'Risk desk',
   })
   @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  @IsPrintableName()
+  @IsLabel(200)
   description?: string;
 }

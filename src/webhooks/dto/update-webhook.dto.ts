@@ -1,20 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
 import { ApiRequestExample } from '../../common/openapi/api-request-example.decorator';
-import { IsPrintableName } from '../../common/validation/is-printable-name';
+
 import { SUBSCRIBABLE_EVENT_TYPES, type SubscribableEventType } from '../webhook-event-types';
 import { EVENTS_DESCRIPTION, URL_DESCRIPTION } from './create-webhook.dto';
+import { IsLabel, IsSetOf } from '../../common/validation/composed-validators';
 
 /**
  * Absent = unchanged; null is refused (not "unchanged", and not a value these columns can hold):
@@ -36,11 +26,7 @@ export class UpdateWebhookDto {
     isArray: true,
   })
   @UnlessAbsent()
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayUnique()
-  @ArrayMaxSize(SUBSCRIBABLE_EVENT_TYPES.length)
-  @IsIn(SUBSCRIBABLE_EVENT_TYPES, { each: true })
+  @IsSetOf(SUBSCRIBABLE_EVENT_TYPES)
   events?: SubscribableEventType[];
 
   @ApiPropertyOptional({
@@ -57,8 +43,6 @@ export class UpdateWebhookDto {
     nullable: true,
   })
   @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  @IsPrintableName()
+  @IsLabel(200)
   description?: string | null;
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
+import { ChainResetRegistry, clearingAll } from '../../chain/instance/chain-reset.registry';
 import { AttesterService } from '../../compliance/sessions/attester.service';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
 import { SYSTEM_ACTOR } from '../../events/activity-event';
@@ -30,8 +31,11 @@ export class SessionExpiryScanner extends PeriodicScan {
     private readonly activity: ActivityLog,
     private readonly attester: AttesterService,
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
+    resets: ChainResetRegistry,
   ) {
     super();
+    // The sessions of an old chain instance end with it: no session.expiring for them.
+    resets.register('watched sessions', clearingAll(WatchedSession));
   }
 
   protected intervalMs(): number {

@@ -1,18 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-} from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { ApiRequestExample } from '../../../common/openapi/api-request-example.decorator';
 import { IsIsoDateTime } from '../../../common/validation/is-iso-date-time';
-import { IsPrintableName } from '../../../common/validation/is-printable-name';
+
 import { Scope, SCOPES } from '../../scopes';
+import { IsLabel, IsSetOf } from '../../../common/validation/composed-validators';
 
 // The example leaves expiresAt out: a fixed date would fall out of the accepted window one day.
 @ApiRequestExample({ name: 'CI pipeline', scopes: ['defi:swap', 'usage:read'] })
@@ -24,9 +16,7 @@ export class CreateApiKeyDto {
     minLength: 1,
     maxLength: 100,
   })
-  @IsString()
-  @Length(1, 100)
-  @IsPrintableName()
+  @IsLabel(100)
   name: string;
 
   @ApiProperty({
@@ -35,11 +25,7 @@ export class CreateApiKeyDto {
     isArray: true,
     example: ['defi:swap', 'usage:read'],
   })
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayUnique()
-  @ArrayMaxSize(SCOPES.length)
-  @IsIn(SCOPES, { each: true })
+  @IsSetOf(SCOPES)
   scopes: Scope[];
 
   @ApiPropertyOptional({

@@ -1,18 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-} from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { ApiRequestExample } from '../../../common/openapi/api-request-example.decorator';
 import { IsIsoDateTime } from '../../../common/validation/is-iso-date-time';
-import { IsPrintableName } from '../../../common/validation/is-printable-name';
+
 import { Scope, SCOPES } from '../../scopes';
+import { IsLabel, IsSetOf } from '../../../common/validation/composed-validators';
 
 /** Every field optional; what is sent replaces the key's value (the secret never changes). */
 @ApiRequestExample({ name: 'CI pipeline (read only)', scopes: ['usage:read'] })
@@ -24,9 +16,7 @@ export class UpdateApiKeyDto {
     maxLength: 100,
   })
   @IsOptional()
-  @IsString()
-  @Length(1, 100)
-  @IsPrintableName()
+  @IsLabel(100)
   name?: string;
 
   @ApiPropertyOptional({
@@ -37,11 +27,7 @@ export class UpdateApiKeyDto {
     example: ['usage:read'],
   })
   @IsOptional()
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayUnique()
-  @ArrayMaxSize(SCOPES.length)
-  @IsIn(SCOPES, { each: true })
+  @IsSetOf(SCOPES)
   scopes?: Scope[];
 
   @ApiPropertyOptional({

@@ -21,7 +21,7 @@ export class NonceResponse {
 
 export class RegisterWalletResponse {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
-  @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }) walletAddress: string;
+  @ApiProperty({ example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' }) walletAddress: string;
   @ApiProperty({ description: 'Your account.' }) accountId: string;
   @ApiProperty({ example: true }) bound: boolean;
   @ApiProperty({
@@ -33,7 +33,7 @@ export class RegisterWalletResponse {
 
 export class ActivatedSessionResponse {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
-  @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }) walletAddress: string;
+  @ApiProperty({ example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' }) walletAddress: string;
   @ApiProperty({
     description: 'Session end (ISO 8601, UTC); active strictly before.',
     example: '2026-11-22T14:30:00.000Z',

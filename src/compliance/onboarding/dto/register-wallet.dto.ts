@@ -4,11 +4,11 @@ import { ApiRequestExample } from '../../../common/openapi/api-request-example.d
 import { IsWalletAddress } from '../../../common/validation/is-evm-address';
 
 /** In demo mode the wallet alone binds; production adds a SIWE message and its signature. */
-@ApiRequestExample({ walletAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
+@ApiRequestExample({ walletAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' })
 export class RegisterWalletDto {
   @ApiProperty({
     description: 'Wallet to bind to your account.',
-    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
   })
   @IsWalletAddress()
   walletAddress: string;

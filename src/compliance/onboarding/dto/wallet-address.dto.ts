@@ -4,7 +4,7 @@ import { IsWalletAddress } from '../../../common/validation/is-evm-address';
 export class WalletAddressDto {
   @ApiProperty({
     description: 'Wallet whose compliance session to activate.',
-    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
   })
   @IsWalletAddress()
   walletAddress: string;

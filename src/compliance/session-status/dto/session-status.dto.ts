@@ -4,7 +4,7 @@ import { IsWalletAddress } from '../../../common/validation/is-evm-address';
 export class SessionStatusParamsDto {
   @ApiProperty({
     description: 'Wallet address.',
-    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
   })
   @IsWalletAddress()
   address: string;
@@ -15,7 +15,7 @@ export type SessionSource = (typeof SESSION_SOURCES)[number];
 
 export class SessionStatusResponse {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
-  @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }) address: string;
+  @ApiProperty({ example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' }) address: string;
   @ApiProperty({
     description: 'ComplianceRegistry.isActive at the latest block: chain time < activeUntil.',
   })

@@ -6,7 +6,7 @@ import { IsGroth16Proof, IsPublicSignals } from './groth16-proof-shape';
 export class VerifyProofDto {
   @ApiProperty({
     description: 'The wallet the proof is bound to (public signal 3).',
-    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
   })
   @IsWalletAddress()
   walletAddress: string;

@@ -3,7 +3,7 @@ import { ActivatedSessionResponse } from '../../onboarding/dto/onboarding.respon
 
 export class VerifyChallengeResponse {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
-  @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }) walletAddress: string;
+  @ApiProperty({ example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' }) walletAddress: string;
   @ApiProperty({
     description:
       'Single use, for your account and this wallet only: the proof’s `challenge` public input (decimal).',

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 export class BoundWalletResponse {
-  @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }) address: string;
+  @ApiProperty({ example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' }) address: string;
   @ApiProperty({ format: 'date-time', description: 'When the wallet was bound to your account' })
   boundAt: string;
 }

@@ -61,7 +61,7 @@ export class RevertReasonDto {
   code: string;
   @ApiProperty({
     example:
-      'the compliance hook refused it: wallet 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has no active compliance session',
+      'the compliance hook refused it: wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no active compliance session',
   })
   message: string;
   @ApiProperty({ description: 'What to do about it' }) hint: string;
