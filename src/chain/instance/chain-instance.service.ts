@@ -55,7 +55,15 @@ export class ChainInstanceService implements OnApplicationBootstrap {
       this.logger.warn('Genesis block unreadable at start: chain instance not checked');
       return;
     }
-    this.current = await this.reconcile(this.connection.network.chainId, genesisHash);
+    const chainId = this.connection.network.chainId;
+    try {
+      this.current = await this.reconcile(chainId, genesisHash);
+    } catch (error) {
+      // Replicas starting together: another one recorded this instance first (its insert won the
+      // primary key); read again, and it is the same instance.
+      this.logger.debug(`Chain instance recorded by another process: ${String(error)}`);
+      this.current = await this.reconcile(chainId, genesisHash);
+    }
     if (this.current.state === 'new') {
       const cleared = Object.entries(this.current.cleared)
         .map(([kind, count]) => `${count} ${kind}`)
