@@ -159,6 +159,8 @@ describe('Dashboard pages in Chromium', () => {
     const dialog = page.getByRole('alertdialog');
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('must set one up at their next sign-in');
+    // The dialog takes focus once it has rendered: wait for that, then check where it went.
+    await page.waitForFunction(() => document.activeElement?.closest('[role=alertdialog]'));
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await browser.screenshot('product-policy-confirm-1280', '#security');
     await page.setViewportSize({ width: 390, height: 844 });

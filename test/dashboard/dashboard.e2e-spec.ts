@@ -183,6 +183,8 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('This cannot be undone');
     await browser.screenshot('revoke-confirm-1280', '#keys');
+    // The dialog takes focus once it has rendered: wait for that, then check where it went.
+    await page.waitForFunction(() => document.activeElement?.closest('[role=alertdialog]'));
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
