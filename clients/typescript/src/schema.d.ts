@@ -607,7 +607,7 @@ export interface paths {
          * Bind a wallet to your account
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours.
+         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours. SIWE_INVALID says in details[].reason what failed: SIWE_DOMAIN, SIWE_CHAIN, SIWE_SIGNER, SIWE_EXPIRED, SIWE_NONCE or SIWE_INVALID.
          *
          *     Also served at `POST /onboarding/register`.
          */
@@ -631,7 +631,7 @@ export interface paths {
          * Test network only: open a compliance session for a wallet of yours
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent.
+         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent. BROADCAST_FAILED when the activation reverted or was not mined; CHAIN_UNAVAILABLE when the chain RPC did not answer (nothing was sent).
          *
          *     Also served at `POST /onboarding/activate-session-demo`.
          */
@@ -679,7 +679,7 @@ export interface paths {
          * Verify a zero-knowledge compliance proof and open (or renew) the wallet’s session
          * @description **Auth:** an API key with the `compliance:verify` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.
+         *     Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you. PROOF_INVALID when the proof does not verify: wrong wallet or issuer; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED or CHAIN_UNAVAILABLE the proof can be submitted again.
          *
          *     Also served at `POST /verify`.
          */
@@ -5797,6 +5797,19 @@ export interface operations {
                     "application/json": components["schemas"]["NonceResponse"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -5859,7 +5872,13 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterWalletResponse"];
                 };
             };
-            /** @description INVALID_ADDRESS, INVALID_PARAMS, SIWE_INVALID (details[].reason: SIWE_DOMAIN, SIWE_CHAIN, SIWE_SIGNER, SIWE_EXPIRED, SIWE_NONCE, SIWE_INVALID) */
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `SIWE_INVALID` (validation): Get a nonce from GET /onboarding/nonce, sign a Sign-In-with-Ethereum message for this domain and chain with the wallet, and send message + signature.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5886,8 +5905,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INSTITUTION_OWNERSHIP_MISMATCH (production: bound to another account) */
+            /** @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5939,6 +5976,19 @@ export interface operations {
                     "application/json": components["schemas"]["ActivatedSessionResponse"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -5957,8 +6007,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH */
+            /**
+             * @description `DEMO_DISABLED` (auth): Demo session activation exists on the test network only; in production submit a proof to POST /verify.
+             *
+             *     `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5984,7 +6056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BROADCAST_FAILED (phase broadcast): the activation reverted or was not mined */
+            /** @description `BROADCAST_FAILED` (broadcast): The on-chain transaction failed or was not mined; retry shortly. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5993,7 +6065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CHAIN_UNAVAILABLE: the chain RPC did not answer; nothing was sent */
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6024,7 +6096,11 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyChallengeResponse"];
                 };
             };
-            /** @description INVALID_PARAMS, INVALID_ADDRESS (walletAddress) */
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6095,7 +6171,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
-            /** @description INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify; wrong wallet or issuer; unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept: revoked credential or stale tree), CREDENTIAL_EXPIRED */
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `PROOF_INVALID` (validation): Fetch a challenge with GET /verify/challenge, generate a Groth16 proof of your credential for this wallet and that challenge, then POST /verify again.
+             *
+             *     `CREDENTIAL_EXPIRED` (preflight): The compliance credential is past its expiry; ask the issuer for a new credential, then prove again.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6122,7 +6206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INSTITUTION_OWNERSHIP_MISMATCH */
+            /** @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6131,8 +6215,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PROOF_REPLAYED: this challenge was already used */
+            /** @description `PROOF_REPLAYED` (preflight): This challenge was already used: fetch a new one with GET /verify/challenge, prove again with the same credential and POST /verify. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6158,7 +6260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BROADCAST_FAILED: the activation failed; the proof can be submitted again */
+            /** @description `BROADCAST_FAILED` (broadcast): The on-chain transaction failed or was not mined; retry shortly. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6167,7 +6269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CHAIN_UNAVAILABLE: the chain RPC did not answer; the proof can be submitted again */
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6198,7 +6300,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionStatusResponse"];
                 };
             };
-            /** @description INVALID_ADDRESS */
+            /** @description `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6243,7 +6345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CHAIN_UNAVAILABLE: the chain RPC did not answer */
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
             503: {
                 headers: {
                     [name: string]: unknown;
