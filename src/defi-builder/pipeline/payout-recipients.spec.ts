@@ -1,6 +1,5 @@
 import { getAddress, hexlify, randomBytes } from 'ethers';
 import { ApiError } from '../../common/errors/api-error';
-import type { NetworkDefinition } from '../../chain/network/network.types';
 import { resolveNetworkFile } from '../../chain/network/network-definition';
 import { readNetworkFile } from '../../chain/network/network-loader';
 import {
@@ -9,42 +8,7 @@ import {
   MSG_SENDER_MARKER,
   refusedPayoutReason,
 } from './payout-recipients';
-
-/**
- * The rule as first written (issue 30): ethers' getAddress on both sides of every comparison.
- * refusedPayoutReason compares lower-cased strings against a table built once per network
- * (issue 44: the checksums cost ~0.25 ms per build); it must answer exactly as this does.
- */
-function refusedPayoutReasonByChecksum(network: NetworkDefinition, address: string): string | null {
-  const value = BigInt(address);
-  if (value < 0x10000n || value === BigInt(ADDRESS_THIS_MARKER))
-    return refusedPayoutReason(network, address); // the numeric rules are unchanged
-  const checksummed = getAddress(address);
-  const labels: Record<string, string> = {
-    poolManager: 'the v4 PoolManager',
-    positionManager: 'the v4 PositionManager',
-    positionDescriptor: 'the PositionManager descriptor',
-    universalRouter: 'the UniversalRouter',
-    stateView: 'the v4 StateView',
-    v4Quoter: 'the V4Quoter',
-    permit2: 'Permit2',
-    multicall3: 'Multicall3',
-    complianceRegistry: 'the ComplianceRegistry',
-    complianceHook: 'the ComplianceHook',
-  };
-  for (const [name, label] of Object.entries(labels)) {
-    const contract = network.contracts[name as keyof NetworkDefinition['contracts']];
-    if (contract && getAddress(contract) === checksummed)
-      return `${label}, a contract of the protocol: it cannot pay out what it receives`;
-  }
-  for (const token of Object.values(network.tokens))
-    if (getAddress(token.address) === checksummed)
-      return `the ${token.symbol} token contract: tokens sent to it are lost`;
-  for (const item of network.deprecated)
-    if (item.kind === 'token' && getAddress(item.address) === checksummed)
-      return `the ${item.label} token contract (deprecated): tokens sent to it are lost`;
-  return null;
-}
+import { refusedPayoutReasonByChecksum } from './payout-recipients-by-checksum';
 
 describe('payout recipients', () => {
   // The committed devnet file: every contract and token address is filled in.

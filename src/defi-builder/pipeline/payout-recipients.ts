@@ -30,7 +30,7 @@ export interface Payout {
   address: string;
 }
 
-const CONTRACT_LABELS: Record<keyof NetworkDefinition['contracts'], string> = {
+export const CONTRACT_LABELS: Record<keyof NetworkDefinition['contracts'], string> = {
   poolManager: 'the v4 PoolManager',
   positionManager: 'the v4 PositionManager',
   positionDescriptor: 'the PositionManager descriptor',
@@ -48,7 +48,8 @@ const CONTRACT_LABELS: Record<keyof NetworkDefinition['contracts'], string> = {
  * per network object (it lives as long as the process). Comparing lower-cased strings gives the
  * answer getAddress-equality gave, without a keccak per address per request: checksumming every
  * contract and token of the network on every build cost ~0.25 ms of a swap build's CPU (issue 44,
- * bench/README.md; `refusedPayoutReasonByChecksum` in the spec is that reference).
+ * bench/README.md; payout-recipients-by-checksum.ts keeps that version, which the spec and
+ * `npm run bench:encoders` compare with this one).
  */
 const refusedByNetwork = new WeakMap<NetworkDefinition, Map<string, string>>();
 
