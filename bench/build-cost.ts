@@ -98,7 +98,9 @@ function serviceEnv(t: Tree): NodeJS.ProcessEnv {
 async function startTree(t: Tree): Promise<void> {
   // The other tree's own devnet code (its compiled dist/), run by this Node.
   const devnetModule = (
-    t.dir === ROOT ? { spawnDevnet } : require(join(t.dir, 'dist/chain/devnet/devnet-process.js'))
+    t.dir === ROOT
+      ? { spawnDevnet }
+      : await import(join(t.dir, 'dist/chain/devnet/devnet-process.js'))
   ) as { spawnDevnet: typeof spawnDevnet };
   t.devnet = await devnetModule.spawnDevnet({ port: 0 });
   t.proxy = await startRpcProxy(t.devnet.rpcUrl);
