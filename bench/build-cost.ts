@@ -8,8 +8,8 @@
  * - `BENCH_OTHER_TREE=<dir>[,<dir>...]` (+ `BENCH_OTHER_NODE=<node>[,<node>...]`, default this
  *   Node): other checkouts, installed and built, measured in the same rounds (e.g. the last
  *   release's commit in a worktree).
- * - `BENCH_PROFILE=<dir>`: the services run with --cpu-prof; after the rounds each one serves swap
- *   builds at half its measured throughput, and windows.json tells profile-summary.ts when.
+ * - `BENCH_PROFILE=<dir>`: the services run with --cpu-prof; after the rounds each scenario runs
+ *   at half its measured throughput, and windows.json tells profile-summary.ts when.
  * - `--guard` (`npm run bench:guard`, run by .ci/run): a short run of the swap build against the
  *   bare hello; fails when the ratio is more than 25 % over the release's figure in
  *   bench/build-cost.json. `npm run bench:guard -- --record` writes that figure instead (at a
@@ -267,22 +267,21 @@ async function main(): Promise<void> {
       process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
     }
     if (process.env.BENCH_PROFILE) {
-      // Half load: each tree's swap builds at half the throughput it reached, for the profile.
-      for (const t of trees) {
-        const swap = t.scenarios.find((s) => s.name === 'swap');
-        if (!swap) continue;
-        const rate = median(samples.get(`${t.label}|swap`)!.map((x) => x.reqPerSec)) / 2;
-        await untilQuiet(t.server!.pid);
-        const r = await run(t.server!.port, t.server!.pid, swap, {
-          connections: CONNECTIONS,
-          seconds: Math.max(SECONDS, 10),
-          rate,
-        });
-        windows[`${t.label} swap @half`] = r.window;
-        process.stdout.write(
-          `${t.label}: swap @half (${rate.toFixed(0)} req/s): ${r.cpuMsPerReq.toFixed(3)} CPU ms/req, pid ${t.server!.pid}\n`,
-        );
-      }
+      // Half load: each tree's scenarios at half the throughput they reached, for the profile.
+      for (const t of trees)
+        for (const s of t.scenarios) {
+          const rate = median(samples.get(`${t.label}|${s.name}`)!.map((x) => x.reqPerSec)) / 2;
+          await untilQuiet(t.server!.pid);
+          const r = await run(t.server!.port, t.server!.pid, s, {
+            connections: CONNECTIONS,
+            seconds: Math.max(SECONDS, 10),
+            rate,
+          });
+          windows[`${t.label} ${s.name} @half`] = r.window;
+          process.stdout.write(
+            `${t.label}: ${s.name} @half (${rate.toFixed(0)} req/s): ${r.cpuMsPerReq.toFixed(3)} CPU ms/req, pid ${t.server!.pid}\n`,
+          );
+        }
       writeFileSync(join(process.env.BENCH_PROFILE, 'windows.json'), JSON.stringify(windows));
     }
   } finally {
