@@ -8,6 +8,10 @@ import { requestLogMiddleware } from '../common/logging/request-log';
 import { httpConfig, HttpConfig } from '../config/http.config';
 import { setUpOpenApi } from '../common/openapi/openapi-setup';
 import { InFlightRequests } from '../lifecycle/in-flight-requests';
+import { principalOf } from '../auth/principal';
+import { metricsConfig, MetricsConfig } from '../config/metrics.config';
+import { httpMetricsMiddleware } from '../metrics/http-metrics';
+import { Metrics } from '../metrics/metrics.service';
 import { useJsonBodies } from './body-parsing';
 import { limitRequestReceipt } from './http-adapter';
 import { DOCS_PATH, useCors, useSecurityHeaders } from './http-security';
@@ -33,6 +37,9 @@ export function configureApp(app: INestApplication): void {
   // req.ip (throttling of failed authentications, logs) is the client's, not the load balancer's.
   http.set('trust proxy', config.trustProxy);
   app.use(app.get(InFlightRequests).middleware);
+  // Counted only when someone can scrape them: no per-request cost with METRICS_PORT unset.
+  if (app.get<MetricsConfig>(metricsConfig.KEY).port !== undefined)
+    app.use(httpMetricsMiddleware(app.get(Metrics), (req) => principalOf(req)?.method));
   app.use(requestLogMiddleware(app.get<PinoLogger>(ROOT_LOGGER)));
   useCors(app, config);
   useSecurityHeaders(app);

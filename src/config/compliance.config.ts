@@ -65,6 +65,11 @@ export const complianceConfig = registerAs('compliance', () => {
     }),
     /** Below this attester balance (wei) readiness says lowBalance and one warning is logged. */
     attesterLowBalanceWei: envUnits(env, 'ATTESTER_LOW_BALANCE_ETH', '0.01', 18),
+    /** How often the attester's balance is read (warning, metric) besides the start; 0 = at start only. */
+    attesterBalanceCheckMs: envInt(env, 'ATTESTER_BALANCE_CHECK_MS', 60_000, {
+      min: 0,
+      max: 86_400_000,
+    }),
   };
 });
 
