@@ -13,6 +13,7 @@ import { ChainConnection } from './chain/chain-connection';
 import { checkConfiguredNetworkFile } from './chain/network/network-loader';
 import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
 import { armShutdownDeadline } from './lifecycle/shutdown-deadline';
+import { exitCleanlyOnSignals } from './lifecycle/exit-on-signal';
 import { guardStdio } from './common/logging/guard-stdio';
 import { refuseUnsupportedRuntime } from './bootstrap/supported-runtime';
 
@@ -32,6 +33,7 @@ async function bootstrap(): Promise<void> {
   configureApp(app);
   const config = app.get<AppConfig>(appConfig.KEY);
   armShutdownDeadline(config);
+  exitCleanlyOnSignals(app);
   if (heapGrowingPercent > 0) settleHeap();
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as AddressInfo;

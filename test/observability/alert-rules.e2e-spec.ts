@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
+import { Metrics } from '../../src/metrics/metrics.service';
 
 const DIR = join(__dirname, '../../deploy/prometheus');
 const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
@@ -42,7 +43,6 @@ describe('deploy/prometheus/alerts.yml', () => {
   });
 
   it('uses only metrics the service exports', async () => {
-    const { Metrics } = await import('../../src/metrics/metrics.service');
     const exported = new Set((await new Metrics().registry.getMetricsAsJSON()).map((m) => m.name));
     const used = rules.flatMap((r) =>
       [...`${r.expr} ${r.annotations?.description ?? ''}`.matchAll(/\bcgk_[a-z_]+/g)].map(

@@ -7,10 +7,11 @@ import { whenResponseEnds } from '../http/when-response-ends';
  * One log line per request, when its response finishes (or the client goes away first): the
  * request id (the caller's sane X-Request-Id or a new one, echoed on the response), method,
  * scrubbed URL, status and response time in ms, and for an error its envelope's `code` (what an
- * operator greps for); info below 400, warn below 500, error above.
+ * operator greps for); info below 400, warn below 500, error above, except the 503s of a drain
+ * (info: a load balancer's readiness checks after SIGTERM must not page).
  * The fields pino-http wrote, for one log call on the root logger and no child logger.
  */
-export function requestLogMiddleware(logger: Logger) {
+export function requestLogMiddleware(logger: Logger, isDraining: () => boolean = () => false) {
   return (req: Request, res: Response, next: NextFunction): void => {
     (req as Request & { id: string }).id = requestIdFor(req, res);
     const started = Date.now();
@@ -21,6 +22,9 @@ export function requestLogMiddleware(logger: Logger) {
       const fields =
         code === undefined ? { req, res, responseTime } : { req, res, responseTime, code };
       if (!res.writableFinished) logger.warn(fields, 'request aborted');
+      // A draining instance answers 503 on purpose (readiness first of all): expected, not paged.
+      else if (res.statusCode === 503 && isDraining())
+        logger.info(fields, 'request refused: draining');
       else if (res.statusCode >= 500) logger.error(fields, 'request errored');
       else if (res.statusCode >= 400) logger.warn(fields, 'request completed');
       else logger.info(fields, 'request completed');
