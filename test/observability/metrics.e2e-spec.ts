@@ -5,6 +5,8 @@
  * an RPC URL refusing connections.
  */
 import request from 'supertest';
+import { ApiError } from '../../src/common/errors/api-error';
+import { AttesterService } from '../../src/compliance/sessions/attester.service';
 import { MetricsServer } from '../../src/metrics/metrics-server';
 import { SCOPES } from '../../src/auth/scopes';
 import { createTestApp, TestApp } from '../helpers/app';
@@ -171,6 +173,18 @@ describe('Metrics (GET /metrics on METRICS_PORT)', () => {
       (lines) => lines.length > 0,
     );
     expect(warning[0]).toMatchObject({ level: 40, address: attester, balanceEth: '0.0' });
+    // An activation now fails naming the cause, for the caller (hint) and in the envelope.
+    const until = (await chain.chainTime()) + 3_600;
+    const failure = await t.app
+      .get(AttesterService)
+      .activate(WALLET, until)
+      .catch((error: unknown) => error as ApiError);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({
+      code: 'BROADCAST_FAILED',
+      options: { extra: { reason: 'insufficient_funds' } },
+    });
+    expect((failure as ApiError).hint).toMatch(/attester fund/);
   });
 
   it('webhook receiver failing: queue depth and the oldest due age grow', async () => {
