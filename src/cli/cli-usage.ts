@@ -17,7 +17,7 @@ export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SE
                                         after a revocation the previous root stops verifying)
   revoke-session --wallet W             (the attester ends the wallet's session on chain)`;
 
-export const USAGE = `Usage: npm run cli -- <command> [options]
+export const USAGE = `Usage: npm run cli -- [--require-database-url] <command> [options]
   create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
   set-plan --email EMAIL --plan free|pro|enterprise
   set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)
