@@ -15,6 +15,12 @@ import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
 import { armShutdownDeadline } from './lifecycle/shutdown-deadline';
 import { exitCleanlyOnSignals } from './lifecycle/exit-on-signal';
 import { guardStdio } from './common/logging/guard-stdio';
+import {
+  bootLogger,
+  earlyLogFormat,
+  jsonLine,
+  startFailureLine,
+} from './common/logging/boot-logger';
 import { refuseUnsupportedRuntime } from './bootstrap/supported-runtime';
 
 async function bootstrap(): Promise<void> {
@@ -23,12 +29,16 @@ async function bootstrap(): Promise<void> {
   // A stdout whose reader has gone must not end (or stall) the service: see guardStdio.
   guardStdio();
   validateConfiguration([checkConfiguredNetworkFile]);
-  const heapGrowingPercent = appConfig().heapGrowingPercent;
+  const early = appConfig();
+  const heapGrowingPercent = early.heapGrowingPercent;
   limitHeapGrowth(heapGrowingPercent);
+  const boot = bootLogger(early.logLevel, early.logFormat);
   const app = await NestFactory.create(AppModule, new ExpressHttpAdapter(), {
     bodyParser: false,
-    bufferLogs: true,
+    // JSON: each boot line as it happens, with its own time; pretty: held for the app's logger.
+    bufferLogs: boot === undefined,
     abortOnError: false,
+    ...(boot && { logger: boot.nest }),
   });
   configureApp(app);
   const config = app.get<AppConfig>(appConfig.KEY);
@@ -53,13 +63,19 @@ async function bootstrap(): Promise<void> {
     dataDir: config.dataDir,
   };
   process.stdout.write(
-    config.logFormat === 'pretty' ? startBanner(facts) : `${readyLine(facts)}\n`,
+    config.logFormat === 'pretty'
+      ? startBanner(facts)
+      : jsonLine(
+          30,
+          { event: 'service.ready', url: facts.baseUrl, startupMs: Math.round(facts.startupMs) },
+          readyLine(facts),
+        ),
   );
 }
 
 bootstrap().catch((err: unknown) => {
   // Boot failures (bad configuration above all) must say what is wrong, without a stack dump.
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`Failed to start: ${message}\n`);
+  process.stderr.write(startFailureLine(message, earlyLogFormat()));
   process.exit(1);
 });

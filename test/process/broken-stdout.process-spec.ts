@@ -113,7 +113,7 @@ describe('A service whose stdout reader goes away', () => {
     await pollUntil(
       'the Ready line',
       () => output,
-      (text) => /^Ready on /m.test(text),
+      (text) => /Ready on /.test(text),
       {
         timeoutMs: 30_000,
         intervalMs: 100,

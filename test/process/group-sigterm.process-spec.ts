@@ -70,7 +70,7 @@ describe('SIGTERM to the whole process group (as systemd sends it)', () => {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`not ready in 30 s:\n${output}`)), 30_000);
       child!.stdout!.on('data', () => {
-        if (/^Ready on http:\/\/127\.0\.0\.1:\d+/m.test(output) && devnetReady.test(output)) {
+        if (/Ready on http:\/\/127\.0\.0\.1:\d+/.test(output) && devnetReady.test(output)) {
           clearTimeout(timer);
           resolve();
         }
@@ -80,7 +80,7 @@ describe('SIGTERM to the whole process group (as systemd sends it)', () => {
     const devnetPid = Number(devnetReady.exec(output)![1]);
     expect(isAlive(devnetPid)).toBe(true);
 
-    const base = /^Ready on (http:\/\/127\.0\.0\.1:\d+)/m.exec(output)![1];
+    const base = /Ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1];
     const signalled = Date.now();
     process.kill(-child.pid!, 'SIGTERM');
     // Draining: readiness answers 503 (a load balancer's check), logged at info, never error.

@@ -60,7 +60,7 @@ function isBootListing(first: unknown): boolean {
 }
 
 /** The root logger's options: level, redaction and the request/response shapes of a line. */
-function loggerOptions(config: AppConfig): LoggerOptions {
+export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): LoggerOptions {
   return {
     level: config.logLevel,
     hooks: {
