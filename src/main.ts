@@ -38,7 +38,7 @@ async function bootstrap(): Promise<void> {
     // JSON: each boot line as it happens, with its own time; pretty: held for the app's logger.
     bufferLogs: boot === undefined,
     abortOnError: false,
-    ...(boot && { logger: boot.nest }),
+    logger: boot?.nest,
   });
   configureApp(app);
   const config = app.get<AppConfig>(appConfig.KEY);

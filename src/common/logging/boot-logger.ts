@@ -50,9 +50,10 @@ class PinoBootLogger implements LoggerService {
     const fields: Record<string, unknown> = context === undefined ? {} : { context };
     // Nest's error(message, stack, context): the stack as the error's, never a separate line.
     if (level === 'error' && typeof rest[0] === 'string') fields.stack = rest[0];
-    if (message instanceof Error) this.pino[level]({ ...fields, err: message }, message.message);
+    if (message instanceof Error)
+      this.pino[level](Object.assign(fields, { err: message }), message.message);
     else if (message !== null && typeof message === 'object')
-      this.pino[level]({ ...fields, ...(message as Record<string, unknown>) });
+      this.pino[level](Object.assign(fields, message));
     else this.pino[level](fields, String(message));
   }
 }
