@@ -7,6 +7,7 @@ import pretty from 'pino-pretty';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { guardStdio } from './guard-stdio';
 import { LineWriter, noticeOnStderr } from './line-writer';
+import { logContextFields } from './request-context';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -63,6 +64,7 @@ function isBootListing(first: unknown): boolean {
 export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): LoggerOptions {
   return {
     level: config.logLevel,
+    mixin: logContextFields,
     hooks: {
       logMethod(args, method, level) {
         if (level === INFO && isBootListing(args[0])) {

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { requestIdFor } from './logging.module';
+import { runInRequestScope } from './request-context';
 import { whenResponseEnds } from '../http/when-response-ends';
 
 /**
@@ -13,7 +14,8 @@ import { whenResponseEnds } from '../http/when-response-ends';
  */
 export function requestLogMiddleware(logger: Logger, isDraining: () => boolean = () => false) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    (req as Request & { id: string }).id = requestIdFor(req, res);
+    const id = requestIdFor(req, res);
+    (req as Request & { id: string }).id = id;
     const started = Date.now();
     whenResponseEnds(res, () => {
       const responseTime = Date.now() - started;
@@ -29,6 +31,7 @@ export function requestLogMiddleware(logger: Logger, isDraining: () => boolean =
       else if (res.statusCode >= 400) logger.warn(fields, 'request completed');
       else logger.info(fields, 'request completed');
     });
-    next();
+    // App lines logged while handling it carry `requestId` (pino's mixin reads the scope).
+    runInRequestScope(id, next);
   };
 }
