@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+// First: tracing (when switched on) must patch http, express, pg, ioredis and undici before they load.
+import { flushTraces } from './bootstrap/tracing-preload';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
@@ -43,7 +45,7 @@ async function bootstrap(): Promise<void> {
   configureApp(app);
   const config = app.get<AppConfig>(appConfig.KEY);
   armShutdownDeadline(config);
-  exitCleanlyOnSignals(app);
+  exitCleanlyOnSignals(app, flushTraces);
   if (heapGrowingPercent > 0) settleHeap();
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as AddressInfo;
