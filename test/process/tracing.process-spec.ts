@@ -4,7 +4,7 @@
  * chain (undici), exported over OTLP/HTTP to an in-process collector; its log line names the
  * trace. Runs the built service (the SDK must load before the modules it patches) on PostgreSQL.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,6 +57,34 @@ class Collector {
 
 const attribute = (span: OtlpSpan, key: string) =>
   span.attributes.find((a) => a.key === key)?.value.stringValue;
+
+/** How many @opentelemetry modules a process has loaded once main.ts's first import ran. */
+function otelModulesAfterPreload(env: Record<string, string>): number {
+  const probe = `require('./dist/bootstrap/tracing-preload.js'); process.stdout.write(String(Object.keys(require.cache).filter((k) => k.includes('@opentelemetry')).length)); process.exit(0);`;
+  const run = spawnSync(process.execPath, ['-e', probe], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return Number(run.stdout);
+}
+
+describe('Tracing off', () => {
+  beforeAll(() => ensureDistBuilt());
+
+  it.each([
+    ['no OTEL_* variable', {}],
+    ['OTEL_TRACES_EXPORTER=none', { OTEL_TRACES_EXPORTER: 'none' }],
+    ['OTEL_SDK_DISABLED=true', { OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' }],
+  ])('with %s the SDK is not even loaded', (_, env) => {
+    expect(otelModulesAfterPreload(env)).toBe(0);
+  });
+
+  it('with OTEL_TRACES_EXPORTER=otlp it is (the control)', () => {
+    expect(otelModulesAfterPreload({ OTEL_TRACES_EXPORTER: 'otlp' })).toBeGreaterThan(100);
+  });
+});
 
 describePostgres('Tracing (OTEL_TRACES_EXPORTER=otlp)', () => {
   let collector: Collector;
