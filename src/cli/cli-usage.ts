@@ -33,12 +33,15 @@ ${CREDENTIAL_USAGE}
                                         (no database or config: deploys our contracts on the chain
                                         F describes, writes their addresses back into F; resumable)
   migrate                               (database settings only: runs the pending migrations once
-                                        and exits; for replicas started with DATABASE_MIGRATIONS=off)`;
+                                        and exits; for replicas started with DATABASE_MIGRATIONS=off)
+  attester fund --rpc URL --from-key-file F --amount-eth ETH [--to ADDRESS] [--json]
+                                        (sends ETH from the key in F to the attester: by default the
+                                        address of ATTESTER_PRIVATE_KEY; waits until mined)`;
 
-/** `credentials <verb>` and `keys <verb>` are commands of two words; every other is one word. */
+/** `credentials <verb>`, `keys <verb>` and `attester <verb>` are commands of two words; every other is one word. */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if ((first === 'credentials' || first === 'keys') && rest[0] && !rest[0].startsWith('--'))
+  if (['credentials', 'keys', 'attester'].includes(first) && rest[0] && !rest[0].startsWith('--'))
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }
