@@ -6,7 +6,8 @@ import { ensureDistBuilt } from '../helpers/built-app-process';
 
 /**
  * Issue 43 item 5: `create-account` run without the service's environment wrote to a default
- * SQLite file and exited 0. In production mode, or with --require-database-url, it refuses.
+ * SQLite file and exited 0. In production mode without DATABASE_URL, SQLITE_PATH or DATA_DIR, or
+ * with --require-database-url and no DATABASE_URL, it refuses.
  */
 describe('CLI on the default SQLite file', () => {
   const root = join(__dirname, '..', '..');
@@ -15,11 +16,11 @@ describe('CLI on the default SQLite file', () => {
   beforeEach(() => (dataDir = mkdtempSync(join(tmpdir(), 'cgk-cli-db-'))));
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const cli = (env: Record<string, string>, ...args: string[]) =>
+  const cli = (env: Record<string, string>, cwd: string, ...args: string[]) =>
     spawnSync(
       process.execPath,
       [
-        'dist/cli/main.js',
+        join(root, 'dist/cli/main.js'),
         ...args,
         'create-account',
         '--name',
@@ -29,22 +30,40 @@ describe('CLI on the default SQLite file', () => {
         '--password',
         'correct horse battery staple',
       ],
-      { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env } },
+      { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, ...env } },
     );
 
+  // Run from an empty folder: the default file would be ./data/app.sqlite there.
   it.each([
-    ['NODE_ENV=production', { NODE_ENV: 'production' }, []],
-    ['--require-database-url', {}, ['--require-database-url']],
-  ])('refuses with %s: exit 2, the reason on stderr, no file written', (why, env, args) => {
-    const run = cli(env as Record<string, string>, ...(args as string[]));
-    expect(run.stderr).toContain(`Refusing to use the default SQLite file (${why})`);
+    [
+      'NODE_ENV=production',
+      { NODE_ENV: 'production' },
+      [],
+      /default SQLite file \(NODE_ENV=production\)/,
+    ],
+    [
+      'APP_MODE=production',
+      { APP_MODE: 'production' },
+      [],
+      /default SQLite file \(APP_MODE=production\)/,
+    ],
+    [
+      '--require-database-url',
+      { DATA_DIR: 'here' },
+      ['--require-database-url'],
+      /without DATABASE_URL \(--require-database-url\)/,
+    ],
+  ])('refuses with %s: exit 2, the reason on stderr, no file written', (_, env, args, reason) => {
+    const run = cli(env as Record<string, string>, dataDir, ...(args as string[]));
+    expect(run.stderr).toMatch(reason);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(readdirSync(dataDir)).toEqual([]);
   });
 
-  it('still runs on the default file in the demo mode without the flag', () => {
-    const run = cli({});
+  it('runs in production mode when DATA_DIR names the database (a SQLite install)', () => {
+    const run = cli({ NODE_ENV: 'production', DATA_DIR: dataDir }, root);
+    expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(existsSync(join(dataDir, 'app.sqlite'))).toBe(true);
   });
