@@ -17,7 +17,7 @@ export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SE
                                         after a revocation the previous root stops verifying)
   revoke-session --wallet W             (the attester ends the wallet's session on chain)`;
 
-export const USAGE = `Usage: npm run cli -- <command> [options]
+export const USAGE = `Usage: npm run cli -- [--require-database-url] <command> [options]
   create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
   set-plan --email EMAIL --plan free|pro|enterprise
   set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)
@@ -33,12 +33,15 @@ ${CREDENTIAL_USAGE}
                                         (no database or config: deploys our contracts on the chain
                                         F describes, writes their addresses back into F; resumable)
   migrate                               (database settings only: runs the pending migrations once
-                                        and exits; for replicas started with DATABASE_MIGRATIONS=off)`;
+                                        and exits; for replicas started with DATABASE_MIGRATIONS=off)
+  attester fund --rpc URL --from-key-file F --amount-eth ETH [--to ADDRESS] [--json]
+                                        (sends ETH from the key in F to the attester: by default the
+                                        address of ATTESTER_PRIVATE_KEY; waits until mined)`;
 
-/** `credentials <verb>` and `keys <verb>` are commands of two words; every other is one word. */
+/** `credentials <verb>`, `keys <verb>` and `attester <verb>` are commands of two words; every other is one word. */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if ((first === 'credentials' || first === 'keys') && rest[0] && !rest[0].startsWith('--'))
+  if (['credentials', 'keys', 'attester'].includes(first) && rest[0] && !rest[0].startsWith('--'))
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }

@@ -9,6 +9,7 @@ import { SiweNonce } from './onboarding/siwe-nonce.entity';
 import { SiweNoncesService } from './onboarding/siwe-nonces.service';
 import { SessionStatusController } from './session-status/session-status.controller';
 import { SessionStatusService } from './session-status/session-status.service';
+import { AttesterBalanceMonitor } from './sessions/attester-balance.monitor';
 import { AttesterHealthIndicator } from './sessions/attester.health';
 import { AttesterService } from './sessions/attester.service';
 import { RegistryConnection } from './sessions/registry-connection';
@@ -37,6 +38,7 @@ import { WalletsModule } from './wallets/wallets.module';
     RegistryConnection,
     AttesterService,
     AttesterHealthIndicator,
+    AttesterBalanceMonitor,
     SessionsService,
     SessionStatusService,
     SiweNoncesService,
