@@ -32,13 +32,20 @@ ${CREDENTIAL_USAGE}
          [--test-token | --token ADDRESS] [--initial-price 3000] [--seed-liquidity [--seed-weth 0.1]] [--json]
                                         (no database or config: deploys our contracts on the chain
                                         F describes, writes their addresses back into F; resumable)
+  sanctions add|remove|list [ADDRESS] [--rpc URL] [--network-file F]
+                                        (no database: the devnet's sanctions oracle, signed by its
+                                        owner, devnet account 0 or ATTESTER_PRIVATE_KEY)
   migrate                               (database settings only: runs the pending migrations once
                                         and exits; for replicas started with DATABASE_MIGRATIONS=off)`;
 
-/** `credentials <verb>` and `keys <verb>` are commands of two words; every other is one word. */
+/** `credentials <verb>`, `keys <verb>` and `sanctions <verb>` are commands of two words; every other is one word. */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if ((first === 'credentials' || first === 'keys') && rest[0] && !rest[0].startsWith('--'))
+  if (
+    (first === 'credentials' || first === 'keys' || first === 'sanctions') &&
+    rest[0] &&
+    !rest[0].startsWith('--')
+  )
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }

@@ -5,7 +5,10 @@ import {
   DEFAULT_CREDENTIAL_TTL_SECONDS,
   DemoIssuerService,
 } from '../compliance/credentials/demo-issuer.service';
-import { AttesterService, type SessionRevocationReason } from '../compliance/sessions/attester.service';
+import {
+  AttesterService,
+  type SessionRevocationReason,
+} from '../compliance/sessions/attester.service';
 import { VerifyChallengesService } from '../compliance/verification/verify-challenges.service';
 import { parseCredentialFile, type CredentialFile } from '../compliance/zk/credential-file';
 import { isEvmAddress, parseFieldElement } from '../compliance/zk/field';
@@ -63,7 +66,11 @@ export async function runCredentialCommand(
     case 'credentials revoke': {
       const { nullifiers, root } = await issuer().revoke(wallet(flags));
       const open = await app.get(VerifyChallengesService).walletsWithOpenSessions(nullifiers);
-      return { revoked: nullifiers.length, root, sessionsRevoked: await revokeSessions(app, open, 'credential_revoked') };
+      return {
+        revoked: nullifiers.length,
+        root,
+        sessionsRevoked: await revokeSessions(app, open, 'credential_revoked'),
+      };
     }
     case 'credentials refresh': {
       const path = required(flags, 'credential');
