@@ -140,8 +140,9 @@ contract ComplianceHook {
     function _requireSession(address router) internal view {
         if (!isRouter[router]) revert RouterNotAllowed(router);
         address trader = IMsgSender(router).msgSender();
-        if (!registry.isActive(trader)) revert SessionNotActive(trader);
+        // Sanctions first: a listed wallet is refused as such, session or not.
         _requireNotSanctioned(trader);
+        if (!registry.isActive(trader)) revert SessionNotActive(trader);
     }
 
     /// @dev One staticcall to the oracle. Fail closed: a call that reverts, or returns anything but

@@ -78,7 +78,7 @@ describe('CREATE2 addresses', () => {
     expect(BigInt(testToken.address) > BigInt(INPUT.weth)).toBe(true);
     // Deterministic: the embedded devnet's addresses (src/config/networks/devnet.json).
     expect(complianceRegistry.address).toBe('0x27e0Ec776049b21912B5bca64D2E33c4bFe8196E');
-    expect(complianceHook.address).toBe('0xd3ca4d8d6e2e8D608C999593ac6E88246ac00a80');
+    expect(complianceHook.address).toBe('0x35AAc98AC56aD24c55bb9d61C360b3F5F9754A80');
     expect(testToken.address).toBe('0x993706027b3eC9d8b03A962CAaa15C133A52707c');
   });
 
