@@ -12,15 +12,24 @@ import { COMPLIANCE_REGISTRY } from '../../src/chain/abi/compliance-registry';
 import { decodeRevert } from '../../src/chain/encoding/revert-decoder';
 import type { UnsignedTx } from '../../src/defi-builder/encoding/approvals';
 import { sanctionsCommand } from '../../src/cli/sanctions-command';
+import { DemoIssuerService } from '../../src/compliance/credentials/demo-issuer.service';
 import { ScreeningWatcher } from '../../src/compliance/screening/screening.watcher';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
-import { postActivateDemo } from '../helpers/compliance';
+import {
+  ComplianceDevnet,
+  CredentialKit,
+  openCredentialKit,
+  postActivateDemo,
+  postVerify,
+  startComplianceDevnet,
+} from '../helpers/compliance';
 import { DefiDevnet, postSwap, startDefiDevnet } from '../helpers/defi';
 import { testEngine } from '../helpers/test-env';
 import { typeOf, verified, WebhookReceiver } from '../webhooks/receiver';
 
-jest.setTimeout(120_000);
+// The credential case proves with real Groth16 (seconds each on the shared cores).
+jest.setTimeout(180_000);
 
 const SCREENING_ENV = {
   SCREENING_INTERVAL_MS: '1000',
@@ -250,5 +259,49 @@ describe('Sanctions: the hook refuses at once, the watcher revokes within one in
     } finally {
       if (second !== t) await second.close();
     }
+  });
+});
+
+describe('Screening: a revoked credential ends the session it opened', () => {
+  let chain: ComplianceDevnet;
+  let t: TestApp;
+  let kit: CredentialKit;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    chain = await startComplianceDevnet();
+    t = await createTestApp({ env: { ...chain.env, ...SCREENING_ENV } });
+    kit = await openCredentialKit(t, chain);
+    receiver = await WebhookReceiver.start();
+  }, 120_000);
+  afterAll(async () => {
+    await kit?.close();
+    await t?.close();
+    await receiver?.close();
+    await chain?.close();
+  });
+
+  it('the watcher revokes it on chain and the webhook says credential_revoked', async () => {
+    const token = await login(t, await t.createAccount());
+    const hook = await request(t.server)
+      .post('/api/v1/webhooks')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ url: receiver.url, events: ['session.revoked'] })
+      .expect(201);
+    const wallet = Wallet.createRandom().address;
+    const credential = await kit.issue(wallet);
+    await postVerify(t, token, await kit.prove(token, credential)).expect(200);
+    expect(await chain.isActive(wallet)).toBe(true);
+
+    // The issuer revokes the credential (its leaf only: the session is left to the watcher).
+    await t.app.get(DemoIssuerService).revoke(wallet);
+    const [delivered] = await receiver.waitFor(
+      (h) => typeOf(h) === 'session.revoked' && h.body.includes(wallet),
+    );
+    expect(verified(hook.body.secret, delivered).data).toMatchObject({
+      walletAddress: wallet,
+      reason: 'credential_revoked',
+    });
+    expect(await chain.isActive(wallet)).toBe(false);
   });
 });
