@@ -78,7 +78,8 @@ export class OnboardingController {
   })
   @ApiOkResponse({ type: ActivatedSessionResponse })
   @ApiForbiddenResponse({
-    description: 'DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH',
+    description:
+      "DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH, WALLET_SANCTIONED (the network's sanctions oracle lists the wallet)",
   })
   @ApiBadGatewayResponse({
     description: 'BROADCAST_FAILED (phase broadcast): the activation reverted or was not mined',

@@ -51,7 +51,10 @@ export class VerificationController {
     description:
       'INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify; wrong wallet or issuer; unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept: revoked credential or stale tree), CREDENTIAL_EXPIRED',
   })
-  @ApiForbiddenResponse({ description: 'INSTITUTION_OWNERSHIP_MISMATCH' })
+  @ApiForbiddenResponse({
+    description:
+      "INSTITUTION_OWNERSHIP_MISMATCH, WALLET_SANCTIONED (the network's sanctions oracle lists the wallet)",
+  })
   @ApiConflictResponse({ description: 'PROOF_REPLAYED: this challenge was already used' })
   @ApiBadGatewayResponse({
     description: 'BROADCAST_FAILED: the activation failed; the proof can be submitted again',
