@@ -42,7 +42,8 @@ async function main(): Promise<void> {
     const code = (await provider.getCode(hook)).toLowerCase();
     const word = oracle.slice(2).toLowerCase().padStart(64, '0');
     const withoutOracle = code.split(word).join('0'.repeat(64));
-    if (withoutOracle === code) throw new Error('the oracle address is not in the hook runtime code');
+    if (withoutOracle === code)
+      throw new Error('the oracle address is not in the hook runtime code');
 
     const swap = swapExactInSingle(net.pool, true, 10n ** 16n);
     const gasOf = async (runtime: string | null): Promise<bigint[]> => {

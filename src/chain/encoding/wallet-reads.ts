@@ -138,10 +138,7 @@ export function isSanctionedAnswer(result: Call3Result): boolean {
   return !result.success || result.returnData.length !== 66 || BigInt(result.returnData) !== 0n;
 }
 
-export function decodeWalletState(
-  results: readonly Call3Result[],
-  screened = false,
-): WalletState {
+export function decodeWalletState(results: readonly Call3Result[], screened = false): WalletState {
   if (results.length < WALLET_READ_CALL_COUNT + (screened ? 1 : 0))
     throw new Error(`wallet-read batch is incomplete (${results.length} results)`);
   const word = (i: number, w = 0): bigint => readWord(results[i].returnData, w);

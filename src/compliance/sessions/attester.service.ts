@@ -18,11 +18,7 @@ export const COMPLIANCE_REGISTRY_ABI = COMPLIANCE_REGISTRY;
 
 /** Why a session was revoked (the `reason` of session.revoked, design §9). */
 export type SessionRevocationReason =
-  | 'sanctioned'
-  | 'credential_revoked'
-  | 'issuer_revoked'
-  | 'attestation_revoked'
-  | 'operator';
+  'sanctioned' | 'credential_revoked' | 'issuer_revoked' | 'attestation_revoked' | 'operator';
 
 export interface MinedActivation {
   txHash: string;

@@ -74,7 +74,10 @@ export function simulationRefusal(
     return new ApiError(
       'WALLET_SANCTIONED',
       `Not sent: simulated at the ${block} block, ${explained.message}`,
-      { phase: 'broadcast', extra: { ...extra, walletAddress: String(revert.args.wallet) } },
+      {
+        phase: 'broadcast',
+        extra: Object.assign({ walletAddress: String(revert.args.wallet) }, extra),
+      },
     );
   return new ApiError(
     'SIMULATION_REVERTED',
