@@ -32,16 +32,19 @@ ${CREDENTIAL_USAGE}
          [--test-token | --token ADDRESS] [--initial-price 3000] [--seed-liquidity [--seed-weth 0.1]] [--json]
                                         (no database or config: deploys our contracts on the chain
                                         F describes, writes their addresses back into F; resumable)
+  sanctions add|remove|list [ADDRESS] [--rpc URL] [--network-file F]
+                                        (no database: the devnet's sanctions oracle, signed by its
+                                        owner, devnet account 0 or ATTESTER_PRIVATE_KEY)
   migrate                               (database settings only: runs the pending migrations once
                                         and exits; for replicas started with DATABASE_MIGRATIONS=off)
   attester fund --rpc URL --from-key-file F --amount-eth ETH [--to ADDRESS] [--json]
                                         (sends ETH from the key in F to the attester: by default the
                                         address of ATTESTER_PRIVATE_KEY; waits until mined)`;
 
-/** `credentials <verb>`, `keys <verb>` and `attester <verb>` are commands of two words; every other is one word. */
+/** `credentials <verb>`, `keys <verb>`, `attester <verb>` and `sanctions <verb>` are commands of two words; every other is one word. */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if (['credentials', 'keys', 'attester'].includes(first) && rest[0] && !rest[0].startsWith('--'))
+  if (['credentials', 'keys', 'attester', 'sanctions'].includes(first) && rest[0] && !rest[0].startsWith('--'))
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }

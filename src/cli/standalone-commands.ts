@@ -8,6 +8,7 @@ import { attesterFundCommand } from './attester-fund-command';
 import { deployCommand } from './deploy-command';
 import { keysGenerate } from './keys-command';
 import { migrateCommand } from './migrate-command';
+import { sanctionsCommand, SANCTIONS_VERBS } from './sanctions-command';
 import { verifyNetworkCommand } from './verify-network-command';
 
 export interface StandaloneResult {
@@ -21,4 +22,10 @@ export const STANDALONE_COMMANDS: Record<string, (args: string[]) => Promise<Sta
   'verify-network': (args) => verifyNetworkCommand(args),
   deploy: (args) => deployCommand(args),
   migrate: (args) => migrateCommand(args),
+  ...Object.fromEntries(
+    SANCTIONS_VERBS.map((verb) => [
+      `sanctions ${verb}`,
+      (args: string[]) => sanctionsCommand(verb, args),
+    ]),
+  ),
 };

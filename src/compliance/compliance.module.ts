@@ -10,6 +10,10 @@ import { SiweNoncesService } from './onboarding/siwe-nonces.service';
 import { SessionStatusController } from './session-status/session-status.controller';
 import { SessionStatusService } from './session-status/session-status.service';
 import { AttesterBalanceMonitor } from './sessions/attester-balance.monitor';
+import { CredentialRevocationCheck } from './screening/credential-revocation.check';
+import { REVOCATION_CHECKS, RevocationCheck, sanctionsCheck } from './screening/revocation-checks';
+import { SanctionsScreen } from './screening/sanctions-screen.service';
+import { ScreeningWatcher } from './screening/screening.watcher';
 import { AttesterHealthIndicator } from './sessions/attester.health';
 import { AttesterService } from './sessions/attester.service';
 import { RegistryConnection } from './sessions/registry-connection';
@@ -46,8 +50,23 @@ import { WalletsModule } from './wallets/wallets.module';
     VerifyChallengesService,
     ProofVerifierService,
     VerificationService,
+    SanctionsScreen,
+    CredentialRevocationCheck,
+    // The screening watcher's checks, in order: the first that revokes names the reason. A
+    // source of sessions adds its own RevocationCheck here (e.g. attestation_revoked).
+    {
+      provide: REVOCATION_CHECKS,
+      useFactory: (credentials: CredentialRevocationCheck): RevocationCheck[] => [
+        sanctionsCheck,
+        credentials,
+      ],
+      inject: [CredentialRevocationCheck],
+    },
+    ScreeningWatcher,
   ],
   exports: [
+    SanctionsScreen,
+    ScreeningWatcher,
     SessionsService,
     AttesterService,
     VerifyChallengesService,

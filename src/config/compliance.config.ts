@@ -70,6 +70,14 @@ export const complianceConfig = registerAs('compliance', () => {
       min: 0,
       max: 86_400_000,
     }),
+    /**
+     * The screening watcher's period: every wallet with an active session is re-checked against
+     * the sanctions oracle and the revocation state of what opened its session; 0 = off.
+     */
+    screeningIntervalMs: envInt(env, 'SCREENING_INTERVAL_MS', 60_000, {
+      min: 0,
+      max: 24 * 60 * 60 * 1000,
+    }),
   };
 });
 

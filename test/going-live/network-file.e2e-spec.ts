@@ -169,7 +169,7 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
         expect.objectContaining({
           field: 'contracts.complianceHook',
           message: expect.stringMatching(
-            /carries the hook flags 0x0001; our hook needs exactly 0x0880/,
+            /carries the hook flags 0x0001; our hook needs exactly 0x0a80/,
           ),
         }),
       ]);

@@ -16,7 +16,11 @@ import { mineSalt } from '../deployment/create2-addresses';
 import { CREATE2_DEPLOYER_ADDRESS } from '../deployment/deployment-constants';
 import { deployCompliance } from '../deployment/deployment-executor';
 import { Eip1193 } from '../deployment/deployment-rpc';
-import { DEPRECATED_ITEMS, DEFAULT_POSITION_LOGS } from '../network/network-definition';
+import {
+  DEFAULT_EXIT_POLICY,
+  DEPRECATED_ITEMS,
+  DEFAULT_POSITION_LOGS,
+} from '../network/network-definition';
 import type { NetworkFile } from '../network/network-definition';
 import type { DevnetDeployment } from '../network/network.types';
 import {
@@ -44,6 +48,8 @@ export interface DevnetInfrastructure {
     create2Deployer: string;
   };
   weth: string;
+  /** The devnet's SanctionsList stand-in (owner: the deployer; `npm run cli -- sanctions`). */
+  sanctionsOracle: string;
   accounts: { deployer: string; seeder: string; funded: string[] };
 }
 
@@ -152,6 +158,8 @@ export async function deployInfrastructure(
   ]);
   const stateView = await d.deploy(deployer, loadUniswapArtifact('StateView'), [poolManager]);
   const v4Quoter = await d.deploy(deployer, loadUniswapArtifact('V4Quoter'), [poolManager]);
+  // Nonce 8: Chainalysis' oracle stands in as a contract whose owner lists addresses.
+  const sanctionsOracle = await d.deploy(deployer, loadOwnArtifact('SanctionsOracle'), [deployer]);
 
   const funded = accounts.slice(0, C.FUNDED_ACCOUNT_COUNT).map((a) => getAddress(a));
   for (const account of funded)
@@ -171,6 +179,7 @@ export async function deployInfrastructure(
       create2Deployer: getAddress(CREATE2_DEPLOYER_ADDRESS),
     },
     weth,
+    sanctionsOracle,
     accounts: {
       deployer,
       seeder: getAddress(accounts[C.SEEDER_ACCOUNT_INDEX]),
@@ -198,6 +207,7 @@ export function infrastructureNetworkFile(
     pool: { fee: C.POOL_FEE, tickSpacing: C.POOL_TICK_SPACING },
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
+    compliance: { sanctionsOracle: infra.sanctionsOracle, exitPolicy: DEFAULT_EXIT_POLICY },
     deployment: null,
   };
 }
@@ -258,5 +268,6 @@ export async function deployDevnet(
       liquidity: result.pool!.liquidity.toString(),
     },
     accounts: { deployer, attester: deployer, seeder, funded },
+    compliance: { sanctionsOracle: infra.sanctionsOracle, exitPolicy: DEFAULT_EXIT_POLICY },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { getAddress, isAddress } from 'ethers';
 import type {
+  ComplianceNetworkSettings,
   DeprecatedItem,
   DevnetDeployment,
   NetworkDefinition,
@@ -32,6 +33,11 @@ export interface NetworkFile {
   /** Where position discovery starts reading PositionManager Transfer logs; absent: block 0, 10,000-block pages. */
   positionLogs?: PositionLogsConfig;
   deprecated: DeprecatedEntry[];
+  /**
+   * Sanctions screening: `sanctionsOracle` (SanctionsList `isSanctioned(address)`; null or the
+   * zero address: none) and the hook's `exitPolicy` (default "freeze"). Absent: neither.
+   */
+  compliance?: Partial<{ sanctionsOracle: string | null; exitPolicy: 'freeze' | 'allow' }>;
   /** What `npm run cli -- deploy` did on this network; absent or null before it ran. */
   deployment?: NetworkDeploymentRecord | null;
 }
@@ -64,6 +70,31 @@ export interface NetworkOverrides {
   tusdcAddress?: string;
   positionLogsStartBlock?: number;
   positionLogsPageBlocks?: number;
+}
+
+/** Exits of a sanctioned wallet are frozen unless a network file says "allow" (docs/security.md). */
+export const DEFAULT_EXIT_POLICY = 'freeze' as const;
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** The file's `compliance` object resolved: the zero address means no oracle, like null. */
+export function resolveComplianceSettings(
+  compliance: NetworkFile['compliance'],
+): ComplianceNetworkSettings {
+  const oracle = compliance?.sanctionsOracle ?? null;
+  const exitPolicy = compliance?.exitPolicy ?? DEFAULT_EXIT_POLICY;
+  if (exitPolicy !== 'freeze' && exitPolicy !== 'allow')
+    throw new Error(
+      `Network configuration: compliance.exitPolicy must be "freeze" or "allow" (got ${JSON.stringify(exitPolicy)})`,
+    );
+  if (oracle !== null && !isAddress(oracle))
+    throw new Error(
+      `Network configuration: compliance.sanctionsOracle is not an address (got ${JSON.stringify(oracle)})`,
+    );
+  return {
+    sanctionsOracle: oracle === null || oracle === ZERO_ADDRESS ? null : getAddress(oracle),
+    exitPolicy,
+  };
 }
 
 /** Public RPCs commonly cap eth_getLogs at 10,000 blocks per request. */
@@ -178,6 +209,7 @@ export function resolveNetworkFile(
         DEFAULT_POSITION_LOGS.pageBlocks,
     },
     deprecated: resolveDeprecated(file.deprecated, tusdc.address, contracts.complianceHook),
+    compliance: resolveComplianceSettings(file.compliance),
   };
 }
 
@@ -209,6 +241,7 @@ export function devnetNetworkFile(deployment: DevnetDeployment): NetworkFile {
     // The devnet deploys the PositionManager in its first blocks: every position is after block 0.
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
+    compliance: deployment.compliance,
   };
 }
 

@@ -46,6 +46,20 @@ export interface PositionLogsConfig {
   pageBlocks: number;
 }
 
+/**
+ * What a sanctioned wallet's exits (decrease, collect, burn) meet in our hook: "freeze" refuses
+ * them (sanctions law usually asks that blocked property stay put), "allow" lets them through.
+ * A deploy-time choice: it is a constructor argument of the hook.
+ */
+export type ExitPolicy = 'freeze' | 'allow';
+
+/** Screening settings of a network: the network file's `compliance` object. */
+export interface ComplianceNetworkSettings {
+  /** Chainalysis' SanctionsList oracle (or the devnet's stand-in); null: no oracle. */
+  sanctionsOracle: string | null;
+  exitPolicy: ExitPolicy;
+}
+
 export interface NetworkDefinition {
   name: string;
   chainId: number;
@@ -54,6 +68,7 @@ export interface NetworkDefinition {
   pool: PoolKeyInfo;
   positionLogs: PositionLogsConfig;
   deprecated: DeprecatedItem[];
+  compliance: ComplianceNetworkSettings;
 }
 
 /** What a devnet deployment reports (before it is turned into a NetworkDefinition). */
@@ -63,4 +78,5 @@ export interface DevnetDeployment {
   tokens: { WETH: string; tUSDC: string };
   pool: PoolKeyInfo & { sqrtPriceX96: string; liquidity: string };
   accounts: { deployer: string; attester: string; seeder: string; funded: string[] };
+  compliance: ComplianceNetworkSettings;
 }

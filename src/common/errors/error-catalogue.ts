@@ -167,6 +167,11 @@ const entries = {
     phase: 'preflight',
     hint: 'Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway.',
   },
+  WALLET_SANCTIONED: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.',
+  },
   ALLOWANCE_INSUFFICIENT: {
     status: 200,
     phase: 'preflight',

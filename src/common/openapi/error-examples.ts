@@ -108,6 +108,11 @@ const SAMPLES: Partial<
     message: 'Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no active compliance session',
     details: [{ activeUntil: null }],
   },
+  WALLET_SANCTIONED: {
+    message:
+      "Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 is on the sanctions list of this network's oracle: the compliance hook refuses its trades",
+    details: [{ walletAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' }],
+  },
   BALANCE_INSUFFICIENT: {
     message: 'The wallet cannot pay: WETH balance 0 < 100000000000000000',
     details: [{ token: 'WETH', balance: '0', required: '100000000000000000' }],

@@ -80,6 +80,7 @@ export class OnboardingController {
       'INVALID_ADDRESS',
       'DEMO_DISABLED',
       'INSTITUTION_OWNERSHIP_MISMATCH',
+      'WALLET_SANCTIONED',
       'BROADCAST_FAILED',
       'CHAIN_UNAVAILABLE',
     ],

@@ -49,6 +49,7 @@ export class VerificationController {
       'PROOF_INVALID',
       'CREDENTIAL_EXPIRED',
       'INSTITUTION_OWNERSHIP_MISMATCH',
+      'WALLET_SANCTIONED',
       'PROOF_REPLAYED',
       'BROADCAST_FAILED',
       'CHAIN_UNAVAILABLE',
