@@ -989,7 +989,7 @@ export interface paths {
          * Relay a signed transaction built by this service: simulate it, then send it
          * @description **Auth:** an API key with the `defi:broadcast` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Phases: validation (the bytes decode, are signed for chain 84532, and call a contract the service builds for: 400 INVALID_PARAMS, 400 BROADCAST_TARGET_NOT_ALLOWED), preflight (403 INSTITUTION_OWNERSHIP_MISMATCH: the sender is bound to another account), broadcast (409 NONCE_CONFLICT: not the wallet's next nonce; 400 BALANCE_INSUFFICIENT: cannot pay gas; simulated at the latest block: 412 SESSION_NOT_ACTIVE when the compliance hook refuses, 400 SIMULATION_REVERTED with details.revertCode/revertReason otherwise; then eth_sendRawTransaction: 400 FEE_TOO_LOW, 409 NONCE_CONFLICT, 502 BROADCAST_FAILED). The same signed bytes sent again answer the same txHash with the current status (202), also under Idempotency-Key. Poll GET /api/v1/defi/transactions/{txHash} until CONFIRMED or REVERTED.
+         *     Phases: validation (the bytes decode, are signed for chain 84532, and call a contract the service builds for: 400 INVALID_PARAMS, 400 BROADCAST_TARGET_NOT_ALLOWED), preflight (403 INSTITUTION_OWNERSHIP_MISMATCH: the sender is bound to another account), broadcast (409 NONCE_CONFLICT: not the wallet's next nonce; 400 BALANCE_INSUFFICIENT: cannot pay gas; simulated at the latest block: 412 SESSION_NOT_ACTIVE when the compliance hook refuses, 403 WALLET_SANCTIONED when it refuses a wallet the sanctions oracle lists (details[].walletAddress), 400 SIMULATION_REVERTED with details.revertCode/revertReason otherwise; then eth_sendRawTransaction: 400 FEE_TOO_LOW, 409 NONCE_CONFLICT, 502 BROADCAST_FAILED). The same signed bytes sent again answer the same txHash with the current status (202), also under Idempotency-Key. Poll GET /api/v1/defi/transactions/{txHash} until CONFIRMED or REVERTED.
          */
         post: operations["relayTransaction"];
         delete?: never;
@@ -1009,7 +1009,7 @@ export interface paths {
          * Status of any transaction: PENDING, CONFIRMED, REVERTED or NOT_FOUND
          * @description **Auth:** an API key with the `defi:preflight or defi:broadcast` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Any hash, relayed here or not. CONFIRMED swaps carry the amounts actually paid and received (swap), mints the new tokenId; REVERTED carries revert {code, message, hint}, decoded as the relay decodes its simulation (SESSION_NOT_ACTIVE, SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT, ...). A hash the node does not know is 200 NOT_FOUND. Errors: 400 INVALID_PARAMS (not a 32-byte hash), 503 CHAIN_UNAVAILABLE.
+         *     Any hash, relayed here or not. CONFIRMED swaps carry the amounts actually paid and received (swap), mints the new tokenId; REVERTED carries revert {code, message, hint}, decoded as the relay decodes its simulation (SESSION_NOT_ACTIVE, WALLET_SANCTIONED, SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT, ...). A hash the node does not know is 200 NOT_FOUND. Errors: 400 INVALID_PARAMS (not a 32-byte hash), 503 CHAIN_UNAVAILABLE.
          */
         get: operations["getTransactionStatus"];
         put?: never;
@@ -1150,7 +1150,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -3350,7 +3350,7 @@ export interface components {
         };
         RevertReasonDto: {
             /**
-             * @description SESSION_NOT_ACTIVE (the compliance hook refused: no active session), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, or REVERTED (anything else; the message carries the decoded error)
+             * @description SESSION_NOT_ACTIVE (the compliance hook refused: no active session), WALLET_SANCTIONED (the hook refused a wallet the sanctions oracle lists), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, or REVERTED (anything else; the message carries the decoded error)
              * @example SESSION_NOT_ACTIVE
              */
             code: string;
@@ -6011,6 +6011,8 @@ export interface operations {
              * @description `DEMO_DISABLED` (auth): Demo session activation exists on the test network only; in production submit a proof to POST /verify.
              *
              *     `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              */
             403: {
                 headers: {
@@ -6206,7 +6208,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own. */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6578,6 +6584,8 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
@@ -6803,6 +6811,8 @@ export interface operations {
             };
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
@@ -7255,6 +7265,8 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
@@ -7382,6 +7394,8 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
@@ -7499,6 +7513,8 @@ export interface operations {
             };
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
@@ -7623,6 +7639,8 @@ export interface operations {
             };
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (broadcast): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:broadcast` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
