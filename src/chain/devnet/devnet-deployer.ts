@@ -26,6 +26,7 @@ import {
   LoadedArtifact,
 } from './artifacts';
 import * as C from './constants';
+import { DevnetEas, deployEas, devnetComplianceSection } from './devnet-eas';
 
 export type { Eip1193 };
 
@@ -45,9 +46,11 @@ export interface DevnetInfrastructure {
   };
   weth: string;
   accounts: { deployer: string; seeder: string; funded: string[] };
+  /** EAS predeploys, the indexer, the test attester and its two schemas. */
+  attestations: DevnetEas;
 }
 
-class Deployer {
+export class Deployer {
   constructor(private readonly rpc: Eip1193) {}
 
   /** An unlocked devnet account sends: the infrastructure is not ours to sign for. */
@@ -156,6 +159,7 @@ export async function deployInfrastructure(
   const funded = accounts.slice(0, C.FUNDED_ACCOUNT_COUNT).map((a) => getAddress(a));
   for (const account of funded)
     await d.call(account, weth, wethArtifact.abi as InterfaceAbi, 'deposit', [], C.FUND_WETH_WEI);
+  const attestations = await deployEas(rpc, d, accounts);
 
   return {
     chainId: C.DEVNET_CHAIN_ID,
@@ -176,6 +180,7 @@ export async function deployInfrastructure(
       seeder: getAddress(accounts[C.SEEDER_ACCOUNT_INDEX]),
       funded,
     },
+    attestations,
   };
 }
 
@@ -198,6 +203,7 @@ export function infrastructureNetworkFile(
     pool: { fee: C.POOL_FEE, tickSpacing: C.POOL_TICK_SPACING },
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
+    compliance: devnetComplianceSection(infra.attestations),
     deployment: null,
   };
 }
@@ -258,5 +264,6 @@ export async function deployDevnet(
       liquidity: result.pool!.liquidity.toString(),
     },
     accounts: { deployer, attester: deployer, seeder, funded },
+    compliance: devnetComplianceSection(infra.attestations),
   };
 }
