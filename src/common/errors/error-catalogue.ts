@@ -211,7 +211,7 @@ const entries = {
   ATTESTATION_SOURCE_NOT_ACCEPTED: {
     status: 403,
     phase: 'preflight',
-    hint: 'The attestation found is not of an accepted source (another attester or schema; details says which), or the source named is not accepted. GET /api/v1/defi/config lists the accepted sources.',
+    hint: 'The attestation found is not of an accepted source (another attester or schema; details says which), or the source named is not accepted. GET /api/v1/compliance/policy lists the accepted sources (knownSources).',
   },
   COMPLIANCE_POLICY_REFUSED: {
     status: 403,
