@@ -6273,7 +6273,7 @@ export interface operations {
              *
              *     `ATTESTATION_EXPIRED` (preflight): The wallet's attestation has expired (details names the source and uid): renew it with its attester, then call again.
              *
-             *     `ATTESTATION_SOURCE_NOT_ACCEPTED` (preflight): The attestation found is not of an accepted source (another attester or schema; details says which), or the source named is not accepted. GET /api/v1/defi/config lists the accepted sources.
+             *     `ATTESTATION_SOURCE_NOT_ACCEPTED` (preflight): The attestation found is not of an accepted source (another attester or schema; details says which), or the source named is not accepted. GET /api/v1/compliance/policy lists the accepted sources (knownSources).
              *
              *     `COMPLIANCE_POLICY_REFUSED` (preflight): Your account's compliance policy refuses this wallet: details names the rule (sources.any, sources.all, countries.deny, countries.allow, minSessionSeconds) and the source. POST /api/v1/compliance/policy/evaluate shows each source's result; owners and admins change the policy with PUT /api/v1/compliance/policy.
              *
