@@ -1,10 +1,11 @@
 // The page functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
-import { formatEther } from 'ethers';
+import { formatEther, Wallet } from 'ethers';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { SCOPES } from '../../src/auth/scopes';
+import { issueTestAttestation, testAttesterKey } from '../../src/chain/devnet/test-attester';
 import { createTestApp, TestAccount, TestApp } from '../helpers/app';
 import { login } from '../helpers/auth';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
@@ -272,6 +273,22 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     expect(actions.length).toBeGreaterThan(0);
     expect(actions.join(' ')).toMatch(/Permit2/);
     await browser.screenshot('dashboard-1280');
+  });
+
+  it("activates a session from a wallet's attestation with one button", async () => {
+    const wallet = chain.wallets[2].address;
+    const attester = new Wallet(testAttesterKey(), chain.provider);
+    await issueTestAttestation(attester, chain.deployment.compliance, { kind: 'account', wallet });
+    const wallets = page.locator('#wallets');
+    await wallets.getByLabel('Wallet address').fill(wallet);
+    await wallets.getByRole('button', { name: 'Bind wallet' }).click();
+    const row = wallets.locator('li', { hasText: wallet });
+    await row.getByText('No session').waitFor();
+    await row
+      .getByRole('button', { name: `Activate a session for ${wallet} from its attestation` })
+      .click();
+    await row.getByText(/Active until/).waitFor({ timeout: 30_000 });
+    expect(await chain.isActive(wallet)).toBe(true);
   });
 
   it('refreshes the access token a minute before it expires, and keeps working with the new one', async () => {

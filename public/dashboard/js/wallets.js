@@ -79,6 +79,15 @@ export function WalletsSection() {
       api('/api/v1/onboarding/activate-session-demo', { method: 'POST', body: { walletAddress } }),
     );
 
+  /** @param {string} walletAddress */
+  const activateFromAttestation = (walletAddress) =>
+    run(`activate ${walletAddress}`, () =>
+      api('/api/v1/onboarding/activate-session-attestation', {
+        method: 'POST',
+        body: { walletAddress },
+      }),
+    );
+
   const chosen = wallets?.find((w) => w.address === selected);
   return html`<${Section} id="wallets" title="Wallets and sessions">
     <form class="bind" onSubmit=${bind}>
@@ -126,6 +135,14 @@ export function WalletsSection() {
                         aria-label=${`Activate a demo session for ${w.address}`}
                       >
                         Activate demo session
+                      </button>
+                      <button
+                        type="button"
+                        onClick=${() => activateFromAttestation(w.address)}
+                        disabled=${busy !== ''}
+                        aria-label=${`Activate a session for ${w.address} from its attestation`}
+                      >
+                        Activate from attestation
                       </button>
                       <button
                         type="button"
