@@ -229,6 +229,17 @@ describe('AttestationActivationService: POST /onboarding/activate-session-attest
         country: 'XX',
       });
 
+      // Preflight shows the wallet's policy result once the account has a policy.
+      const pre = await request(t.server)
+        .get(`/api/v1/defi/preflight/${xx.address}`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
+      expect(pre.body.policy).toMatchObject({
+        allowed: false,
+        decidingRule: 'countries.deny',
+        source: 'verified-country',
+      });
+
       await activate(yy.address, 'verified-account').expect(200);
       expect((await evaluate(yy.address).expect(200)).body).toMatchObject({
         allowed: true,

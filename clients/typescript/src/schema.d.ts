@@ -3148,6 +3148,14 @@ export interface components {
             /** @description bindWallet: the endpoint to call */
             endpoint?: string;
         };
+        PreflightPolicyDto: {
+            allowed: boolean;
+            /** @example countries.deny */
+            decidingRule: string;
+            /** @example verified-country */
+            source: string | null;
+            message: string;
+        };
         PreflightResponseDto: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
@@ -3161,6 +3169,8 @@ export interface components {
             balances: components["schemas"]["Balances"];
             allowances: components["schemas"]["Allowances"];
             nextActions: components["schemas"]["NextActionDto"][];
+            /** @description The wallet against your account's compliance policy (POST /api/v1/compliance/policy/evaluate has each source's result); absent while your account keeps the default policy. */
+            policy?: components["schemas"]["PreflightPolicyDto"];
         };
         TokenAmountsDto: {
             /** @description token0 (WETH), smallest units */

@@ -133,6 +133,20 @@ export class CompliancePolicyService {
   }
 
   /**
+   * Preflight's view: the wallet against the account's policy, or null while the account keeps
+   * the default one (then preflight stays one chain read).
+   */
+  async preflightResult(accountId: string, wallet: string) {
+    const row = await this.policies.findOneBy({ accountId });
+    if (!row) return null;
+    const { allowed, decidingRule, source, message } = await this.evaluate(
+      { accountId } as Principal,
+      wallet,
+    );
+    return { allowed, decidingRule, source, message };
+  }
+
+  /**
    * Every activation path calls this before the attester sends anything: 403
    * COMPLIANCE_POLICY_REFUSED naming the rule and the source, or the decision (allowed).
    */
