@@ -291,6 +291,32 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     expect(await chain.isActive(wallet)).toBe(true);
   });
 
+  it('sets the compliance policy from the wallets page (owner)', async () => {
+    const panel = page.getByRole('region', { name: 'Compliance policy' });
+    await panel.getByLabel('Denied countries').fill('xx, yy');
+    await panel.getByLabel('Shortest session (seconds)').fill('600');
+    await panel.getByRole('button', { name: 'Save policy' }).click();
+    await panel.getByText('Policy saved.').waitFor();
+    const saved = await api()
+      .get('/api/v1/compliance/policy')
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(saved.body).toMatchObject({
+      sources: { mode: 'any', names: [] },
+      countries: { deny: ['XX', 'YY'] },
+      minSessionSeconds: 600,
+    });
+    // An unknown source is refused with the envelope, shown in the panel; nothing changes.
+    await panel.getByLabel('Source names (empty: any accepted source)').fill('nobody');
+    await panel.getByRole('button', { name: 'Save policy' }).click();
+    await panel.getByRole('alert').getByText('INVALID_PARAMS').waitFor();
+    await api()
+      .put('/api/v1/compliance/policy')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ sources: { mode: 'any', names: [] }, countries: {}, minSessionSeconds: 0 })
+      .expect(200);
+  });
+
   it('refreshes the access token a minute before it expires, and keeps working with the new one', async () => {
     const refreshed = page.waitForResponse(`${origin}/auth/refresh`);
     await page.clock.fastForward('14:01'); // access tokens live 15 minutes
@@ -344,10 +370,11 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   it('made no request outside its own origin, and logged no console error', () => {
     expect(browser.requests.length).toBeGreaterThan(10);
     expect(browser.requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
-    // The two refusals the walk provoked on purpose (wrong password, bad checksum) are the only
-    // errors: Chromium logs each failed response; the page itself logs nothing.
+    // The three refusals the walk provoked on purpose (wrong password, bad checksum, unknown
+    // policy source) are the only errors: Chromium logs each failed response; the page logs nothing.
     expect(browser.consoleErrors).toEqual([
       expect.stringMatching(/status of 401/),
+      expect.stringMatching(/status of 400/),
       expect.stringMatching(/status of 400/),
     ]);
   });

@@ -2,6 +2,7 @@
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { api } from './api.js';
 import { dateTime, sessionText, tokenAmount } from './format.js';
+import { PolicyPanel } from './policy.js';
 import { ErrorMessage, Section } from './ui.js';
 
 /**
@@ -17,7 +18,8 @@ let decimals = { ETH: 18 };
 /** @param {string} address @returns {Promise<Preflight>} */
 const preflight = (address) => api(`/api/v1/defi/preflight/${address}`);
 
-export function WalletsSection() {
+/** @param {{role?: string | null}} props */
+export function WalletsSection({ role = null }) {
   const [wallets, setWallets] = useState(/** @type {WalletRow[] | null} */ (null));
   const [selected, setSelected] = useState(/** @type {string | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
@@ -158,6 +160,7 @@ export function WalletsSection() {
             </ul>`
     }
     ${chosen?.preflight && html`<${PreflightView} preflight=${chosen.preflight} />`}
+    <${PolicyPanel} role=${role} />
   <//>`;
 }
 
