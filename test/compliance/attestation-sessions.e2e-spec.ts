@@ -14,6 +14,7 @@ import {
   TestAttestation,
 } from '../../src/chain/devnet/test-attester';
 import type { NetworkCompliance } from '../../src/chain/network/network.types';
+import { AttestationReaderService } from '../../src/compliance/attestations/attestation-reader.service';
 import type { UnsignedTx } from '../../src/defi-builder/encoding/approvals';
 import { DefiDevnet, postSwap, useDefiSuite } from '../helpers/defi';
 import { devnetRpc } from '../helpers/devnet-mining';
@@ -123,7 +124,11 @@ describe('AttestationActivationService: POST /onboarding/activate-session-attest
   it('refuses a revoked attestation with ATTESTATION_REVOKED', async () => {
     const user = chain.wallets[4];
     const uid = await attest({ kind: 'account', wallet: user.address });
+    // The check the screening watcher (issue 41) can call: one read of EAS.
+    const reader = t.app.get(AttestationReaderService);
+    expect(await reader.isAttestationRevoked(uid)).toBe(false);
     await revokeTestAttestation(attester, compliance, uid);
+    expect(await reader.isAttestationRevoked(uid)).toBe(true);
     const res = await activate(user.address, 'verified-account').expect(403);
     expect(res.body).toMatchObject({ code: 'ATTESTATION_REVOKED', phase: 'preflight' });
     expect(res.body.details).toContainEqual(
