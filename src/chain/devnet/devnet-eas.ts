@@ -91,3 +91,18 @@ export function devnetComplianceSection(e: DevnetEas): NetworkCompliance {
     ],
   };
 }
+
+/** The start banner's lines for the attestation contracts and sources. */
+export function easBannerLines(compliance: NetworkCompliance): string[] {
+  if (!compliance.eas) return [];
+  const { eas, schemaRegistry, indexer } = compliance.eas;
+  return [
+    `  ${'EAS'.padEnd(20)} ${eas}`,
+    `  ${'SchemaRegistry'.padEnd(20)} ${schemaRegistry}`,
+    `  ${'attestationIndexer'.padEnd(20)} ${indexer}`,
+    ...compliance.attestationSources.map(
+      (s) =>
+        `  source ${s.name}: attester ${s.attester}, schema ${s.schema} (npm run cli -- attest)`,
+    ),
+  ];
+}
