@@ -8,6 +8,7 @@ import { ActivityLog } from '../events/activity-log';
 import { CliUsageError, required } from './cli-usage';
 
 export { parseFlags, splitCommand, USAGE } from './cli-usage';
+import { runAttestCommand } from './attest-commands';
 import { runCredentialCommand } from './credential-commands';
 
 export { CliUsageError };
@@ -111,7 +112,9 @@ export async function runCommand(
       return { accountId, monthlyQuota: perMonth };
     }
     default: {
-      const result = await runCredentialCommand(app, command, flags);
+      const result =
+        (await runCredentialCommand(app, command, flags)) ??
+        ((await runAttestCommand(app, command, flags)) as Record<string, unknown> | undefined);
       if (result === undefined) throw new CliUsageError(`Unknown command: ${command}`);
       return result;
     }

@@ -15,7 +15,10 @@ export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SE
   credentials refresh --credential FILE [--out FILE]   (the credential's Merkle path in today's tree)
   credentials push-root --root DECIMAL [--revocation yes]   (an external issuer's new root;
                                         after a revocation the previous root stops verifying)
-  revoke-session --wallet W             (the attester ends the wallet's session on chain)`;
+  revoke-session --wallet W             (the attester ends the wallet's session on chain)
+  attest --kind account|country --wallet W [--country XX] [--expires-in SECONDS]
+                                        (devnet: the test attester attests and indexes; prints the uid)
+  attest revoke --uid U                 (devnet: the test attester revokes the attestation)`;
 
 export const USAGE = `Usage: npm run cli -- [--require-database-url] <command> [options]
   create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
@@ -41,10 +44,10 @@ ${CREDENTIAL_USAGE}
                                         (sends ETH from the key in F to the attester: by default the
                                         address of ATTESTER_PRIVATE_KEY; waits until mined)`;
 
-/** `credentials <verb>`, `keys <verb>`, `attester <verb>` and `sanctions <verb>` are commands of two words; every other is one word. */
+/** `credentials <verb>`, `keys <verb>`, `attester <verb>`, `sanctions <verb>` and `attest revoke` are commands of two words; every other is one word. */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if (['credentials', 'keys', 'attester', 'sanctions'].includes(first) && rest[0] && !rest[0].startsWith('--'))
+  if (['credentials', 'keys', 'attester', 'sanctions', 'attest'].includes(first) && rest[0] && !rest[0].startsWith('--'))
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }

@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AttestationActivationService } from './attestations/attestation-activation.service';
+import { AttestationReaderService } from './attestations/attestation-reader.service';
+import { AttestationsController } from './attestations/attestations.controller';
 import { ComplianceActivity } from './compliance-activity';
+import { CompliancePolicy } from './policy/compliance-policy.entity';
+import { CompliancePolicyController } from './policy/compliance-policy.controller';
+import { CompliancePolicyService } from './policy/compliance-policy.service';
 import { complianceKeysProvider } from './compliance-keys';
 import { CredentialsModule } from './credentials/credentials.module';
 import { OnboardingController } from './onboarding/onboarding.controller';
@@ -33,9 +39,15 @@ import { WalletsModule } from './wallets/wallets.module';
   imports: [
     WalletsModule,
     CredentialsModule,
-    TypeOrmModule.forFeature([SiweNonce, VerifyChallenge]),
+    TypeOrmModule.forFeature([SiweNonce, VerifyChallenge, CompliancePolicy]),
   ],
-  controllers: [OnboardingController, VerificationController, SessionStatusController],
+  controllers: [
+    OnboardingController,
+    AttestationsController,
+    VerificationController,
+    SessionStatusController,
+    CompliancePolicyController,
+  ],
   providers: [
     ComplianceActivity,
     complianceKeysProvider,
@@ -63,8 +75,13 @@ import { WalletsModule } from './wallets/wallets.module';
       inject: [CredentialRevocationCheck],
     },
     ScreeningWatcher,
+    AttestationReaderService,
+    AttestationActivationService,
+    CompliancePolicyService,
   ],
   exports: [
+    AttestationReaderService,
+    CompliancePolicyService,
     SanctionsScreen,
     ScreeningWatcher,
     SessionsService,

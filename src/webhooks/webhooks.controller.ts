@@ -47,7 +47,7 @@ export class WebhooksController {
     id: 'createWebhook',
     summary: 'Register a webhook endpoint; the signing secret appears in this response only',
     description:
-      'Events: session.activated, session.expiring (WEBHOOK_SESSION_EXPIRING_LEAD_SECONDS before activeUntil, default 1 h), session.revoked, transaction.confirmed, transaction.reverted (transactions relayed through the service, with the decoded revert), api_key.created, api_key.revoked, quota.threshold (80 % and 100 % of the monthly quota). Body of each delivery: {type, id, createdAt, data}. Retries with backoff (about 8 attempts over 24 h); an endpoint failing for 5 days is disabled.',
+      'Events: session.activated, session.expiring (WEBHOOK_SESSION_EXPIRING_LEAD_SECONDS before activeUntil, default 1 h), session.revoked, transaction.confirmed, transaction.reverted (transactions relayed through the service, with the decoded revert), api_key.created, api_key.revoked, quota.threshold (80 % and 100 % of the monthly quota), compliance.policy_updated (an owner or admin set the compliance policy). Body of each delivery: {type, id, createdAt, data}. Retries with backoff (about 8 attempts over 24 h); an endpoint failing for 5 days is disabled.',
     created: CreatedWebhookResponse,
     errors: [
       ...JSON_BODY_ERRORS,

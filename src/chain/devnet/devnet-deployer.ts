@@ -30,6 +30,7 @@ import {
   LoadedArtifact,
 } from './artifacts';
 import * as C from './constants';
+import { DevnetEas, deployEas, devnetComplianceSection } from './devnet-eas';
 
 export type { Eip1193 };
 
@@ -51,9 +52,11 @@ export interface DevnetInfrastructure {
   /** The devnet's SanctionsList stand-in (owner: the deployer; `npm run cli -- sanctions`). */
   sanctionsOracle: string;
   accounts: { deployer: string; seeder: string; funded: string[] };
+  /** EAS predeploys, the indexer, the test attester and its two schemas. */
+  attestations: DevnetEas;
 }
 
-class Deployer {
+export class Deployer {
   constructor(private readonly rpc: Eip1193) {}
 
   /** An unlocked devnet account sends: the infrastructure is not ours to sign for. */
@@ -164,6 +167,7 @@ export async function deployInfrastructure(
   const funded = accounts.slice(0, C.FUNDED_ACCOUNT_COUNT).map((a) => getAddress(a));
   for (const account of funded)
     await d.call(account, weth, wethArtifact.abi as InterfaceAbi, 'deposit', [], C.FUND_WETH_WEI);
+  const attestations = await deployEas(rpc, d, accounts);
 
   return {
     chainId: C.DEVNET_CHAIN_ID,
@@ -185,6 +189,7 @@ export async function deployInfrastructure(
       seeder: getAddress(accounts[C.SEEDER_ACCOUNT_INDEX]),
       funded,
     },
+    attestations,
   };
 }
 
@@ -207,7 +212,11 @@ export function infrastructureNetworkFile(
     pool: { fee: C.POOL_FEE, tickSpacing: C.POOL_TICK_SPACING },
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
-    compliance: { sanctionsOracle: infra.sanctionsOracle, exitPolicy: DEFAULT_EXIT_POLICY },
+    compliance: {
+      sanctionsOracle: infra.sanctionsOracle,
+      exitPolicy: DEFAULT_EXIT_POLICY,
+      ...devnetComplianceSection(infra.attestations),
+    },
     deployment: null,
   };
 }
@@ -268,6 +277,10 @@ export async function deployDevnet(
       liquidity: result.pool!.liquidity.toString(),
     },
     accounts: { deployer, attester: deployer, seeder, funded },
-    compliance: { sanctionsOracle: infra.sanctionsOracle, exitPolicy: DEFAULT_EXIT_POLICY },
+    compliance: {
+      sanctionsOracle: infra.sanctionsOracle,
+      exitPolicy: DEFAULT_EXIT_POLICY,
+      ...devnetComplianceSection(infra.attestations),
+    },
   };
 }

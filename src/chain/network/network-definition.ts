@@ -5,7 +5,9 @@
 import { getAddress, isAddress } from 'ethers';
 import type {
   ComplianceNetworkSettings,
+  AttestationSource,
   DeprecatedItem,
+  NetworkCompliance,
   DevnetDeployment,
   NetworkDefinition,
   PositionLogsConfig,
@@ -34,10 +36,13 @@ export interface NetworkFile {
   positionLogs?: PositionLogsConfig;
   deprecated: DeprecatedEntry[];
   /**
-   * Sanctions screening: `sanctionsOracle` (SanctionsList `isSanctioned(address)`; null or the
-   * zero address: none) and the hook's `exitPolicy` (default "freeze"). Absent: neither.
+   * Sanctions screening (`sanctionsOracle`: SanctionsList `isSanctioned(address)`, null or the
+   * zero address: none; the hook's `exitPolicy`, default "freeze") and attestation sources (the
+   * EAS contracts and the accepted sources). Absent: none of them.
    */
-  compliance?: Partial<{ sanctionsOracle: string | null; exitPolicy: 'freeze' | 'allow' }>;
+  compliance?: Partial<
+    { sanctionsOracle: string | null; exitPolicy: 'freeze' | 'allow' } & NetworkCompliance
+  >;
   /** What `npm run cli -- deploy` did on this network; absent or null before it ran. */
   deployment?: NetworkDeploymentRecord | null;
 }
@@ -209,8 +214,53 @@ export function resolveNetworkFile(
         DEFAULT_POSITION_LOGS.pageBlocks,
     },
     deprecated: resolveDeprecated(file.deprecated, tusdc.address, contracts.complianceHook),
-    compliance: resolveComplianceSettings(file.compliance),
+    compliance: { ...resolveComplianceSettings(file.compliance), ...resolveCompliance(file) },
   };
+}
+
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+
+/** The `compliance` section checked: sources need the EAS contracts, unique names, valid fields. */
+export function resolveCompliance(
+  file: Pick<NetworkFile, 'name' | 'compliance'>,
+): NetworkCompliance {
+  const section = file.compliance ?? {};
+  const where = `${file.name}.compliance`;
+  const eas = section.eas
+    ? {
+        eas: required(section.eas.eas, `${where}.eas.eas`),
+        schemaRegistry: required(section.eas.schemaRegistry, `${where}.eas.schemaRegistry`),
+        indexer: section.eas.indexer ? required(section.eas.indexer, `${where}.eas.indexer`) : null,
+      }
+    : null;
+  const sources = (section.attestationSources ?? []).map((s, i): AttestationSource => {
+    const at = `${where}.attestationSources[${i}]`;
+    if (!s.name || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(s.name))
+      throw new Error(
+        `Network configuration: ${at}.name must be a lower-case slug (got ${JSON.stringify(s.name ?? null)})`,
+      );
+    if (!BYTES32.test(s.schema ?? ''))
+      throw new Error(`Network configuration: ${at}.schema must be a 32-byte schema uid`);
+    if (s.kind !== 'account' && s.kind !== 'country')
+      throw new Error(`Network configuration: ${at}.kind must be "account" or "country"`);
+    return {
+      name: s.name,
+      attester: required(s.attester, `${at}.attester`),
+      schema: s.schema.toLowerCase(),
+      kind: s.kind,
+    };
+  });
+  if (sources.length > 0 && !eas)
+    throw new Error(`Network configuration: ${where}.attestationSources need ${where}.eas`);
+  if (sources.length > 0 && !eas?.indexer)
+    throw new Error(
+      `Network configuration: ${where}.attestationSources need ${where}.eas.indexer (latest attestation uid by recipient and schema)`,
+    );
+  const names = sources.map((s) => s.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup)
+    throw new Error(`Network configuration: ${where}.attestationSources name ${dup} appears twice`);
+  return { eas, attestationSources: sources };
 }
 
 /** The network file describing a devnet deployment (what `--write-network-file` commits). */

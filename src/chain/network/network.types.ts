@@ -60,6 +60,29 @@ export interface ComplianceNetworkSettings {
   exitPolicy: ExitPolicy;
 }
 
+/** The Ethereum Attestation Service contracts of a network (OP-Stack predeploys on Base). */
+export interface EasContracts {
+  eas: string;
+  schemaRegistry: string;
+  /** Coinbase's attestation-indexer interface: latest uid by (recipient, schema); null = none. */
+  indexer: string | null;
+}
+
+/** An accepted attestation source: attestations of `schema` made by `attester`. */
+export interface AttestationSource {
+  name: string;
+  attester: string;
+  schema: string;
+  /** `country` attestations carry an ISO 3166-1 alpha-2 code (`string verifiedCountry`). */
+  kind: 'account' | 'country';
+}
+
+/** The network file's `compliance` section: where attestations live and which are accepted. */
+export interface NetworkCompliance {
+  eas: EasContracts | null;
+  attestationSources: AttestationSource[];
+}
+
 export interface NetworkDefinition {
   name: string;
   chainId: number;
@@ -68,7 +91,7 @@ export interface NetworkDefinition {
   pool: PoolKeyInfo;
   positionLogs: PositionLogsConfig;
   deprecated: DeprecatedItem[];
-  compliance: ComplianceNetworkSettings;
+  compliance: ComplianceNetworkSettings & NetworkCompliance;
 }
 
 /** What a devnet deployment reports (before it is turned into a NetworkDefinition). */
@@ -78,5 +101,5 @@ export interface DevnetDeployment {
   tokens: { WETH: string; tUSDC: string };
   pool: PoolKeyInfo & { sqrtPriceX96: string; liquidity: string };
   accounts: { deployer: string; attester: string; seeder: string; funded: string[] };
-  compliance: ComplianceNetworkSettings;
+  compliance: ComplianceNetworkSettings & NetworkCompliance;
 }
