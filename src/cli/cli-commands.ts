@@ -9,6 +9,7 @@ import { CliUsageError, required } from './cli-usage';
 
 export { parseFlags, splitCommand, USAGE } from './cli-usage';
 import { runCredentialCommand } from './credential-commands';
+import { runIssuerCommand } from './issuer-commands';
 
 export { CliUsageError };
 
@@ -111,7 +112,9 @@ export async function runCommand(
       return { accountId, monthlyQuota: perMonth };
     }
     default: {
-      const result = await runCredentialCommand(app, command, flags);
+      const result =
+        (await runCredentialCommand(app, command, flags)) ??
+        (await runIssuerCommand(app, command, flags));
       if (result === undefined) throw new CliUsageError(`Unknown command: ${command}`);
       return result;
     }

@@ -10,12 +10,19 @@ export function required(flags: Record<string, string>, name: string): string {
   return value;
 }
 
-export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SECONDS] --out FILE   (demo issuer, test network)
+export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SECONDS] --out FILE [--issuer-key-file K]
+                                        (demo issuer; K: a registered issuer's private key)
   credentials revoke --wallet W         (empties the wallet's credentials, rotates the root, ends their sessions)
   credentials refresh --credential FILE [--out FILE]   (the credential's Merkle path in today's tree)
   credentials push-root --root DECIMAL [--revocation yes]   (an external issuer's new root;
                                         after a revocation the previous root stops verifying)
-  revoke-session --wallet W             (the attester ends the wallet's session on chain)`;
+  revoke-session --wallet W             (the attester ends the wallet's session on chain)
+  issuers list                          (the credential issuers POST /verify accepts, with their keys)
+  issuers add --name N --public-key X,Y [--valid-from T] [--valid-until T]
+                                        (T: unix seconds or ISO 8601; no restart needed)
+  issuers rotate --name N --public-key X,Y [--valid-from T] [--valid-until T]
+                                        (retires the current key: its credentials verify until they expire)
+  issuers revoke --name N               (its credentials open no new session; ends the open ones)`;
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
   create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
@@ -35,10 +42,14 @@ ${CREDENTIAL_USAGE}
   migrate                               (database settings only: runs the pending migrations once
                                         and exits; for replicas started with DATABASE_MIGRATIONS=off)`;
 
-/** `credentials <verb>` and `keys <verb>` are commands of two words; every other is one word. */
+/** `credentials|keys|issuers <verb>` are commands of two words; every other is one word. */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if ((first === 'credentials' || first === 'keys') && rest[0] && !rest[0].startsWith('--'))
+  if (
+    (first === 'credentials' || first === 'keys' || first === 'issuers') &&
+    rest[0] &&
+    !rest[0].startsWith('--')
+  )
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }

@@ -5,9 +5,8 @@ import { DEVNET_MNEMONIC } from '../chain/devnet/constants';
 import { complianceConfig, ComplianceConfig } from '../config/compliance.config';
 import { InvalidConfigError } from '../config/env-reader';
 import {
-  DEVNET_ISSUER_PUBLIC_KEY,
+  configuredIssuerPublicKey,
   loadComplianceVerificationKey,
-  parseIssuerPublicKey,
   type Groth16VerificationKey,
   type IssuerPublicKey,
 } from './zk';
@@ -29,9 +28,7 @@ export class ComplianceKeys {
   static load(config: ComplianceConfig): ComplianceKeys {
     return new ComplianceKeys(
       named('ZK_VERIFICATION_KEY_PATH', config.verificationKeyPath, loadComplianceVerificationKey),
-      config.issuerPublicKey === undefined
-        ? DEVNET_ISSUER_PUBLIC_KEY
-        : named('ZK_ISSUER_PUBLIC_KEY', config.issuerPublicKey, parseIssuerPublicKey),
+      named('ZK_ISSUER_PUBLIC_KEY', config.issuerPublicKey, configuredIssuerPublicKey),
       // Devnet account 0: the deployer and the registry's attester (design §4).
       config.attesterPrivateKey ?? Wallet.fromPhrase(DEVNET_MNEMONIC).privateKey,
       config.zkVerifyThreads ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
@@ -39,11 +36,11 @@ export class ComplianceKeys {
   }
 }
 
-function named<T>(variable: string, value: string, load: (value: string) => T): T {
+function named<T, V>(variable: string, value: V, load: (value: V) => T): T {
   try {
     return load(value);
   } catch (error) {
-    throw new InvalidConfigError(variable, (error as Error).message, value);
+    throw new InvalidConfigError(variable, (error as Error).message, value as string);
   }
 }
 

@@ -192,6 +192,11 @@ const entries = {
     phase: 'preflight',
     hint: 'The compliance credential is past its expiry; ask the issuer for a new credential, then prove again.',
   },
+  CREDENTIAL_ISSUER_REVOKED: {
+    status: 403,
+    phase: 'preflight',
+    hint: "The operator revoked this credential's issuer: its credentials open no new session. Get a credential from another issuer the service accepts.",
+  },
   POSITION_NOT_FOUND: {
     status: 404,
     phase: 'preflight',

@@ -114,6 +114,9 @@ const SAMPLES: Partial<
   },
   PROOF_REPLAYED: { message: 'This challenge was already used' },
   CREDENTIAL_EXPIRED: { message: 'The credential expires before the chain time now' },
+  CREDENTIAL_ISSUER_REVOKED: {
+    message: 'The credential\'s issuer "acme-kyc" was revoked by the operator',
+  },
   POSITION_NOT_FOUND: {
     message: 'Position 42 does not exist in this pool',
     details: [{ tokenId: '42' }],

@@ -42,16 +42,19 @@ export class VerificationController {
   @ApiOperation({
     summary: 'Verify a zero-knowledge compliance proof and open (or renew) the wallet’s session',
     description:
-      'Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". ' +
+      'Groth16 proof of "I hold an unexpired credential of a registered issuer for this wallet, in a credential root the service accepts, for this challenge". ' +
       'The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. ' +
       'Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.',
   })
   @ApiOkResponse({ type: VerifyResponse })
   @ApiBadRequestResponse({
     description:
-      'INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify; wrong wallet or issuer; unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept: revoked credential or stale tree), CREDENTIAL_EXPIRED',
+      'INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify; wrong wallet; an issuer key that is not registered or outside its validity dates; unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept: revoked credential or stale tree), CREDENTIAL_EXPIRED',
   })
-  @ApiForbiddenResponse({ description: 'INSTITUTION_OWNERSHIP_MISMATCH' })
+  @ApiForbiddenResponse({
+    description:
+      'INSTITUTION_OWNERSHIP_MISMATCH, CREDENTIAL_ISSUER_REVOKED (the operator revoked the credential’s issuer)',
+  })
   @ApiConflictResponse({ description: 'PROOF_REPLAYED: this challenge was already used' })
   @ApiBadGatewayResponse({
     description: 'BROADCAST_FAILED: the activation failed; the proof can be submitted again',

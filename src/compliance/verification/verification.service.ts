@@ -6,8 +6,8 @@ import { appConfig, AppConfig } from '../../config/app.config';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { ComplianceActivity } from '../compliance-activity';
-import { ComplianceKeys } from '../compliance-keys';
 import { CredentialRootsService } from '../credentials/credential-roots.service';
+import { IssuersService } from '../credentials/issuers.service';
 import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
 import { WalletsService } from '../wallets/wallets.service';
 import { readComplianceStatement, type ComplianceStatement } from '../zk';
@@ -19,15 +19,17 @@ export type VerificationResult = ActivatedSession & {
   verified: true;
   nullifier: string;
   credentialExpiresAt: number;
+  /** The registered issuer whose key signed the credential. */
+  issuer: { name: string };
 };
 
 const NEW_CHALLENGE =
   'Fetch a new challenge with GET /verify/challenge, prove again and POST /verify.';
 
 /**
- * POST /verify: a Groth16 proof that the wallet holds an unexpired, unrevoked credential of the
- * configured issuer, made for a challenge we issued, opens (or renews) its compliance session.
- * Order: statement (400) -> challenge (400 unknown/expired/foreign, 409 used), clock and root
+ * POST /verify: a Groth16 proof that the wallet holds an unexpired, unrevoked credential of a
+ * registered issuer, made for a challenge we issued, opens (or renews) its compliance session.
+ * Order: statement (400) -> issuer (400 unknown key, 403 revoked issuer) -> challenge (400 unknown/expired/foreign, 409 used), clock and root
  * (400) -> pairing (400) -> expiry (400 CREDENTIAL_EXPIRED) -> ownership (403) -> the challenge
  * spent atomically (409 for every concurrent replay) -> activation (502/503; the challenge is
  * given back so the same proof can be retried).
@@ -40,9 +42,9 @@ export class VerificationService {
     private readonly wallets: WalletsService,
     private readonly challenges: VerifyChallengesService,
     private readonly roots: CredentialRootsService,
+    private readonly issuers: IssuersService,
     private readonly verifier: ProofVerifierService,
     private readonly sessions: SessionsService,
-    private readonly keys: ComplianceKeys,
     private readonly activity: ComplianceActivity,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
@@ -65,6 +67,8 @@ export class VerificationService {
     meta?: RequestMeta,
   ): Promise<VerificationResult> {
     const statement = this.readStatement(body);
+    // Whose key signed it: 400 for a key we do not accept, 403 for a revoked issuer.
+    const issuer = await this.issuers.acceptedIssuer(statement.issuer);
     await this.checkFreshness(principal, statement);
     if (!(await this.verifier.verify(body.publicSignals, body.proof))) {
       throw new ApiError('PROOF_INVALID', 'the proof does not verify against the verification key');
@@ -84,15 +88,11 @@ export class VerificationService {
         await this.wallets.bind(statement.wallet, principal.accountId, 'keep'),
         meta,
       );
-    return this.openSession(principal, statement, meta);
+    return this.openSession(principal, statement, issuer, meta);
   }
 
   private readStatement(body: VerifyProofDto): ComplianceStatement {
-    const statement = readComplianceStatement(
-      body.walletAddress,
-      body.publicSignals,
-      this.keys.issuerPublicKey,
-    );
+    const statement = readComplianceStatement(body.walletAddress, body.publicSignals);
     if (!statement.ok) throw new ApiError('PROOF_INVALID', statement.message);
     return statement;
   }
@@ -128,6 +128,7 @@ export class VerificationService {
   private async openSession(
     principal: Principal,
     s: ComplianceStatement,
+    issuerName: string,
     meta?: RequestMeta,
   ): Promise<VerificationResult> {
     if (!(await this.challenges.consume(s.challenge, principal.accountId, s.nullifier))) {
@@ -144,8 +145,14 @@ export class VerificationService {
       });
       throw error;
     }
-    await this.challenges.recordSession(s.challenge, session.activeUntilUnix);
+    await this.challenges.recordSession(s.challenge, session.activeUntilUnix, issuerName);
     await this.activity.sessionActivated(principal, session, 'proof', meta);
-    return { ...session, verified: true, nullifier: s.nullifier, credentialExpiresAt: s.expiresAt };
+    return {
+      ...session,
+      verified: true,
+      nullifier: s.nullifier,
+      credentialExpiresAt: s.expiresAt,
+      issuer: { name: issuerName },
+    };
   }
 }
