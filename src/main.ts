@@ -11,6 +11,7 @@ import { validateConfiguration } from './config';
 import { ChainInstanceService } from './chain/instance/chain-instance.service';
 import { ChainConnection } from './chain/chain-connection';
 import { checkConfiguredNetworkFile } from './chain/network/network-loader';
+import { checkTrustedSetup } from './compliance/compliance-keys';
 import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
 import { armShutdownDeadline } from './lifecycle/shutdown-deadline';
 import { guardStdio } from './common/logging/guard-stdio';
@@ -21,7 +22,7 @@ async function bootstrap(): Promise<void> {
   refuseUnsupportedRuntime();
   // A stdout whose reader has gone must not end (or stall) the service: see guardStdio.
   guardStdio();
-  validateConfiguration([checkConfiguredNetworkFile]);
+  validateConfiguration([checkConfiguredNetworkFile, checkTrustedSetup]);
   const heapGrowingPercent = appConfig().heapGrowingPercent;
   limitHeapGrowth(heapGrowingPercent);
   const app = await NestFactory.create(AppModule, new ExpressHttpAdapter(), {

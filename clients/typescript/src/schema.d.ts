@@ -679,7 +679,7 @@ export interface paths {
          * Verify a zero-knowledge compliance proof and open (or renew) the wallet’s session
          * @description **Auth:** an API key with the `compliance:verify` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.
+         *     Groth16 proof of "I hold an unexpired credential of a registered issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.
          *
          *     Also served at `POST /verify`.
          */
@@ -1150,7 +1150,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -2130,6 +2130,13 @@ export interface components {
              */
             publicSignals: string[];
         };
+        VerifyIssuer: {
+            /**
+             * @description The registered issuer whose key signed the credential (`npm run cli -- issuers list`; "default" is the configured one).
+             * @example acme-kyc
+             */
+            name: string;
+        };
         VerifyResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
@@ -2158,6 +2165,7 @@ export interface components {
              * @example 1826893800
              */
             credentialExpiresAt: number;
+            issuer: components["schemas"]["VerifyIssuer"];
         };
         SessionStatusResponse: {
             /** @enum {string} */
@@ -6095,7 +6103,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
-            /** @description INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify; wrong wallet or issuer; unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept: revoked credential or stale tree), CREDENTIAL_EXPIRED */
+            /** @description INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify; wrong wallet; an issuer key that is not registered or outside its validity dates; unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept: revoked credential or stale tree), CREDENTIAL_EXPIRED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6122,7 +6130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INSTITUTION_OWNERSHIP_MISMATCH */
+            /** @description INSTITUTION_OWNERSHIP_MISMATCH, CREDENTIAL_ISSUER_REVOKED (the operator revoked the credential’s issuer) */
             403: {
                 headers: {
                     [name: string]: unknown;
