@@ -15,6 +15,8 @@ import { RegistryConnection } from './sessions/registry-connection';
 import { SessionsService } from './sessions/sessions.service';
 import { ProofVerifierService } from './verification/proof-verifier.service';
 import { VerificationController } from './verification/verification.controller';
+import { ProvingArtifactsController } from './verification/proving-artifacts.controller';
+import { ProvingArtifactsService } from './verification/proving-artifacts.service';
 import { VerificationService } from './verification/verification.service';
 import { VerifyChallenge } from './verification/verify-challenge.entity';
 import { VerifyChallengesService } from './verification/verify-challenges.service';
@@ -30,7 +32,12 @@ import { WalletsModule } from './wallets/wallets.module';
     CredentialsModule,
     TypeOrmModule.forFeature([SiweNonce, VerifyChallenge]),
   ],
-  controllers: [OnboardingController, VerificationController, SessionStatusController],
+  controllers: [
+    OnboardingController,
+    VerificationController,
+    ProvingArtifactsController,
+    SessionStatusController,
+  ],
   providers: [
     ComplianceActivity,
     complianceKeysProvider,
@@ -44,6 +51,7 @@ import { WalletsModule } from './wallets/wallets.module';
     VerifyChallengesService,
     ProofVerifierService,
     VerificationService,
+    ProvingArtifactsService,
   ],
   exports: [
     SessionsService,

@@ -33,6 +33,12 @@ export const complianceConfig = registerAs('compliance', () => {
       'ZK_VERIFICATION_KEY_PATH',
       'circuits/build/verification_key.json',
     ),
+    /** The proving key served to provers at /zk/ (GET /verify/artifacts): the ceremony's zkey. */
+    provingKeyPath: envString(
+      env,
+      'ZK_PROVING_KEY_PATH',
+      'circuits/build/compliance_credential.zkey',
+    ),
     /**
      * A production start with the repository's test trusted setup (one local contributor) is
      * refused unless this says it is a test network (checkTrustedSetup, compliance layer).

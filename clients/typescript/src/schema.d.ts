@@ -690,6 +690,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/verify/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The circuit files a wallet holder proves with, pinned by SHA-256 (public)
+         * @description **Auth:** none (public).
+         *
+         *     Download `wasm.url` and `zkey.url` (relative to the service), check each against its `sha256`, and prove a credential for a challenge of GET /verify/challenge; the proof is what POST /verify takes.
+         *
+         *     Also served at `GET /verify/artifacts`.
+         */
+        get: operations["getProvingArtifacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/compliance/sessions/{address}": {
         parameters: {
             query?: never;
@@ -2166,6 +2190,40 @@ export interface components {
              */
             credentialExpiresAt: number;
             issuer: components["schemas"]["VerifyIssuer"];
+        };
+        ProvingArtifactResponse: {
+            /** @example compliance_credential.zkey */
+            file: string;
+            /**
+             * @description Relative to the service: content-addressed, cached forever (a new key is a new URL).
+             * @example /zk/3f1c0c8f5fd3ad1d0e8f9b7e0cdd4b0fb5b3a0f1c9a8e7d6c5b4a3f2e1d0c9b8/compliance_credential.zkey
+             */
+            url: string;
+            /**
+             * @description Check the downloaded bytes against it before proving.
+             * @example 3f1c0c8f5fd3ad1d0e8f9b7e0cdd4b0fb5b3a0f1c9a8e7d6c5b4a3f2e1d0c9b8
+             */
+            sha256: string;
+            /** @example 6508178 */
+            bytes: number;
+        };
+        VerificationKeyDigest: {
+            /** @description SHA-256 of the verification key /verify checks proofs against. */
+            sha256: string;
+        };
+        ProvingArtifactsResponse: {
+            /** @enum {string} */
+            circuit: "compliance_credential";
+            /**
+             * @description Changes whenever the wasm or the zkey changes.
+             * @example 9c1e0d2b7a4f5e61
+             */
+            version: string;
+            /** @description The witness generator. */
+            wasm: components["schemas"]["ProvingArtifactResponse"];
+            /** @description The Groth16 proving key. */
+            zkey: components["schemas"]["ProvingArtifactResponse"];
+            verificationKey: components["schemas"]["VerificationKeyDigest"];
         };
         SessionStatusResponse: {
             /** @enum {string} */
@@ -6177,6 +6235,34 @@ export interface operations {
             };
             /** @description CHAIN_UNAVAILABLE: the chain RPC did not answer; the proof can be submitted again */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getProvingArtifacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvingArtifactsResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (build): Unexpected error; retry, and quote errorId when contacting support. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
