@@ -7,6 +7,8 @@
  *   const body = await proveCredential(credential, challenge, { baseUrl });
  *   await api.POST('/api/v1/verify', { body });
  */
+// The ambient declaration of snarkjs (it ships none), for programs that compile this file alone.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./snarkjs.d.ts" />
 import * as snarkjs from 'snarkjs';
 import type { components } from './schema';
