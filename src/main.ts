@@ -13,6 +13,7 @@ import { validateConfiguration } from './config';
 import { ChainInstanceService } from './chain/instance/chain-instance.service';
 import { ChainConnection } from './chain/chain-connection';
 import { checkConfiguredNetworkFile } from './chain/network/network-loader';
+import { checkTrustedSetup } from './compliance/compliance-keys';
 import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
 import { armShutdownDeadline } from './lifecycle/shutdown-deadline';
 import { exitCleanlyOnSignals } from './lifecycle/exit-on-signal';
@@ -30,7 +31,7 @@ async function bootstrap(): Promise<void> {
   refuseUnsupportedRuntime();
   // A stdout whose reader has gone must not end (or stall) the service: see guardStdio.
   guardStdio();
-  validateConfiguration([checkConfiguredNetworkFile]);
+  validateConfiguration([checkConfiguredNetworkFile, checkTrustedSetup]);
   const early = appConfig();
   const heapGrowingPercent = early.heapGrowingPercent;
   limitHeapGrowth(heapGrowingPercent);

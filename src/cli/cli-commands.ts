@@ -10,6 +10,7 @@ import { CliUsageError, required } from './cli-usage';
 export { parseFlags, splitCommand, USAGE } from './cli-usage';
 import { runAttestCommand } from './attest-commands';
 import { runCredentialCommand } from './credential-commands';
+import { runIssuerCommand } from './issuer-commands';
 
 export { CliUsageError };
 
@@ -114,7 +115,8 @@ export async function runCommand(
     default: {
       const result =
         (await runCredentialCommand(app, command, flags)) ??
-        ((await runAttestCommand(app, command, flags)) as Record<string, unknown> | undefined);
+        ((await runAttestCommand(app, command, flags)) as Record<string, unknown> | undefined) ??
+        (await runIssuerCommand(app, command, flags));
       if (result === undefined) throw new CliUsageError(`Unknown command: ${command}`);
       return result;
     }

@@ -10,7 +10,8 @@ export function required(flags: Record<string, string>, name: string): string {
   return value;
 }
 
-export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SECONDS] --out FILE   (demo issuer, test network)
+export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SECONDS] --out FILE [--issuer-key-file K]
+                                        (demo issuer; K: a registered issuer's private key)
   credentials revoke --wallet W         (empties the wallet's credentials, rotates the root, ends their sessions)
   credentials refresh --credential FILE [--out FILE]   (the credential's Merkle path in today's tree)
   credentials push-root --root DECIMAL [--revocation yes]   (an external issuer's new root;
@@ -18,7 +19,14 @@ export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SE
   revoke-session --wallet W             (the attester ends the wallet's session on chain)
   attest --kind account|country --wallet W [--country XX] [--expires-in SECONDS]
                                         (devnet: the test attester attests and indexes; prints the uid)
-  attest revoke --uid U                 (devnet: the test attester revokes the attestation)`;
+  attest revoke --uid U                 (devnet: the test attester revokes the attestation)
+
+  issuers list                          (the credential issuers POST /verify accepts, with their keys)
+  issuers add --name N --public-key X,Y [--valid-from T] [--valid-until T]
+                                        (T: unix seconds or ISO 8601; no restart needed)
+  issuers rotate --name N --public-key X,Y [--valid-from T] [--valid-until T]
+                                        (retires the current key: its credentials verify until they expire)
+  issuers revoke --name N               (its credentials open no new session; ends the open ones)`;
 
 export const USAGE = `Usage: npm run cli -- [--require-database-url] <command> [options]
   create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
@@ -44,10 +52,10 @@ ${CREDENTIAL_USAGE}
                                         (sends ETH from the key in F to the attester: by default the
                                         address of ATTESTER_PRIVATE_KEY; waits until mined)`;
 
-/** `credentials <verb>`, `keys <verb>`, `attester <verb>`, `sanctions <verb>` and `attest revoke` are commands of two words; every other is one word. */
+/** `credentials <verb>`, `keys <verb>`, `attester <verb>`, `sanctions <verb>`, `issuers <verb>` and `attest revoke` are commands of two words; every other is one word. */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if (['credentials', 'keys', 'attester', 'sanctions', 'attest'].includes(first) && rest[0] && !rest[0].startsWith('--'))
+  if (['credentials', 'keys', 'attester', 'sanctions', 'attest', 'issuers'].includes(first) && rest[0] && !rest[0].startsWith('--'))
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }

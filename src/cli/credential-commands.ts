@@ -5,10 +5,12 @@ import {
   DEFAULT_CREDENTIAL_TTL_SECONDS,
   DemoIssuerService,
 } from '../compliance/credentials/demo-issuer.service';
+import { IssuersService } from '../compliance/credentials/issuers.service';
 import {
   AttesterService,
   type SessionRevocationReason,
 } from '../compliance/sessions/attester.service';
+import { issuerPublicKeyOf } from '../compliance/zk/credential-issuer';
 import { VerifyChallengesService } from '../compliance/verification/verify-challenges.service';
 import { parseCredentialFile, type CredentialFile } from '../compliance/zk/credential-file';
 import { isEvmAddress, parseFieldElement } from '../compliance/zk/field';
@@ -31,6 +33,25 @@ function readCredential(path: string): CredentialFile {
   } catch (error) {
     throw new CliUsageError(`--credential ${path}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * An issuer's private key file: 0x + 64 hex, or the `zk-issuer.env` that `keys generate --out-dir`
+ * writes (its ZK_ISSUER_PRIVATE_KEY line).
+ */
+function readIssuerKey(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliUsageError(`--issuer-key-file ${path}: ${(error as Error).message}`);
+  }
+  const key = /^\s*(?:ZK_ISSUER_PRIVATE_KEY=)?((?:0x)?[0-9a-fA-F]{64})\s*$/m.exec(text)?.[1];
+  if (key === undefined)
+    throw new CliUsageError(
+      `--issuer-key-file ${path}: must hold 32 bytes of hex (or a ZK_ISSUER_PRIVATE_KEY= line)`,
+    );
+  return key;
 }
 
 /** Ends the on-chain sessions of these wallets (attester), mined one after the other. */
@@ -58,10 +79,24 @@ export async function runCredentialCommand(
       const text = flags['expires-in'] ?? String(DEFAULT_CREDENTIAL_TTL_SECONDS);
       if (!/^[1-9]\d{0,9}$/.test(text))
         throw new CliUsageError('--expires-in must be a positive number of seconds');
-      const credential = await issuer().issue(wallet(flags), Number(text));
+      const keyFile = flags['issuer-key-file'];
+      const signingKey = keyFile === undefined ? undefined : readIssuerKey(keyFile);
+      // A registered issuer's current key only: a retired or revoked one signs nothing new.
+      const issuerName =
+        signingKey === undefined
+          ? undefined
+          : await app.get(IssuersService).currentIssuerOf(await issuerPublicKeyOf(signingKey));
+      const credential = await issuer().issue(wallet(flags), Number(text), signingKey);
       writeCredential(out, credential);
       const { leafIndex, expiresAt, merkle } = credential;
-      return { wallet: credential.wallet, leafIndex, expiresAt, root: merkle.root, out };
+      return {
+        wallet: credential.wallet,
+        leafIndex,
+        expiresAt,
+        root: merkle.root,
+        ...(issuerName === undefined ? {} : { issuer: issuerName }),
+        out,
+      };
     }
     case 'credentials revoke': {
       const { nullifiers, root } = await issuer().revoke(wallet(flags));

@@ -3,11 +3,11 @@ import { Wallet } from 'ethers';
 import { availableParallelism } from 'node:os';
 import { DEVNET_MNEMONIC } from '../chain/devnet/constants';
 import { complianceConfig, ComplianceConfig } from '../config/compliance.config';
-import { InvalidConfigError } from '../config/env-reader';
+import { InvalidConfigError, invalidConfig } from '../config/env-reader';
 import {
-  DEVNET_ISSUER_PUBLIC_KEY,
+  configuredIssuerPublicKey,
   loadComplianceVerificationKey,
-  parseIssuerPublicKey,
+  ZK_ARTIFACTS,
   type Groth16VerificationKey,
   type IssuerPublicKey,
 } from './zk';
@@ -29,9 +29,7 @@ export class ComplianceKeys {
   static load(config: ComplianceConfig): ComplianceKeys {
     return new ComplianceKeys(
       named('ZK_VERIFICATION_KEY_PATH', config.verificationKeyPath, loadComplianceVerificationKey),
-      config.issuerPublicKey === undefined
-        ? DEVNET_ISSUER_PUBLIC_KEY
-        : named('ZK_ISSUER_PUBLIC_KEY', config.issuerPublicKey, parseIssuerPublicKey),
+      named('ZK_ISSUER_PUBLIC_KEY', config.issuerPublicKey, configuredIssuerPublicKey),
       // Devnet account 0: the deployer and the registry's attester (design §4).
       config.attesterPrivateKey ?? Wallet.fromPhrase(DEVNET_MNEMONIC).privateKey,
       config.zkVerifyThreads ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
@@ -39,12 +37,42 @@ export class ComplianceKeys {
   }
 }
 
-function named<T>(variable: string, value: string, load: (value: string) => T): T {
+function named<T, V>(variable: string, value: V, load: (value: V) => T): T {
   try {
     return load(value);
   } catch (error) {
-    throw new InvalidConfigError(variable, (error as Error).message, value);
+    throw new InvalidConfigError(variable, (error as Error).message, value as string);
   }
+}
+
+/** True when `vk` is the repository's own (test) setup: its delta is that key's. */
+export function isRepositoryTestSetup(vk: Groth16VerificationKey): boolean {
+  const committed = loadComplianceVerificationKey(ZK_ARTIFACTS.verificationKey);
+  return JSON.stringify(vk.vk_delta_2) === JSON.stringify(committed.vk_delta_2);
+}
+
+/**
+ * Start-up check (validateConfiguration): production refuses the repository's test trusted setup,
+ * whose single contributor could have kept the toxic waste and forge proofs, unless
+ * ZK_TEST_SETUP_ALLOWED=true says this is a test network. A key that does not load is left to
+ * ComplianceKeys, which names ZK_VERIFICATION_KEY_PATH.
+ */
+export function checkTrustedSetup(): void {
+  const config = complianceConfig();
+  if (!config.production || config.zkTestSetupAllowed) return;
+  let vk: Groth16VerificationKey;
+  try {
+    vk = loadComplianceVerificationKey(config.verificationKeyPath);
+  } catch {
+    return;
+  }
+  if (isRepositoryTestSetup(vk))
+    invalidConfig(
+      'ZK_TEST_SETUP_ALLOWED',
+      `must be true to start in production with the repository's test trusted setup (${config.verificationKeyPath}: one local contributor, who could forge proofs). Run a ceremony (npm run cli -- zk ceremony, docs/operators.md) and point ZK_VERIFICATION_KEY_PATH at its key, or set ZK_TEST_SETUP_ALLOWED=true on a test network`,
+      process.env.ZK_TEST_SETUP_ALLOWED,
+      undefined,
+    );
 }
 
 export const complianceKeysProvider: Provider = {

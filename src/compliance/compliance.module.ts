@@ -26,6 +26,8 @@ import { RegistryConnection } from './sessions/registry-connection';
 import { SessionsService } from './sessions/sessions.service';
 import { ProofVerifierService } from './verification/proof-verifier.service';
 import { VerificationController } from './verification/verification.controller';
+import { ProvingArtifactsController } from './verification/proving-artifacts.controller';
+import { ProvingArtifactsService } from './verification/proving-artifacts.service';
 import { VerificationService } from './verification/verification.service';
 import { VerifyChallenge } from './verification/verify-challenge.entity';
 import { VerifyChallengesService } from './verification/verify-challenges.service';
@@ -45,6 +47,7 @@ import { WalletsModule } from './wallets/wallets.module';
     OnboardingController,
     AttestationsController,
     VerificationController,
+    ProvingArtifactsController,
     SessionStatusController,
     CompliancePolicyController,
   ],
@@ -78,6 +81,7 @@ import { WalletsModule } from './wallets/wallets.module';
     AttestationReaderService,
     AttestationActivationService,
     CompliancePolicyService,
+    ProvingArtifactsService,
   ],
   exports: [
     AttestationReaderService,

@@ -1,6 +1,6 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { appModeOf } from './app.config';
-import { envInt, envOptional, envString, invalidConfig } from './env-reader';
+import { envBool, envInt, envOptional, envString, invalidConfig } from './env-reader';
 
 /** ERC-4361 nonces from GET /onboarding/nonce live this long (the SIWE message's max age too). */
 export const SIWE_NONCE_TTL_SECONDS = 600;
@@ -33,6 +33,17 @@ export const complianceConfig = registerAs('compliance', () => {
       'ZK_VERIFICATION_KEY_PATH',
       'circuits/build/verification_key.json',
     ),
+    /** The proving key served to provers at /zk/ (GET /verify/artifacts): the ceremony's zkey. */
+    provingKeyPath: envString(
+      env,
+      'ZK_PROVING_KEY_PATH',
+      'circuits/build/compliance_credential.zkey',
+    ),
+    /**
+     * A production start with the repository's test trusted setup (one local contributor) is
+     * refused unless this says it is a test network (checkTrustedSetup, compliance layer).
+     */
+    zkTestSetupAllowed: envBool(env, 'ZK_TEST_SETUP_ALLOWED', false),
     /** `"<x>,<y>"`; unset: the public devnet issuer (demo only). Parsed by ComplianceKeys. */
     issuerPublicKey: issuerPublicKey(env, production),
     /** The demo issuer's signing key (CLI `credentials issue`); unset: the public devnet issuer. */

@@ -12,6 +12,10 @@ import { UsageRollup } from '../usage/rollups/usage-rollup.entity';
 import { SiweNonce } from '../compliance/onboarding/siwe-nonce.entity';
 import { CredentialRoot } from '../compliance/credentials/credential-root.entity';
 import { IssuedCredential } from '../compliance/credentials/issued-credential.entity';
+import {
+  CredentialIssuer,
+  CredentialIssuerKey,
+} from '../compliance/credentials/credential-issuer.entity';
 import { VerifyChallenge } from '../compliance/verification/verify-challenge.entity';
 import { AuditEvent } from '../audit/audit-event.entity';
 import { AccountSecurity } from '../auth/mfa/account-security.entity';
@@ -59,4 +63,6 @@ export const ENTITIES = [
   SignupConfirmation,
   ChainInstance,
   CompliancePolicy,
+  CredentialIssuer,
+  CredentialIssuerKey,
 ];

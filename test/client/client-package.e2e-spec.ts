@@ -47,11 +47,13 @@ describe('clients/typescript as an npm package', () => {
     ) as Array<{ name: string; version: string; filename: string; files: Array<{ path: string }> }>;
     tarball = join(work, packed.filename);
     expect(packed.name).toBe('@compliance-defi/client');
-    expect(packed.version).toBe('0.2.0');
+    expect(packed.version).toBe('0.3.0');
     expect(packed.files.map((f) => f.path).sort()).toEqual([
       'README.md',
       'dist/index.d.ts',
       'dist/index.js',
+      'dist/prove.d.ts',
+      'dist/prove.js',
       'dist/schema.d.ts',
       'openapi.json',
       'package.json',
@@ -68,8 +70,9 @@ describe('clients/typescript as an npm package', () => {
         private: true,
         dependencies: {
           '@compliance-defi/client': `file:${tarball}`,
-          // The package's one dependency, from this repository instead of the registry.
+          // The package's dependencies, from this repository instead of the registry.
           'openapi-fetch': `file:${join(ROOT, 'node_modules', 'openapi-fetch')}`,
+          snarkjs: `file:${join(ROOT, 'node_modules', 'snarkjs')}`,
         },
       }),
     );

@@ -189,6 +189,8 @@ describe('Going live: bare chain -> deploy -> verify -> production service -> a 
       SIWE_DOMAIN: 'app.example.com',
       ATTESTER_PRIVATE_KEY: attesterKey,
       ZK_ISSUER_PUBLIC_KEY: issuer.ZK_ISSUER_PUBLIC_KEY,
+      // The repository's test trusted setup, on a test chain (issue 40).
+      ZK_TEST_SETUP_ALLOWED: 'true',
       LOG_FORMAT: 'json',
     };
     app = await startBuiltApp({ ...env, DATABASE_URL: '', REDIS_URL: '' });

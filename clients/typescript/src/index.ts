@@ -73,3 +73,11 @@ function retryingFetch(options: DefiClientOptions): (request: Request) => Promis
     }
   };
 }
+
+export {
+  proveCredential,
+  type CredentialFile,
+  type ProveOptions,
+  type ProvingArtifacts,
+  type VerifyBody,
+} from './prove';

@@ -38,6 +38,7 @@ describe('ERROR_CATALOGUE', () => {
     ['PROOF_INVALID', 400, 'validation'],
     ['PROOF_REPLAYED', 409, 'preflight'],
     ['CREDENTIAL_EXPIRED', 400, 'preflight'],
+    ['CREDENTIAL_ISSUER_REVOKED', 403, 'preflight'],
   ];
 
   it.each([...spec, ...ours])('%s is %i in phase %s', (code, status, phase) => {

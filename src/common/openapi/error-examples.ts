@@ -163,6 +163,9 @@ const SAMPLES: Partial<
       'Your compliance policy refuses 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720: country XX (source verified-country) is denied by the policy',
     details: [{ rule: 'countries.deny', source: 'verified-country' }],
   },
+  CREDENTIAL_ISSUER_REVOKED: {
+    message: 'The credential\'s issuer "acme-kyc" was revoked by the operator',
+  },
   POSITION_NOT_FOUND: {
     message: 'Position 42 does not exist in this pool',
     details: [{ tokenId: '42' }],

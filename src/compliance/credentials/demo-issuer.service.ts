@@ -36,14 +36,19 @@ export class DemoIssuerService {
     @Optional() private readonly activity?: ActivityLog,
   ) {}
 
-  async issue(wallet: string, expiresInSeconds: number): Promise<CredentialFile> {
+  /** `issuerPrivateKey`: another registered issuer's key (default: the configured demo key). */
+  async issue(
+    wallet: string,
+    expiresInSeconds: number,
+    issuerPrivateKey: string = this.signingKey(),
+  ): Promise<CredentialFile> {
     const credentialSecret = newCredentialSecret();
     const walletAddress = getAddress(wallet.toLowerCase());
     const signed = await signCredential({
       wallet: walletAddress,
       holderCommitment: holderCommitment(credentialSecret),
       expiresAt: Math.floor(Date.now() / 1000) + expiresInSeconds,
-      issuerPrivateKey: this.signingKey(),
+      issuerPrivateKey,
     });
     const leafIndex = await this.issued.count();
     await this.issued.insert({

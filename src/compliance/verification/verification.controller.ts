@@ -37,10 +37,10 @@ export class VerificationController {
     id: 'verify',
     summary: 'Verify a zero-knowledge compliance proof and open (or renew) the wallet’s session',
     description:
-      'Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". ' +
+      'Groth16 proof of "I hold an unexpired credential of a registered issuer for this wallet, in a credential root the service accepts, for this challenge". ' +
       'The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. ' +
       'Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you. ' +
-      'PROOF_INVALID when the proof does not verify: wrong wallet or issuer; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). ' +
+      'PROOF_INVALID when the proof does not verify: wrong wallet; an issuer key that is not registered or outside its validity dates; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). ' +
       'PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED or CHAIN_UNAVAILABLE the proof can be submitted again.',
     ok: VerifyResponse,
     errors: [
@@ -50,6 +50,7 @@ export class VerificationController {
       'CREDENTIAL_EXPIRED',
       'INSTITUTION_OWNERSHIP_MISMATCH',
       'WALLET_SANCTIONED',
+      'CREDENTIAL_ISSUER_REVOKED',
       'PROOF_REPLAYED',
       'BROADCAST_FAILED',
       'CHAIN_UNAVAILABLE',

@@ -10,6 +10,7 @@ import { ComplianceKeys } from '../compliance-keys';
 import { CredentialRootsService } from '../credentials/credential-roots.service';
 import { CompliancePolicyService } from '../policy/compliance-policy.service';
 import { zkSourceName } from '../policy/zk-source';
+import { IssuersService } from '../credentials/issuers.service';
 import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
 import { WalletsService } from '../wallets/wallets.service';
 import { readComplianceStatement, type ComplianceStatement } from '../zk';
@@ -21,15 +22,17 @@ export type VerificationResult = ActivatedSession & {
   verified: true;
   nullifier: string;
   credentialExpiresAt: number;
+  /** The registered issuer whose key signed the credential. */
+  issuer: { name: string };
 };
 
 const NEW_CHALLENGE =
   'Fetch a new challenge with GET /verify/challenge, prove again and POST /verify.';
 
 /**
- * POST /verify: a Groth16 proof that the wallet holds an unexpired, unrevoked credential of the
- * configured issuer, made for a challenge we issued, opens (or renews) its compliance session.
- * Order: statement (400) -> challenge (400 unknown/expired/foreign, 409 used), clock and root
+ * POST /verify: a Groth16 proof that the wallet holds an unexpired, unrevoked credential of a
+ * registered issuer, made for a challenge we issued, opens (or renews) its compliance session.
+ * Order: statement (400) -> issuer (400 unknown key, 403 revoked issuer) -> challenge (400 unknown/expired/foreign, 409 used), clock and root
  * (400) -> pairing (400) -> expiry (400 CREDENTIAL_EXPIRED) -> ownership (403) -> the challenge
  * spent atomically (409 for every concurrent replay) -> activation (502/503; the challenge is
  * given back so the same proof can be retried).
@@ -42,9 +45,9 @@ export class VerificationService {
     private readonly wallets: WalletsService,
     private readonly challenges: VerifyChallengesService,
     private readonly roots: CredentialRootsService,
+    private readonly issuers: IssuersService,
     private readonly verifier: ProofVerifierService,
     private readonly sessions: SessionsService,
-    private readonly keys: ComplianceKeys,
     private readonly activity: ComplianceActivity,
     private readonly policy: CompliancePolicyService,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
@@ -68,6 +71,8 @@ export class VerificationService {
     meta?: RequestMeta,
   ): Promise<VerificationResult> {
     const statement = this.readStatement(body);
+    // Whose key signed it: 400 for a key we do not accept, 403 for a revoked issuer.
+    const issuer = await this.issuers.acceptedIssuer(statement.issuer);
     await this.checkFreshness(principal, statement);
     if (!(await this.verifier.verify(body.publicSignals, body.proof))) {
       throw new ApiError('PROOF_INVALID', 'the proof does not verify against the verification key');
@@ -81,7 +86,7 @@ export class VerificationService {
     // Production: the wallet must already be the caller's (bound with SIWE). Demo: bind-or-own.
     await this.policy.enforce(principal.accountId, statement.wallet, {
       kind: 'zk',
-      name: zkSourceName(),
+      name: zkSourceName(issuer),
       expiresAt: statement.expiresAt,
     });
     await claimForActivation(
@@ -92,15 +97,11 @@ export class VerificationService {
       statement.wallet,
       meta,
     );
-    return this.openSession(principal, statement, meta);
+    return this.openSession(principal, statement, issuer, meta);
   }
 
   private readStatement(body: VerifyProofDto): ComplianceStatement {
-    const statement = readComplianceStatement(
-      body.walletAddress,
-      body.publicSignals,
-      this.keys.issuerPublicKey,
-    );
+    const statement = readComplianceStatement(body.walletAddress, body.publicSignals);
     if (!statement.ok) throw new ApiError('PROOF_INVALID', statement.message);
     return statement;
   }
@@ -136,6 +137,7 @@ export class VerificationService {
   private async openSession(
     principal: Principal,
     s: ComplianceStatement,
+    issuerName: string,
     meta?: RequestMeta,
   ): Promise<VerificationResult> {
     if (!(await this.challenges.consume(s.challenge, principal.accountId, s.nullifier))) {
@@ -152,8 +154,14 @@ export class VerificationService {
       });
       throw error;
     }
-    await this.challenges.recordSession(s.challenge, session.activeUntilUnix);
+    await this.challenges.recordSession(s.challenge, session.activeUntilUnix, issuerName);
     await this.activity.sessionActivated(principal, session, 'proof', meta);
-    return { ...session, verified: true, nullifier: s.nullifier, credentialExpiresAt: s.expiresAt };
+    return {
+      ...session,
+      verified: true,
+      nullifier: s.nullifier,
+      credentialExpiresAt: s.expiresAt,
+      issuer: { name: issuerName },
+    };
   }
 }

@@ -34,6 +34,10 @@ export class VerifyChallenge {
   @Column({ type: 'varchar', length: 80, nullable: true })
   nullifier: string | null;
 
+  /** The issuer whose credential opened the session (issue 40): revoking it can end them. */
+  @Column({ name: 'issuer_name', type: 'varchar', length: 64, nullable: true })
+  issuerName: string | null;
+
   @Column({ name: 'session_until', type: 'bigint', nullable: true, transformer: unixSeconds })
   sessionUntil: number | null;
 }

@@ -29,6 +29,7 @@ export class VerifyChallengesService {
       expiresAt: now + this.config.verifyChallengeTtlSeconds,
       usedAt: null,
       nullifier: null,
+      issuerName: null,
       sessionUntil: null,
     });
     await this.challenges.insert(row);
@@ -63,8 +64,8 @@ export class VerifyChallengesService {
     await this.challenges.update({ challenge }, { usedAt: null, nullifier: null });
   }
 
-  async recordSession(challenge: string, sessionUntil: number): Promise<void> {
-    await this.challenges.update({ challenge }, { sessionUntil });
+  async recordSession(challenge: string, sessionUntil: number, issuerName: string): Promise<void> {
+    await this.challenges.update({ challenge }, { sessionUntil, issuerName });
   }
 
   /** Wallets whose session, opened by one of these credentials (nullifiers), may still run. */
@@ -72,6 +73,15 @@ export class VerifyChallengesService {
     if (nullifiers.length === 0) return [];
     const rows = await this.challenges.findBy({
       nullifier: In(nullifiers),
+      sessionUntil: MoreThan(nowSeconds()),
+    });
+    return [...new Set(rows.map((r) => r.walletAddress))];
+  }
+
+  /** Wallets whose session, opened by a credential of this issuer, may still run. */
+  async walletsWithOpenSessionsOfIssuer(issuerName: string): Promise<string[]> {
+    const rows = await this.challenges.findBy({
+      issuerName,
       sessionUntil: MoreThan(nowSeconds()),
     });
     return [...new Set(rows.map((r) => r.walletAddress))];

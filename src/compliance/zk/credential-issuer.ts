@@ -2,7 +2,7 @@
  * Off-circuit half of the compliance credential (see circuits/compliance_credential.circom):
  * the holder's secret, the credential leaf with its expiry, the issuer's EdDSA-Poseidon signature
  * and the circuit input that proves it. Hashes are poseidon-lite (circomlib-compatible, sync);
- * signing uses circomlibjs (a devDependency): issuing is test-network tooling.
+ * signing uses circomlibjs (a dependency: `credentials issue` works in a production install too).
  */
 import { randomBytes } from 'node:crypto';
 import { poseidon1, poseidon3, poseidon4 } from 'poseidon-lite';

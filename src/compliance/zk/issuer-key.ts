@@ -1,4 +1,5 @@
 import { BN254_SCALAR_FIELD, parseFieldElement } from './field';
+import { DEVNET_ISSUER_PUBLIC_KEY } from './devnet-issuer';
 
 /**
  * Public key of the credential issuer: a Baby Jubjub point (EdDSA-Poseidon, circomlib),
@@ -37,4 +38,9 @@ export function parseIssuerPublicKey(value: string | IssuerPublicKey): IssuerPub
 
 export function formatIssuerPublicKey(key: IssuerPublicKey): string {
   return `${key.x},${key.y}`;
+}
+
+/** The issuer key the configuration names (`ZK_ISSUER_PUBLIC_KEY`), else the public devnet one. */
+export function configuredIssuerPublicKey(value: string | undefined): IssuerPublicKey {
+  return value === undefined ? DEVNET_ISSUER_PUBLIC_KEY : parseIssuerPublicKey(value);
 }

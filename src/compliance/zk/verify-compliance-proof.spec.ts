@@ -67,6 +67,7 @@ describe('verifyComplianceProof', () => {
       now: Number(real.publicSignals[PUBLIC_SIGNAL.now]),
       expiresAt: credential.expiresAt,
       root: credential.merkle.root,
+      issuer: DEVNET_ISSUER_PUBLIC_KEY,
     });
     expect(
       Math.abs(Number(real.publicSignals[PUBLIC_SIGNAL.now]) - Date.now() / 1000),

@@ -38,6 +38,8 @@ export type ComplianceStatement = {
   now: number;
   expiresAt: number;
   root: string;
+  /** The issuer key the credential was signed with (the service resolves whose it is). */
+  issuer: IssuerPublicKey;
 };
 
 export type ComplianceProofVerification =
@@ -56,13 +58,15 @@ function unixSeconds(signal: string): number | null {
 }
 
 /**
- * Reads already shape-checked public signals against the claimed wallet and the configured issuer:
- * cheap checks, no pairing. The caller checks challenge, clock, expiry and root, then the pairing.
+ * Reads already shape-checked public signals against the claimed wallet and, when given, the one
+ * accepted issuer key (without it the caller resolves `statement.issuer` against its registered
+ * issuers): cheap checks, no pairing. The caller checks challenge, clock, expiry and root, then
+ * the pairing.
  */
 export function readComplianceStatement(
   walletAddress: string,
   publicSignals: string[],
-  issuerPublicKey: IssuerPublicKey,
+  issuerPublicKey?: IssuerPublicKey,
 ): ComplianceProofVerification {
   const walletField = walletToFieldElement(walletAddress);
   if (walletField === null)
@@ -70,10 +74,11 @@ export function readComplianceStatement(
   if (publicSignals[PUBLIC_SIGNAL.wallet] !== walletField) {
     return invalid('the proof is bound to a different wallet than walletAddress');
   }
-  if (
-    publicSignals[PUBLIC_SIGNAL.issuerX] !== issuerPublicKey.x ||
-    publicSignals[PUBLIC_SIGNAL.issuerY] !== issuerPublicKey.y
-  ) {
+  const issuer = {
+    x: publicSignals[PUBLIC_SIGNAL.issuerX],
+    y: publicSignals[PUBLIC_SIGNAL.issuerY],
+  };
+  if (issuerPublicKey && (issuer.x !== issuerPublicKey.x || issuer.y !== issuerPublicKey.y)) {
     return invalid('the credential was not issued by the configured issuer');
   }
   const now = unixSeconds(publicSignals[PUBLIC_SIGNAL.now]);
@@ -87,6 +92,7 @@ export function readComplianceStatement(
     now,
     expiresAt,
     root: publicSignals[PUBLIC_SIGNAL.root],
+    issuer,
   };
 }
 

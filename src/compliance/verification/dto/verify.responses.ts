@@ -14,6 +14,15 @@ export class VerifyChallengeResponse {
   @ApiProperty({ example: 1795358400 }) expiresAtUnix: number;
 }
 
+export class VerifyIssuer {
+  @ApiProperty({
+    description:
+      'The registered issuer whose key signed the credential (`npm run cli -- issuers list`; "default" is the configured one).',
+    example: 'acme-kyc',
+  })
+  name: string;
+}
+
 export class VerifyResponse extends PickType(ActivatedSessionResponse, [
   'authMethod',
   'walletAddress',
@@ -33,4 +42,5 @@ export class VerifyResponse extends PickType(ActivatedSessionResponse, [
     example: 1826893800,
   })
   credentialExpiresAt: number;
+  @ApiProperty({ type: VerifyIssuer }) issuer: VerifyIssuer;
 }
