@@ -642,6 +642,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/onboarding/activate-session-attestation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open (or renew) a compliance session from an EAS attestation the wallet holds
+         * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Checks on chain that the wallet holds an attestation of an accepted source (the network file's compliance.attestationSources: attester + schema, e.g. Coinbase Verified Account) that is unrevoked and unexpired, then the attester sends ComplianceRegistry.activate. The session never outlives the attestation's expirationTime. Ownership as for POST /verify: production needs the wallet bound to your account; demo mode binds an unbound wallet. No credential file, no prover.
+         *
+         *     Also served at `POST /onboarding/activate-session-attestation`.
+         */
+        post: operations["activate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/verify/challenge": {
         parameters: {
             query?: never;
@@ -679,11 +703,35 @@ export interface paths {
          * Verify a zero-knowledge compliance proof and open (or renew) the wallet’s session
          * @description **Auth:** an API key with the `compliance:verify` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you. PROOF_INVALID when the proof does not verify: wrong wallet or issuer; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED or CHAIN_UNAVAILABLE the proof can be submitted again.
+         *     Groth16 proof of "I hold an unexpired credential of a registered issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you. PROOF_INVALID when the proof does not verify: wrong wallet; an issuer key that is not registered or outside its validity dates; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED or CHAIN_UNAVAILABLE the proof can be submitted again.
          *
          *     Also served at `POST /verify`.
          */
         post: operations["verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/verify/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The circuit files a wallet holder proves with, pinned by SHA-256 (public)
+         * @description **Auth:** none (public).
+         *
+         *     Download `wasm.url` and `zkey.url` (relative to the service), check each against its `sha256`, and prove a credential for a challenge of GET /verify/challenge; the proof is what POST /verify takes.
+         *
+         *     Also served at `GET /verify/artifacts`.
+         */
+        get: operations["getProvingArtifacts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -706,6 +754,54 @@ export interface paths {
         get: operations["status"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's compliance policy (the default when never set)
+         * @description **Auth:** an API key with the `compliance:verify or onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         */
+        get: operations["getCompliancePolicy"];
+        /**
+         * Set the compliance policy every session activation applies (owners and admins)
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Rules in order, the first that refuses decides: sources (any/all of the named), countries (deny, then allow; where a source carries a country), minSessionSeconds. Audited; webhook event compliance.policy_updated. Sessions already open stay open.
+         */
+        put: operations["setCompliancePolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/policy/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run: a wallet against your policy (or a draft); changes nothing
+         * @description **Auth:** an API key with the `compliance:verify or onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Reads the wallet's attestations of every accepted source on chain and answers each source's result and the deciding rule. A ZK issuer shows proof_required (a proof is presented to POST /verify).
+         */
+        post: operations["evaluateCompliancePolicy"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1037,7 +1133,7 @@ export interface paths {
          * Register a webhook endpoint; the signing secret appears in this response only
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
          *
-         *     Events: session.activated, session.expiring (WEBHOOK_SESSION_EXPIRING_LEAD_SECONDS before activeUntil, default 1 h), session.revoked, transaction.confirmed, transaction.reverted (transactions relayed through the service, with the decoded revert), api_key.created, api_key.revoked, quota.threshold (80 % and 100 % of the monthly quota). Body of each delivery: {type, id, createdAt, data}. Retries with backoff (about 8 attempts over 24 h); an endpoint failing for 5 days is disabled.
+         *     Events: session.activated, session.expiring (WEBHOOK_SESSION_EXPIRING_LEAD_SECONDS before activeUntil, default 1 h), session.revoked, transaction.confirmed, transaction.reverted (transactions relayed through the service, with the decoded revert), api_key.created, api_key.revoked, quota.threshold (80 % and 100 % of the monthly quota), compliance.policy_updated (an owner or admin set the compliance policy). Body of each delivery: {type, id, createdAt, data}. Retries with backoff (about 8 attempts over 24 h); an endpoint failing for 5 days is disabled.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1150,7 +1246,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "ATTESTATION_NOT_FOUND" | "ATTESTATION_REVOKED" | "ATTESTATION_EXPIRED" | "ATTESTATION_SOURCE_NOT_ACCEPTED" | "COMPLIANCE_POLICY_REFUSED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -2062,6 +2158,49 @@ export interface components {
             /** @description The wallet is bound to your account (demo activation binds an unbound wallet). */
             walletBound: boolean;
         };
+        ActivateAttestationDto: {
+            /**
+             * @description Wallet whose compliance session to open from its attestation.
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
+             */
+            walletAddress: string;
+            /**
+             * @description Name of the accepted source to use (the network file's compliance.attestationSources); absent: any accepted source.
+             * @example verified-account
+             */
+            source?: string;
+        };
+        AttestationSourceRef: {
+            /** @enum {string} */
+            kind: "attestation";
+            /**
+             * @description The accepted source used.
+             * @example verified-account
+             */
+            name: string;
+            /**
+             * @description The EAS attestation uid.
+             * @example 0x5b0f6f6c1f35d9a4b1e0b1fbb1b1e8b27c3f1c8a0f1f9b1e2d3c4b5a69788796
+             */
+            uid: string;
+        };
+        AttestationActivationResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
+            walletAddress: string;
+            /**
+             * @description Session end (ISO 8601, UTC); active strictly before. Never after the attestation's expirationTime.
+             * @example 2026-11-22T14:30:00.000Z
+             */
+            activeUntil: string;
+            /** @example 1795357800 */
+            activeUntilUnix: number;
+            /** @description The mined ComplianceRegistry.activate transaction. */
+            txHash: string;
+            blockNumber: number;
+            source: components["schemas"]["AttestationSourceRef"];
+        };
         VerifyChallengeResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
@@ -2130,6 +2269,13 @@ export interface components {
              */
             publicSignals: string[];
         };
+        VerifyIssuer: {
+            /**
+             * @description The registered issuer whose key signed the credential (`npm run cli -- issuers list`; "default" is the configured one).
+             * @example acme-kyc
+             */
+            name: string;
+        };
         VerifyResponse: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
@@ -2158,6 +2304,41 @@ export interface components {
              * @example 1826893800
              */
             credentialExpiresAt: number;
+            issuer: components["schemas"]["VerifyIssuer"];
+        };
+        ProvingArtifactResponse: {
+            /** @example compliance_credential.zkey */
+            file: string;
+            /**
+             * @description Relative to the service: content-addressed, cached forever (a new key is a new URL).
+             * @example /zk/3f1c0c8f5fd3ad1d0e8f9b7e0cdd4b0fb5b3a0f1c9a8e7d6c5b4a3f2e1d0c9b8/compliance_credential.zkey
+             */
+            url: string;
+            /**
+             * @description Check the downloaded bytes against it before proving.
+             * @example 3f1c0c8f5fd3ad1d0e8f9b7e0cdd4b0fb5b3a0f1c9a8e7d6c5b4a3f2e1d0c9b8
+             */
+            sha256: string;
+            /** @example 6508178 */
+            bytes: number;
+        };
+        VerificationKeyDigest: {
+            /** @description SHA-256 of the verification key /verify checks proofs against. */
+            sha256: string;
+        };
+        ProvingArtifactsResponse: {
+            /** @enum {string} */
+            circuit: "compliance_credential";
+            /**
+             * @description Changes whenever the wasm or the zkey changes.
+             * @example 9c1e0d2b7a4f5e61
+             */
+            version: string;
+            /** @description The witness generator. */
+            wasm: components["schemas"]["ProvingArtifactResponse"];
+            /** @description The Groth16 proving key. */
+            zkey: components["schemas"]["ProvingArtifactResponse"];
+            verificationKey: components["schemas"]["VerificationKeyDigest"];
         };
         SessionStatusResponse: {
             /** @enum {string} */
@@ -2181,6 +2362,102 @@ export interface components {
              * @example 1795300000
              */
             chainTime: number;
+        };
+        PolicySourcesDto: {
+            /**
+             * @description any: one of the named sources suffices; all: every named source is needed.
+             * @enum {string}
+             */
+            mode: "any" | "all";
+            /**
+             * @description Source names: attestation sources of the network file, ZK issuers (`default` today), `demo` on the test network. Empty: any accepted source.
+             * @example [
+             *       "verified-account"
+             *     ]
+             */
+            names: string[];
+        };
+        PolicyCountriesDto: {
+            /**
+             * @description ISO 3166-1 alpha-2: only wallets attested in one of these (a country source, e.g. Verified Country) are allowed.
+             * @example [
+             *       "FR",
+             *       "DE"
+             *     ]
+             */
+            allow?: string[];
+            /**
+             * @description ISO 3166-1 alpha-2: wallets attested in one of these are refused.
+             * @example [
+             *       "XX"
+             *     ]
+             */
+            deny?: string[];
+        };
+        KnownSource: {
+            /** @example verified-account */
+            name: string;
+            /** @enum {string} */
+            kind: "account" | "country" | "zk" | "demo";
+        };
+        CompliancePolicyResponse: {
+            sources: components["schemas"]["PolicySourcesDto"];
+            countries: components["schemas"]["PolicyCountriesDto"];
+            /**
+             * @description Refuse to open a session shorter than this many seconds (e.g. an attestation about to expire); 0 = off.
+             * @example 3600
+             */
+            minSessionSeconds: number;
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @description null: the default policy. */
+            updatedAt: string | null;
+            /** @description Sources a policy may name. */
+            knownSources: components["schemas"]["KnownSource"][];
+        };
+        CompliancePolicyDto: {
+            sources: components["schemas"]["PolicySourcesDto"];
+            countries: components["schemas"]["PolicyCountriesDto"];
+            /**
+             * @description Refuse to open a session shorter than this many seconds (e.g. an attestation about to expire); 0 = off.
+             * @example 3600
+             */
+            minSessionSeconds: number;
+        };
+        EvaluatePolicyDto: {
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
+            walletAddress: string;
+            /** @description A draft policy to evaluate instead of the account's. */
+            policy?: components["schemas"]["CompliancePolicyDto"];
+        };
+        SourceResultResponse: {
+            /** @example verified-country */
+            name: string;
+            /** @enum {string} */
+            kind: "account" | "country" | "zk" | "demo";
+            ok: boolean;
+            /**
+             * @description ok, not_found, revoked, expired, other_attester, other_schema, other_recipient, not_verified; proof_required for a ZK issuer (a proof is presented to POST /verify, not read on chain).
+             * @example ok
+             */
+            reason: string;
+            /** @example FR */
+            country?: string | null;
+        };
+        PolicyEvaluationResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            walletAddress: string;
+            allowed: boolean;
+            /**
+             * @description The rule that refused, or the sources rule that admitted.
+             * @enum {string}
+             */
+            decidingRule: "sources.any" | "sources.all" | "countries.deny" | "countries.allow" | "minSessionSeconds";
+            /** @description The source the decision is about. */
+            source: string | null;
+            message: string;
+            sources: components["schemas"]["SourceResultResponse"][];
         };
         BoundWalletResponse: {
             /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
@@ -2221,7 +2498,7 @@ export interface components {
              * @example api_key.created
              * @enum {string}
              */
-            type: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
+            type: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "compliance.policy_updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
             actor: components["schemas"]["AuditActor"];
             target: components["schemas"]["AuditTarget"] | null;
             /** @description Client IP (see TRUST_PROXY) */
@@ -2937,6 +3214,14 @@ export interface components {
             /** @description bindWallet: the endpoint to call */
             endpoint?: string;
         };
+        PreflightPolicyDto: {
+            allowed: boolean;
+            /** @example countries.deny */
+            decidingRule: string;
+            /** @example verified-country */
+            source: string | null;
+            message: string;
+        };
         PreflightResponseDto: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
@@ -2950,6 +3235,8 @@ export interface components {
             balances: components["schemas"]["Balances"];
             allowances: components["schemas"]["Allowances"];
             nextActions: components["schemas"]["NextActionDto"][];
+            /** @description The wallet against your account's compliance policy (POST /api/v1/compliance/policy/evaluate has each source's result); absent while your account keeps the default policy. */
+            policy?: components["schemas"]["PreflightPolicyDto"];
         };
         TokenAmountsDto: {
             /** @description token0 (WETH), smallest units */
@@ -3431,7 +3718,7 @@ export interface components {
              *       "transaction.confirmed"
              *     ]
              */
-            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold")[];
+            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated")[];
             /**
              * @description A label for the dashboard
              * @example Risk desk
@@ -3443,7 +3730,7 @@ export interface components {
             id: string;
             /** @example https://hooks.example.com/compliance-defi */
             url: string;
-            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold")[];
+            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated")[];
             /** @description false: no deliveries (turned off, or disabled after failing) */
             active: boolean;
             description: string | null;
@@ -3465,7 +3752,7 @@ export interface components {
             id: string;
             /** @example https://hooks.example.com/compliance-defi */
             url: string;
-            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold")[];
+            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated")[];
             /** @description false: no deliveries (turned off, or disabled after failing) */
             active: boolean;
             description: string | null;
@@ -3493,7 +3780,7 @@ export interface components {
             /** @description Where events are POSTed. Production mode: https only, and the name must resolve to public addresses only (not loopback, private, CGNAT, link-local or metadata), checked now and before every delivery; WEBHOOK_ALLOWED_HOSTS names exceptions. Demo mode also accepts http and loopback (127.0.0.0/8, [::1], localhost), and refuses the other non-public addresses as production does. */
             url?: string;
             /** @description Event types to receive (at least one). Only events of your own account are sent. */
-            events?: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold")[];
+            events?: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated")[];
             /** @description false stops deliveries (pending ones are not sent); true resumes and clears a disablement by the service. */
             active?: boolean;
             /** @description A label for the dashboard; null removes it */
@@ -6078,6 +6365,134 @@ export interface operations {
             };
         };
     };
+    activate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID). A retry with the same key and body within 24 h returns the first response (header Idempotent-Replayed: true) instead of running again; the same key with another body gets 422 IDEMPOTENCY_KEY_REUSED. Keys belong to the caller (the user or API key): the same key from another caller runs on its own. Only successful responses are kept. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivateAttestationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationActivationResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `ATTESTATION_NOT_FOUND` (preflight): The wallet holds no attestation of an accepted source (details lists each source checked): have it attested by the source (e.g. Coinbase Verifications), then call again.
+             *
+             *     `ATTESTATION_REVOKED` (preflight): The wallet's attestation was revoked by its attester (details names the source and uid): get a new attestation, then call again.
+             *
+             *     `ATTESTATION_EXPIRED` (preflight): The wallet's attestation has expired (details names the source and uid): renew it with its attester, then call again.
+             *
+             *     `ATTESTATION_SOURCE_NOT_ACCEPTED` (preflight): The attestation found is not of an accepted source (another attester or schema; details says which), or the source named is not accepted. GET /api/v1/compliance/policy lists the accepted sources (knownSources).
+             *
+             *     `COMPLIANCE_POLICY_REFUSED` (preflight): Your account's compliance policy refuses this wallet: details names the rule (sources.any, sources.all, countries.deny, countries.allow, minSessionSeconds) and the source. POST /api/v1/compliance/policy/evaluate shows each source's result; owners and admins change the policy with PUT /api/v1/compliance/policy.
+             *
+             *     `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED` (validation): An Idempotency-Key names one request: send a new key for a different body, or the same body to get the first response again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `BROADCAST_FAILED` (broadcast): The on-chain transaction failed or was not mined; retry shortly. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     challenge: {
         parameters: {
             query: {
@@ -6212,6 +6627,8 @@ export interface operations {
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
              *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             *
+             *     `CREDENTIAL_ISSUER_REVOKED` (preflight): The operator revoked this credential's issuer: its credentials open no new session. Get a credential from another issuer the service accepts.
              */
             403: {
                 headers: {
@@ -6277,6 +6694,34 @@ export interface operations {
             };
             /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getProvingArtifacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvingArtifactsResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (build): Unexpected error; retry, and quote errorId when contacting support. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6362,6 +6807,268 @@ export interface operations {
             };
         };
     };
+    getCompliancePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompliancePolicyResponse"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key holds neither `compliance:verify` or `onboarding:write`. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setCompliancePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompliancePolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompliancePolicyResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed).
+             *
+             *     API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    evaluateCompliancePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvaluatePolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyEvaluationResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key holds neither `compliance:verify` or `onboarding:write`. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status.
+             *
+             *     `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listWallets: {
         parameters: {
             query?: never;
@@ -6434,7 +7141,7 @@ export interface operations {
                 /** @description Events before this instant (ISO 8601) */
                 to?: string;
                 /** @description Only events of this type */
-                type?: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
+                type?: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "compliance.policy_updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
                 /** @description Only events by this actor: a user id, an API key id, `operator` or `system` */
                 actor?: string;
                 /** @description Events per page, newest first (default 50). */

@@ -37,7 +37,7 @@ describe('wallet reads', () => {
     });
     const noOracle = {
       ...network,
-      compliance: { sanctionsOracle: null, exitPolicy: 'freeze' as const },
+      compliance: { ...network.compliance, sanctionsOracle: null },
     };
     expect(walletReadCalls(noOracle, wallet)).toHaveLength(WALLET_READ_CALL_COUNT);
     const permit2Call = calls.find((c) => c.target === network.contracts.permit2)!;

@@ -222,6 +222,7 @@ const entries = {
     status: 403,
     phase: 'preflight',
     hint: "Your account's compliance policy refuses this wallet: details names the rule (sources.any, sources.all, countries.deny, countries.allow, minSessionSeconds) and the source. POST /api/v1/compliance/policy/evaluate shows each source's result; owners and admins change the policy with PUT /api/v1/compliance/policy.",
+  },
   CREDENTIAL_ISSUER_REVOKED: {
     status: 403,
     phase: 'preflight',

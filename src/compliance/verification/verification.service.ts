@@ -86,7 +86,7 @@ export class VerificationService {
     // Production: the wallet must already be the caller's (bound with SIWE). Demo: bind-or-own.
     await this.policy.enforce(principal.accountId, statement.wallet, {
       kind: 'zk',
-      name: zkSourceName(issuer),
+      name: zkSourceName({ name: issuer }),
       expiresAt: statement.expiresAt,
     });
     await claimForActivation(
