@@ -1,7 +1,10 @@
+import { getAddress } from 'ethers';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NetworkFile } from '../network/network-definition';
+import { resolveNetworkFile } from '../network/network-definition';
+import { poolIdOf } from '../encoding/pool-key';
 import {
   infrastructureOf,
   readOperatorNetworkFile,
@@ -92,7 +95,8 @@ describe('network file I/O', () => {
     expect(FILE.deployment).toBeUndefined(); // pure
     expect(second.deprecated).toEqual([]);
 
-    // A newer hook version beside it: the previous hook is listed as deprecated, once.
+    // A newer hook version beside it: the previous hook and its pool are listed as deprecated,
+    // once, in the sectioned form of design §9.
     const update = {
       create2Deployer: A(99),
       complianceRegistry: A(10),
@@ -106,8 +110,26 @@ describe('network file I/O', () => {
     };
     const upgraded = recordDeployment(second, update);
     expect(upgraded.contracts.complianceHook).toBe(A(0x2a80));
-    expect(upgraded.deprecated).toEqual([
-      expect.objectContaining({ kind: 'hook', address: A(11), replacedBy: 'complianceHook' }),
+    const oldKey = {
+      currency0: A(8),
+      currency1: getAddress(A(12)),
+      fee: 3000,
+      tickSpacing: 60,
+      hooks: A(11),
+    };
+    expect(upgraded.deprecated).toEqual({
+      tokens: [],
+      hooks: [expect.objectContaining({ address: A(11), replacedBy: 'complianceHook' })],
+      pools: [{ id: poolIdOf(oldKey), ...oldKey, reason: expect.stringContaining(A(11)) }],
+    });
+    // The service reads it: the old hook is refused by address, its pool is known as deprecated.
+    const network = resolveNetworkFile(upgraded);
+    expect(network.pool.hooks).toBe(getAddress(A(0x2a80)));
+    expect(network.deprecated).toEqual([
+      expect.objectContaining({ kind: 'hook', address: A(11), replacedBy: getAddress(A(0x2a80)) }),
+    ]);
+    expect(network.deprecatedPools).toEqual([
+      { id: poolIdOf(oldKey), key: oldKey, reason: expect.any(String) },
     ]);
     expect(upgraded.positionLogs!.startBlock).toBe(120); // the old pool's positions stay visible
     expect(recordDeployment(upgraded, update).deprecated).toEqual(upgraded.deprecated);

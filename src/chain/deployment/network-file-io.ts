@@ -7,7 +7,9 @@ import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { getAddress, isAddress } from 'ethers';
 import type { NetworkDeploymentRecord, NetworkFile } from '../network/network-definition';
-import { DEFAULT_POSITION_LOGS } from '../network/network-definition';
+import type { DeprecatedPoolEntry } from '../network/network-definition';
+import { DEFAULT_POSITION_LOGS, deprecatedSections } from '../network/network-definition';
+import { poolIdOf } from '../encoding/pool-key';
 import type { Infrastructure, TokenChoice } from './deployment-types';
 
 export function readOperatorNetworkFile(path: string): NetworkFile {
@@ -106,24 +108,57 @@ export interface DeploymentUpdate {
 
 /**
  * A new hook version deployed beside the file's hook (e.g. hook v2, the sanctions oracle, on a
- * network that had v1): the previous hook joins `deprecated` (once), so builds naming it are
- * refused with the current hook named, while its positions can still be exited.
+ * network that had v1): the previous hook joins `deprecated.hooks` and its pool (PoolId and key)
+ * `deprecated.pools`, each once, in the sectioned form of design §9 (a list-form file is
+ * migrated: its token and hook entries keep their places). Builds naming them are then refused
+ * with the current pool named, while the old pool's positions can still be exited.
  */
 function withReplacedHook(file: NetworkFile, hook: string | null): NetworkFile['deprecated'] {
   const previous = file.contracts.complianceHook;
   const listed = file.deprecated ?? [];
   if (!hook || !previous || getAddress(previous) === getAddress(hook)) return listed;
-  if (listed.some((e) => getAddress(e.address) === getAddress(previous))) return listed;
-  return [
-    ...listed,
-    {
-      kind: 'hook',
-      label: `ComplianceHook at ${getAddress(previous)} (deprecated)`,
-      address: getAddress(previous),
-      replacedBy: 'complianceHook',
-      reason: 'Replaced by a newer ComplianceHook version (sanctions screening); exits stay open.',
-    },
-  ];
+  const sections = deprecatedSections(listed);
+  const old = getAddress(previous);
+  const hooks = sections.hooks.some((e) => getAddress(e.address) === old)
+    ? sections.hooks
+    : [
+        ...sections.hooks,
+        {
+          label: `ComplianceHook at ${old} (deprecated)`,
+          address: old,
+          replacedBy: 'complianceHook' as const,
+          reason:
+            'Replaced by a newer ComplianceHook version (sanctions screening); exits stay open.',
+        },
+      ];
+  const pool = previousPool(file, old);
+  const pools =
+    pool === null || sections.pools.some((p) => p.id.toLowerCase() === pool.id)
+      ? sections.pools
+      : [...sections.pools, pool];
+  return { tokens: sections.tokens, hooks, pools };
+}
+
+/** The pool the file's tokens, fee and tick spacing form with the previous hook (null: no token yet). */
+function previousPool(file: NetworkFile, hook: string): DeprecatedPoolEntry | null {
+  const weth = file.tokens.WETH.address;
+  const token = file.tokens.tUSDC.address;
+  if (!weth || !token || !isAddress(weth) || !isAddress(token)) return null;
+  const [currency0, currency1] = [getAddress(weth), getAddress(token)].sort((a, b) =>
+    BigInt(a) < BigInt(b) ? -1 : 1,
+  );
+  const key = {
+    currency0,
+    currency1,
+    fee: file.pool.fee,
+    tickSpacing: file.pool.tickSpacing,
+    hooks: hook,
+  };
+  return {
+    id: poolIdOf(key),
+    ...key,
+    reason: `The pool of the ComplianceHook at ${hook} (deprecated): positions in it can be exited, not increased.`,
+  };
 }
 
 /** The file with a deployment's addresses, first block and transactions recorded (pure). */

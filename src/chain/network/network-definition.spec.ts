@@ -2,6 +2,7 @@ import { getAddress } from 'ethers';
 import baseSepolia from '../../config/networks/base-sepolia.json';
 import devnetFile from '../../config/networks/devnet.json';
 import { chainConfig } from '../../config/chain.config';
+import { poolIdOf } from '../encoding/pool-key';
 import {
   DEFAULT_POSITION_LOGS,
   NetworkFile,
@@ -151,6 +152,44 @@ describe('compliance settings of a network file (sanctions oracle, exit policy)'
     );
     expect(() => resolveComplianceSettings({ sanctionsOracle: '0x1234' })).toThrow(
       /compliance.sanctionsOracle is not an address/,
+    );
+  });
+});
+
+describe('deprecated items of a network file (list form and the sections of design §9)', () => {
+  const file = devnetFile as NetworkFile;
+  const list = file.deprecated as Extract<NetworkFile['deprecated'], unknown[]>;
+  const strip = ({ kind: _kind, ...rest }: (typeof list)[number]) => rest;
+  const oldHook = getAddress('0x0000000000000000000000000000000000000a80');
+  const oldKey = {
+    currency0: getAddress(file.tokens.WETH.address!),
+    currency1: getAddress(file.tokens.tUSDC.address!),
+    fee: file.pool.fee,
+    tickSpacing: file.pool.tickSpacing,
+    hooks: oldHook,
+  };
+  const sections = (id: string): NetworkFile => ({
+    ...file,
+    deprecated: {
+      tokens: list.filter((e) => e.kind === 'token').map(strip),
+      hooks: list.filter((e) => e.kind === 'hook').map(strip),
+      pools: [{ id, ...oldKey, reason: 'v1 pool' }],
+    },
+  });
+
+  it('reads both forms to the same refused tokens and hooks; only sections carry pools', () => {
+    const fromList = resolveNetworkFile(file);
+    const fromSections = resolveNetworkFile(sections(poolIdOf(oldKey)));
+    expect(fromSections.deprecated).toEqual(fromList.deprecated);
+    expect(fromList.deprecatedPools).toEqual([]);
+    expect(fromSections.deprecatedPools).toEqual([
+      { id: poolIdOf(oldKey), key: oldKey, reason: 'v1 pool' },
+    ]);
+  });
+
+  it('refuses a deprecated pool whose id is not the PoolId of its key', () => {
+    expect(() => resolveNetworkFile(sections(`0x${'ab'.repeat(32)}`))).toThrow(
+      /deprecated.pools\[0\].id .* is not the PoolId of its key/,
     );
   });
 });

@@ -3,8 +3,10 @@
  * deployment. Pure functions: the Nest service only calls them.
  */
 import { getAddress, isAddress } from 'ethers';
+import { poolIdOf } from '../encoding/pool-key';
 import type {
   ComplianceNetworkSettings,
+  DeprecatedPool,
   AttestationSource,
   DeprecatedItem,
   NetworkCompliance,
@@ -34,7 +36,12 @@ export interface NetworkFile {
   pool: { fee: number; tickSpacing: number };
   /** Where position discovery starts reading PositionManager Transfer logs; absent: block 0, 10,000-block pages. */
   positionLogs?: PositionLogsConfig;
-  deprecated: DeprecatedEntry[];
+  /**
+   * Deprecated items (spec §1). Either the original list of token and hook entries, or the
+   * sectioned form of design §9, `{ tokens?, hooks, pools }`, which `npm run cli -- deploy`
+   * writes once it deploys a new hook version beside an old one. Both are read.
+   */
+  deprecated: DeprecatedEntry[] | DeprecatedSections;
   /**
    * Sanctions screening (`sanctionsOracle`: SanctionsList `isSanctioned(address)`, null or the
    * zero address: none; the hook's `exitPolicy`, default "freeze") and attestation sources (the
@@ -67,6 +74,76 @@ export interface DeprecatedEntry {
   address: string;
   replacedBy: 'tUSDC' | 'complianceHook';
   reason: string;
+}
+
+/** A pool of a deprecated hook version, as design §9 names pools (`id` = the v4 PoolId). */
+export interface DeprecatedPoolEntry {
+  id: string;
+  currency0: string;
+  currency1: string;
+  fee: number;
+  tickSpacing: number;
+  hooks: string;
+  reason: string;
+}
+
+/** The sectioned `deprecated` of design §9: the kind of an entry is its section. */
+export interface DeprecatedSections {
+  tokens?: Array<Omit<DeprecatedEntry, 'kind'>>;
+  hooks?: Array<Omit<DeprecatedEntry, 'kind'>>;
+  pools?: DeprecatedPoolEntry[];
+}
+
+/** Either form of a file's `deprecated`, as sections (the list form has no pools). */
+export function deprecatedSections(deprecated: NetworkFile['deprecated'] | undefined): {
+  tokens: Array<Omit<DeprecatedEntry, 'kind'>>;
+  hooks: Array<Omit<DeprecatedEntry, 'kind'>>;
+  pools: DeprecatedPoolEntry[];
+} {
+  if (deprecated === undefined) return { tokens: [], hooks: [], pools: [] };
+  if (Array.isArray(deprecated)) {
+    const strip = ({ kind: _kind, ...rest }: DeprecatedEntry) => rest;
+    return {
+      tokens: deprecated.filter((e) => e.kind === 'token').map(strip),
+      hooks: deprecated.filter((e) => e.kind === 'hook').map(strip),
+      pools: [],
+    };
+  }
+  return {
+    tokens: deprecated.tokens ?? [],
+    hooks: deprecated.hooks ?? [],
+    pools: deprecated.pools ?? [],
+  };
+}
+
+/** Token and hook entries of either form, in the list form (tokens first, then hooks). */
+function deprecatedEntries(deprecated: NetworkFile['deprecated']): DeprecatedEntry[] {
+  if (Array.isArray(deprecated)) return deprecated;
+  const sections = deprecatedSections(deprecated);
+  return [
+    ...sections.tokens.map((e): DeprecatedEntry => ({ ...e, kind: 'token' })),
+    ...sections.hooks.map((e): DeprecatedEntry => ({ ...e, kind: 'hook' })),
+  ];
+}
+
+/** The file's deprecated pools checked: addresses, and an id that is the PoolId of the key. */
+function resolveDeprecatedPools(file: NetworkFile): DeprecatedPool[] {
+  return deprecatedSections(file.deprecated).pools.map((p, i) => {
+    const at = `${file.name}.deprecated.pools[${i}]`;
+    const key = {
+      currency0: required(p.currency0, `${at}.currency0`),
+      currency1: required(p.currency1, `${at}.currency1`),
+      fee: p.fee,
+      tickSpacing: p.tickSpacing,
+      hooks: required(p.hooks, `${at}.hooks`),
+    };
+    const id = poolIdOf(key);
+    if (typeof p.id !== 'string' || p.id.toLowerCase() !== id)
+      throw new Error(
+        `Network configuration: ${at}.id ${JSON.stringify(p.id ?? null)} is not the PoolId of its key (${id})`,
+      );
+    return { id, key, reason: p.reason ?? 'A pool of a deprecated ComplianceHook version.' };
+  });
 }
 
 export interface NetworkOverrides {
@@ -213,7 +290,12 @@ export function resolveNetworkFile(
         file.positionLogs?.pageBlocks ??
         DEFAULT_POSITION_LOGS.pageBlocks,
     },
-    deprecated: resolveDeprecated(file.deprecated, tusdc.address, contracts.complianceHook),
+    deprecated: resolveDeprecated(
+      deprecatedEntries(file.deprecated),
+      tusdc.address,
+      contracts.complianceHook,
+    ),
+    deprecatedPools: resolveDeprecatedPools(file),
     compliance: { ...resolveComplianceSettings(file.compliance), ...resolveCompliance(file) },
   };
 }

@@ -40,6 +40,18 @@ export interface DeprecatedItem {
   reason: string;
 }
 
+/**
+ * A pool of a deprecated ComplianceHook version (design §9: the network file's
+ * `deprecated.pools`): builds into it are refused with POOL_DEPRECATED, its positions are still
+ * listed (marked deprecated) and can always be exited.
+ */
+export interface DeprecatedPool {
+  /** The v4 PoolId: keccak256(abi.encode(key)). */
+  id: string;
+  key: PoolKeyInfo;
+  reason: string;
+}
+
 /** Position discovery: PositionManager Transfer logs from `startBlock`, read `pageBlocks` blocks per eth_getLogs. */
 export interface PositionLogsConfig {
   startBlock: number;
@@ -91,6 +103,8 @@ export interface NetworkDefinition {
   pool: PoolKeyInfo;
   positionLogs: PositionLogsConfig;
   deprecated: DeprecatedItem[];
+  /** Pools of deprecated hook versions (their positions stay exitable). */
+  deprecatedPools: DeprecatedPool[];
   compliance: ComplianceNetworkSettings & NetworkCompliance;
 }
 

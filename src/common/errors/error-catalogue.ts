@@ -33,6 +33,11 @@ const entries = {
     phase: 'validation',
     hint: 'Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json").',
   },
+  POOL_DEPRECATED: {
+    status: 400,
+    phase: 'validation',
+    hint: 'That pool belongs to a deprecated ComplianceHook version: build against the current pool (GET /api/v1/defi/config lists it). Positions in the deprecated pool can still be exited (decrease, collect, burn).',
+  },
   WEBHOOK_URL_NOT_ALLOWED: {
     status: 400,
     phase: 'validation',
