@@ -38,6 +38,12 @@ export class DefiConfigService {
       pool: { key: n.pool, poolId: poolIdOf(n.pool), minTick: MIN_TICK, maxTick: MAX_TICK },
       contracts: n.contracts,
       deprecated: n.deprecated,
+      // Pools of deprecated hook versions: exits only (builds into them are 400 POOL_DEPRECATED).
+      deprecatedPools: n.deprecatedPools.map((p) => ({
+        poolId: p.id,
+        key: p.key,
+        reason: p.reason,
+      })),
       defaults: { slippageBps: DEFAULT_SLIPPAGE_BPS, deadlineSeconds: DEFAULT_DEADLINE_SECONDS },
       gas: {
         calibrated: Object.fromEntries(

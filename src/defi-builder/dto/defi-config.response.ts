@@ -67,6 +67,12 @@ class DeprecatedEntry {
   @ApiProperty() reason: string;
 }
 
+class DeprecatedPoolEntry {
+  @ApiProperty({ description: 'The v4 PoolId', example: `0x${'ab'.repeat(32)}` }) poolId: string;
+  @ApiProperty({ type: PoolKey }) key: PoolKey;
+  @ApiProperty() reason: string;
+}
+
 class BuilderDefaults {
   @ApiProperty({ type: 'integer', example: 50 }) slippageBps: number;
   @ApiProperty({ type: 'integer', example: 1200 }) deadlineSeconds: number;
@@ -95,6 +101,12 @@ export class DefiConfigResponse {
   @ApiProperty({ type: Contracts }) contracts: Contracts;
   @ApiProperty({ type: [DeprecatedEntry], description: 'Refused items and their replacements' })
   deprecated: DeprecatedEntry[];
+  @ApiProperty({
+    type: [DeprecatedPoolEntry],
+    description:
+      'Pools of deprecated ComplianceHook versions: their positions can be exited (decrease, collect, burn); any other build naming them is 400 POOL_DEPRECATED',
+  })
+  deprecatedPools: DeprecatedPoolEntry[];
   @ApiProperty({ type: BuilderDefaults }) defaults: BuilderDefaults;
   @ApiProperty({ type: GasInfo }) gas: GasInfo;
 }

@@ -31,18 +31,21 @@ export const collectFeesOperation: CollectOperation = {
   build: (dto, pre, deadline) => {
     const position = positionFromPreflight(dto.tokenId, pre);
     const recipient = getAddress(dto.recipient ?? position.owner);
-    const price = pre.reads.slot0;
+    const { price, pool: positionPool } = position;
     return {
       to: pre.network.contracts.positionManager,
       data: withSdk('collect', () =>
-        encodeCollectCalldata(sdkPosition(sdkPool(pre.network, price), position), {
+        encodeCollectCalldata(sdkPosition(sdkPool(positionPool.network, price), position), {
           tokenId: position.tokenId,
           deadline,
           recipient,
         }),
       ),
       gas: 'collect',
-      details: Object.assign(positionChangeBase(position, price), { recipient }),
+      details: Object.assign(positionChangeBase(position, price), {
+        poolKey: positionPool.network.pool,
+        recipient,
+      }),
     };
   },
 };

@@ -66,11 +66,11 @@ export const decreaseLiquidityOperation: DecreaseOperation = {
           ? 'Burn it with liquidityBps 10000 and burn: true, or collect its fees with POST /api/v1/defi/liquidity/collect.'
           : 'Remove a larger share.',
       );
-    const price = pre.reads.slot0;
+    const { price, pool: positionPool } = position;
     const slippageBps = dto.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
     const { tickLower, tickUpper } = position;
     const { min, expected, data } = withSdk('decrease', () => {
-      const pool = sdkPool(pre.network, price);
+      const pool = sdkPool(positionPool.network, price);
       const part = sdkPosition(pool, { tickLower, tickUpper, liquidity: removed });
       return {
         min: minAmountsOut(part, slippageBps),
@@ -89,6 +89,7 @@ export const decreaseLiquidityOperation: DecreaseOperation = {
       data,
       gas: burn ? 'burn' : 'decrease',
       details: Object.assign(positionChangeBase(position, price), {
+        poolKey: positionPool.network.pool,
         liquidity: removed.toString(),
         remainingLiquidity: (whole - removed).toString(),
         amount0Min: min.amount0.toString(),

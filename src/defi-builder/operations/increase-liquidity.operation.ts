@@ -59,7 +59,7 @@ const symbolOf = (network: NetworkDefinition, address: string): TokenSymbol =>
 export const increaseLiquidityOperation: IncreaseOperation = {
   preflight: (dto) => ({
     session: 'required',
-    ...positionPreflight(dto.tokenId),
+    ...positionPreflight(dto.tokenId, { addition: true }),
     spend: (_tokens, reads, network) => {
       const { max } = planIncrease(
         dto,

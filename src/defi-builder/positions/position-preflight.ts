@@ -1,7 +1,9 @@
 /**
  * What every operation on an existing position adds to the preflight phase: the position's reads
- * and the pool price in the one batch, then existence (404 POSITION_NOT_FOUND) and ownership
- * (403 POSITION_NOT_OWNED) checked before the session gate.
+ * and the pool prices (the current pool's and every deprecated pool's) in the one batch, then
+ * existence (404 POSITION_NOT_FOUND), ownership (403 POSITION_NOT_OWNED) and, for an addition, a
+ * deprecated pool (400 POOL_DEPRECATED) checked before the session gate. Exits work in every
+ * pool the network knows, the deprecated ones included.
  */
 import { getAddress } from 'ethers';
 import type { NetworkDefinition } from '../../chain/network/network.types';
@@ -9,20 +11,41 @@ import { ApiError } from '../../common/errors/api-error';
 import type { DecodedReads } from '../chain/defi-chain.port';
 import { Slot0, slot0Read } from '../encoding/market-reads';
 import type { Preflight } from '../preflight/preflight.service';
-import { inPool, PositionRecord, positionOf, positionReads } from './position-reads';
+import type { ChainRead } from '../chain/defi-chain.port';
+import {
+  deprecatedPoolPriceReads,
+  poolDeprecated,
+  poolPrice,
+  PositionPool,
+  positionPool,
+} from './position-pools';
+import { PositionRecord, positionOf, positionReads } from './position-reads';
 
-export function positionOperationReads(network: NetworkDefinition, tokenId: bigint) {
-  return Object.assign(positionReads(network, tokenId), { slot0: slot0Read(network) });
+export type PositionOperationReads = ReturnType<typeof positionReads> & {
+  slot0: ChainRead<Slot0>;
+};
+
+export function positionOperationReads(
+  network: NetworkDefinition,
+  tokenId: bigint,
+): PositionOperationReads {
+  // The deprecated pools' prices ride untyped beside `slot0` (poolPrice() picks the right one).
+  return Object.assign(
+    positionReads(network, tokenId),
+    { slot0: slot0Read(network) },
+    deprecatedPoolPriceReads(network),
+  );
 }
 
-export type PositionOperationReads = ReturnType<typeof positionOperationReads>;
-
-/** The position if it is a live one of the network's pool, else 404 POSITION_NOT_FOUND. */
+/**
+ * The position if it is a live one of the network's pool or of a deprecated pool, else 404
+ * POSITION_NOT_FOUND.
+ */
 export function livePosition(
   network: NetworkDefinition,
   position: PositionRecord,
 ): PositionRecord & { owner: string } {
-  if (position.owner === null || !inPool(network, position)) {
+  if (position.owner === null || positionPool(network, position) === null) {
     const why =
       position.owner === null
         ? 'was never minted or has been burned'
@@ -55,8 +78,11 @@ export function ownedPosition(
   return position;
 }
 
-/** The preflight fields every position operation shares (its own session rule and spend come on top). */
-export function positionPreflight(tokenId: string) {
+/**
+ * The preflight fields every position operation shares (its own session rule and spend come on
+ * top). `addition`: the operation adds to the position, which a deprecated pool refuses.
+ */
+export function positionPreflight(tokenId: string, opts: { addition?: boolean } = {}) {
   const id = BigInt(tokenId);
   return {
     tokens: {},
@@ -65,16 +91,26 @@ export function positionPreflight(tokenId: string) {
       reads: DecodedReads<PositionOperationReads>,
       user: string,
       network: NetworkDefinition,
-    ) => void ownedPosition(network, id, reads, user),
+    ) => {
+      const position = ownedPosition(network, id, reads, user);
+      const pool = positionPool(network, position)!;
+      if (opts.addition && pool.deprecated)
+        throw poolDeprecated(network, pool.deprecated, `Position ${tokenId}`);
+    },
   };
 }
 
-/** In the build phase: the verified position of the preflight. */
+/**
+ * In the build phase: the verified position of the preflight, with its pool (the network seen at
+ * that pool, for the encoders) and that pool's price.
+ */
 export function positionFromPreflight(
   tokenId: string,
   pre: Preflight<never, PositionOperationReads>,
-): PositionRecord & { owner: string } {
-  return ownedPosition(pre.network, BigInt(tokenId), pre.reads, pre.user);
+): PositionRecord & { owner: string; pool: PositionPool; price: Slot0 } {
+  const position = ownedPosition(pre.network, BigInt(tokenId), pre.reads, pre.user);
+  const pool = positionPool(pre.network, position)!;
+  return Object.assign(position, { pool, price: poolPrice(pool, pre.reads) });
 }
 
 /** The response fields every position operation shares. */

@@ -6,6 +6,10 @@ export interface PositionView {
   tokenId: string;
   owner: string;
   poolKey: PoolKey;
+  /** The v4 PoolId of poolKey. */
+  poolId: string;
+  /** In a pool of a deprecated hook version: exit it (decrease, collect, burn); it cannot grow. */
+  deprecated: boolean;
   tickLower: number;
   tickUpper: number;
   liquidity: string;

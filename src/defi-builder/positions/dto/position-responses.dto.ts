@@ -11,6 +11,13 @@ export class PositionDto {
   @ApiProperty({ example: '42' }) tokenId: string;
   @ApiProperty() owner: string;
   @ApiProperty({ type: PoolKeyDto }) poolKey: PoolKeyDto;
+  @ApiProperty({ description: 'The v4 PoolId of poolKey', example: `0x${'ab'.repeat(32)}` })
+  poolId: string;
+  @ApiProperty({
+    description:
+      'true: the pool of a deprecated ComplianceHook version (GET /api/v1/defi/config lists them). Exit it (decrease, collect, burn); increasing it is 400 POOL_DEPRECATED.',
+  })
+  deprecated: boolean;
   @ApiProperty() tickLower: number;
   @ApiProperty() tickUpper: number;
   @ApiProperty({ description: 'Current liquidity' }) liquidity: string;
@@ -31,7 +38,10 @@ export class PositionsResponseDto {
   @ApiProperty() owner: string;
   @ApiProperty({ example: 84532 }) chainId: number;
   @ApiProperty() walletBound: boolean;
-  @ApiProperty({ type: [PositionDto], description: 'Live positions of the pool, by tokenId' })
+  @ApiProperty({
+    type: [PositionDto],
+    description: 'Live positions of the current pool and of deprecated pools, by tokenId',
+  })
   positions: PositionDto[];
 }
 
