@@ -121,8 +121,8 @@ function deprecatedEntries(deprecated: NetworkFile['deprecated']): DeprecatedEnt
   if (Array.isArray(deprecated)) return deprecated;
   const sections = deprecatedSections(deprecated);
   return [
-    ...sections.tokens.map((e): DeprecatedEntry => ({ ...e, kind: 'token' })),
-    ...sections.hooks.map((e): DeprecatedEntry => ({ ...e, kind: 'hook' })),
+    ...sections.tokens.map((e): DeprecatedEntry => ({ kind: 'token', ...e })),
+    ...sections.hooks.map((e): DeprecatedEntry => ({ kind: 'hook', ...e })),
   ];
 }
 

@@ -27,7 +27,7 @@ const views = new WeakMap<DeprecatedPool, { of: NetworkDefinition; at: NetworkDe
 export function atPool(network: NetworkDefinition, pool: DeprecatedPool): NetworkDefinition {
   const known = views.get(pool);
   if (known?.of === network) return known.at;
-  const at = { ...network, pool: pool.key };
+  const at: NetworkDefinition = Object.assign({}, network, { pool: pool.key });
   views.set(pool, { of: network, at });
   return at;
 }
