@@ -6,10 +6,6 @@ export interface PositionView {
   tokenId: string;
   owner: string;
   poolKey: PoolKey;
-  /** The v4 PoolId of poolKey. */
-  poolId: string;
-  /** In a pool of a deprecated hook version: exit it (decrease, collect, burn); it cannot grow. */
-  deprecated: boolean;
   tickLower: number;
   tickUpper: number;
   liquidity: string;
@@ -18,6 +14,10 @@ export interface PositionView {
   amount0: string;
   amount1: string;
   uncollectedFees: { amount0: string; amount1: string };
+  /** Only in a pool of a deprecated hook version: exit it (decrease, collect, burn); it cannot grow. */
+  deprecated?: true;
+  /** With `deprecated`: the v4 PoolId of that pool. */
+  poolId?: string;
 }
 
 interface PositionChangeBase {

@@ -16,7 +16,6 @@ import type { NetworkDefinition } from '../../chain/network/network.types';
 import { WalletsService } from '../../compliance/wallets/wallets.service';
 import { ChainReads, DEFI_CHAIN, DecodedReads, DefiChain } from '../chain/defi-chain.port';
 import { slot0Read } from '../encoding/market-reads';
-import { poolIdOf } from '../encoding/pool-key';
 import { deprecatedPoolPriceReads, poolPrice, positionPool } from './position-pools';
 import { amountsOf, isInRange, sdkPool, sdkPosition } from './position-math';
 import { livePosition } from './position-preflight';
@@ -141,8 +140,6 @@ function viewOf(
     tokenId: p.tokenId.toString(),
     owner: p.owner,
     poolKey: pool.network.pool,
-    poolId: poolIdOf(pool.network.pool),
-    deprecated: pool.deprecated !== null,
     tickLower: p.tickLower,
     tickUpper: p.tickUpper,
     liquidity: p.liquidity.toString(),
@@ -153,5 +150,7 @@ function viewOf(
       amount0: (owed?.amount0 ?? 0n).toString(),
       amount1: (owed?.amount1 ?? 0n).toString(),
     },
+    // Only on a deprecated pool's position: the current pool's answers keep their shape.
+    ...(pool.deprecated && { deprecated: true as const, poolId: pool.deprecated.id }),
   };
 }

@@ -1,5 +1,5 @@
 /** OpenAPI classes of the position endpoints' success responses (shapes: ../position-responses.ts). */
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BuildResponseDto, PoolKeyDto } from '../../dto/build-response.dto';
 
 class TokenAmountsDto {
@@ -11,13 +11,6 @@ export class PositionDto {
   @ApiProperty({ example: '42' }) tokenId: string;
   @ApiProperty() owner: string;
   @ApiProperty({ type: PoolKeyDto }) poolKey: PoolKeyDto;
-  @ApiProperty({ description: 'The v4 PoolId of poolKey', example: `0x${'ab'.repeat(32)}` })
-  poolId: string;
-  @ApiProperty({
-    description:
-      'true: the pool of a deprecated ComplianceHook version (GET /api/v1/defi/config lists them). Exit it (decrease, collect, burn); increasing it is 400 POOL_DEPRECATED.',
-  })
-  deprecated: boolean;
   @ApiProperty() tickLower: number;
   @ApiProperty() tickUpper: number;
   @ApiProperty({ description: 'Current liquidity' }) liquidity: string;
@@ -31,6 +24,17 @@ export class PositionDto {
     description: 'liquidity x (feeGrowthInside - feeGrowthInsideLast) / 2^128 (StateView)',
   })
   uncollectedFees: TokenAmountsDto;
+  @ApiPropertyOptional({
+    enum: [true],
+    description:
+      'Present only on a position in the pool of a deprecated ComplianceHook version (GET /api/v1/defi/config lists deprecatedPools): exit it (decrease, collect, burn); increasing it is 400 POOL_DEPRECATED.',
+  })
+  deprecated?: true;
+  @ApiPropertyOptional({
+    description: 'With deprecated: the v4 PoolId of that pool',
+    example: `0x${'ab'.repeat(32)}`,
+  })
+  poolId?: string;
 }
 
 export class PositionsResponseDto {
