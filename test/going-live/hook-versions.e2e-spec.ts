@@ -231,6 +231,36 @@ describe('Hook versions: v1 beside v2 on one network file (bare devnet)', () => 
       expect(res.body.hint).toContain(file.contracts.complianceHook);
     });
 
+    it('takes an optional poolId on a mint: the current pool builds, the v1 pool is POOL_DEPRECATED', async () => {
+      const current = (await request(t.server).get('/api/v1/defi/config').set(auth()).expect(200))
+        .body.pool.poolId as string;
+      const mint = (poolId: string) =>
+        post('liquidity?buildOnly=true', {
+          token0: file.tokens.WETH.address,
+          token1: file.tokens.tUSDC.address,
+          amount0: '1000000000000000',
+          amount1: '3000000',
+          tickLower: -887220,
+          tickUpper: 887220,
+          userAddress: user.address,
+          poolId,
+        });
+      const built = await mint(current);
+      expect(built.status).toBe(200);
+      expect(built.body.poolKey.hooks).toBe(file.contracts.complianceHook);
+      const refused = await mint(v1PoolId);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'POOL_DEPRECATED', phase: 'validation' });
+      expect(refused.body.hint).toContain(current);
+      const unknown = await mint(`0x${'12'.repeat(32)}`);
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toMatchObject({
+        code: 'INVALID_PARAMS',
+        details: [expect.objectContaining({ field: 'poolId' })],
+      });
+      expect(unknown.body.hint).toContain(current);
+    });
+
     it('exits the v1 position: collect, decrease, then burn, each relayed and CONFIRMED', async () => {
       const collect = await post('liquidity/collect', { tokenId, userAddress: user.address });
       expect(collect.status).toBe(200);

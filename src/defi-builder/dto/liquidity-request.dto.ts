@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, ValidateNested } from 'class-validator';
+import { IsInt, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { ApiRequestExample } from '../../common/openapi/api-request-example.decorator';
 import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
 import { IsPermitSignature, PermitBatchDto, SentWith } from './permit.dto';
@@ -69,6 +69,15 @@ export class LiquidityRequestDto {
   })
   @IsWalletAddress()
   userAddress: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The v4 PoolId to add to (design §9). Default: the pair's pool. The pool of a deprecated ComplianceHook version is 400 POOL_DEPRECATED (its positions can only be exited); GET /api/v1/defi/config lists the pools.",
+    example: `0x${'ab'.repeat(32)}`,
+  })
+  @IsOptional()
+  @Matches(/^0x[0-9a-fA-F]{64}$/, { message: 'poolId must be 0x followed by 64 hex characters' })
+  poolId?: string;
 
   @ApiPropertyOptional({
     description:

@@ -12,6 +12,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
+import type { NetworkDefinition } from '../../chain/network/network.types';
 import { ChainReads, DEFI_CHAIN, DefiChain } from '../chain/defi-chain.port';
 import type { BuildResponseBase, SimulationView } from '../defi-builder.types';
 import { Preflight, PreflightRequest, PreflightService } from '../preflight/preflight.service';
@@ -50,6 +51,8 @@ export interface DefiOperation<
    * position NFTs and the tokens of an exit): e.g. collect's recipient. Checked before preflight.
    */
   payouts?(request: Req): Payout[];
+  /** Validation that needs the network (e.g. a named pool: 400 POOL_DEPRECATED); throws ApiError. */
+  validate?(request: Req, network: NetworkDefinition): void;
   /** Pure: calldata from the request and the preflight; throws ApiError BUILD_FAILED. */
   build(request: Req, preflight: Preflight<K, R>, deadline: number): BuiltCall<D>;
 }
@@ -83,10 +86,12 @@ export class DefiPipelineService {
     context: OperationContext,
   ): Promise<BuildResponseBase & D> {
     // validation that needs the network: nothing is built to pay out where tokens are lost
-    assertPayoutRecipients(this.chain.network(), [
+    const network = this.chain.network();
+    assertPayoutRecipients(network, [
       { field: 'userAddress', address: request.userAddress },
       ...(operation.payouts?.(request) ?? []),
     ]);
+    operation.validate?.(request, network);
     // preflight
     const needs = operation.preflight(request);
     const pre = await this.preflight.run({

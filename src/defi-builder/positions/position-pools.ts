@@ -83,3 +83,22 @@ export function poolDeprecated(
     },
   );
 }
+
+/**
+ * A liquidity request's optional `poolId` (design §9): the current pool is accepted, a deprecated
+ * one is 400 POOL_DEPRECATED, any other 400 INVALID_PARAMS naming the current pool.
+ */
+export function assertPoolChoice(network: NetworkDefinition, poolId: string | undefined): void {
+  if (poolId === undefined) return;
+  const id = poolId.toLowerCase();
+  const current = poolIdOf(network.pool);
+  if (id === current) return;
+  const deprecated = network.deprecatedPools.find((p) => p.id === id);
+  if (deprecated) throw poolDeprecated(network, deprecated, `poolId ${id}`);
+  throw new ApiError('INVALID_PARAMS', `poolId ${id} is not a pool of this network`, {
+    hint: `Send the current pool ${current} (hook ${network.pool.hooks}), or omit poolId; GET /api/v1/defi/config lists it.`,
+    details: [
+      { field: 'poolId', constraint: 'knownPool', message: `poolId must be ${current} or omitted` },
+    ],
+  });
+}
