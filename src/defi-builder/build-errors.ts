@@ -28,12 +28,16 @@ export const POSITION_EXIT_ERRORS: ErrorCode[] = [
   'POSITION_NOT_OWNED',
 ];
 
-/** An increase: a position, and like an entry a session and a balance. */
+/** An increase: a position, and like an entry a session and a balance; never into a deprecated pool. */
 export const POSITION_ENTRY_ERRORS: ErrorCode[] = [
   ...POSITION_EXIT_ERRORS,
   'SESSION_NOT_ACTIVE',
   'BALANCE_INSUFFICIENT',
+  'POOL_DEPRECATED',
 ];
+
+/** A mint: an entry whose optional poolId may name a deprecated pool. */
+export const MINT_BUILD_ERRORS: ErrorCode[] = [...ENTRY_BUILD_ERRORS, 'POOL_DEPRECATED'];
 
 /** Reading positions. */
 export const POSITION_READ_ERRORS: ErrorCode[] = [

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
 import { Operation } from '../common/openapi/operation.decorator';
-import { ENTRY_BUILD_ERRORS } from './build-errors';
+import { ENTRY_BUILD_ERRORS, MINT_BUILD_ERRORS } from './build-errors';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { DefiPipelineService } from './pipeline/defi-pipeline.service';
@@ -82,7 +82,7 @@ export class DefiController {
       'Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)',
     description: `Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress; approvals marked replaceableByPermit are the ones permitData (sent back as permitBatch + permitSignature) replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
     ok: MintResponseDto,
-    errors: [...ENTRY_BUILD_ERRORS],
+    errors: [...MINT_BUILD_ERRORS],
   })
   addLiquidity(
     @Body() body: LiquidityRequestDto,

@@ -166,6 +166,20 @@ const SAMPLES: Partial<
   CREDENTIAL_ISSUER_REVOKED: {
     message: 'The credential\'s issuer "acme-kyc" was revoked by the operator',
   },
+  POOL_DEPRECATED: {
+    message:
+      'Position 42 is in the pool 0x0b2e0654dc9843b28645037cdd90e9329a57f9e67a3bc63d2da6ffa79c043843 of a deprecated ComplianceHook (0x5aaE1008032BE4DA8aca3408f51aE35147f78880)',
+    details: [
+      {
+        poolId: '0x0b2e0654dc9843b28645037cdd90e9329a57f9e67a3bc63d2da6ffa79c043843',
+        deprecated: true,
+        currentPool: {
+          poolId: '0xca1244629cb282dbf98515327cc6a5cfffdb6fb76a370308afdc0f7387925214',
+          hooks: '0x793Cb621B87012fBbD427963A5e98635541fca80',
+        },
+      },
+    ],
+  },
   POSITION_NOT_FOUND: {
     message: 'Position 42 does not exist in this pool',
     details: [{ tokenId: '42' }],

@@ -75,7 +75,7 @@ export class PositionsController {
   @Operation({
     id: 'increaseLiquidity',
     summary: 'Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)',
-    description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
+    description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). A position in the pool of a deprecated hook version is 400 POOL_DEPRECATED (the hint names the current pool): exit it instead. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
     ok: IncreaseLiquidityResponseDto,
     errors: [...POSITION_ENTRY_ERRORS],
   })
