@@ -1019,7 +1019,7 @@ export interface paths {
          * Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)
          * @description **Auth:** an API key with the `defi:liquidity` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
+         *     Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). A position in the pool of a deprecated hook version is 400 POOL_DEPRECATED (the hint names the current pool): exit it instead. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 404 POSITION_NOT_FOUND (unknown or burned tokenId), 403 POSITION_NOT_OWNED (userAddress is not the owner; the hint names the owner), 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED (build, with `field`), 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true on increase, a warning). Payout addresses (userAddress, recipient) must be wallets: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["increaseLiquidity"];
         delete?: never;
@@ -1246,7 +1246,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "ATTESTATION_NOT_FOUND" | "ATTESTATION_REVOKED" | "ATTESTATION_EXPIRED" | "ATTESTATION_SOURCE_NOT_ACCEPTED" | "COMPLIANCE_POLICY_REFUSED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "POOL_DEPRECATED" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "ATTESTATION_NOT_FOUND" | "ATTESTATION_REVOKED" | "ATTESTATION_EXPIRED" | "ATTESTATION_SOURCE_NOT_ACCEPTED" | "COMPLIANCE_POLICY_REFUSED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -2928,6 +2928,11 @@ export interface components {
              */
             userAddress: string;
             /**
+             * @description The v4 PoolId to add to (design §9). Default: the pair's pool. The pool of a deprecated ComplianceHook version is 400 POOL_DEPRECATED (its positions can only be exited); GET /api/v1/defi/config lists the pools.
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            poolId?: string;
+            /**
              * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.
              * @example 1900000000
              */
@@ -3114,6 +3119,15 @@ export interface components {
             replacedByLabel: string;
             reason: string;
         };
+        DeprecatedPoolEntry: {
+            /**
+             * @description The v4 PoolId
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            poolId: string;
+            key: components["schemas"]["PoolKey"];
+            reason: string;
+        };
         BuilderDefaults: {
             /** @example 50 */
             slippageBps: number;
@@ -3144,6 +3158,8 @@ export interface components {
             contracts: components["schemas"]["Contracts"];
             /** @description Refused items and their replacements */
             deprecated: components["schemas"]["DeprecatedEntry"][];
+            /** @description Pools of deprecated ComplianceHook versions: their positions can be exited (decrease, collect, burn); any other build naming them is 400 POOL_DEPRECATED */
+            deprecatedPools: components["schemas"]["DeprecatedPoolEntry"][];
             defaults: components["schemas"]["BuilderDefaults"];
             gas: components["schemas"]["GasInfo"];
         };
@@ -3261,6 +3277,16 @@ export interface components {
             amount1: string;
             /** @description liquidity x (feeGrowthInside - feeGrowthInsideLast) / 2^128 (StateView) */
             uncollectedFees: components["schemas"]["TokenAmountsDto"];
+            /**
+             * @description Present only on a position in the pool of a deprecated ComplianceHook version (GET /api/v1/defi/config lists deprecatedPools): exit it (decrease, collect, burn); increasing it is 400 POOL_DEPRECATED.
+             * @enum {boolean}
+             */
+            deprecated?: true;
+            /**
+             * @description With deprecated: the v4 PoolId of that pool
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            poolId?: string;
         };
         PositionsResponseDto: {
             /** @enum {string} */
@@ -3269,7 +3295,7 @@ export interface components {
             /** @example 84532 */
             chainId: number;
             walletBound: boolean;
-            /** @description Live positions of the pool, by tokenId */
+            /** @description Live positions of the current pool and of deprecated pools, by tokenId */
             positions: components["schemas"]["PositionDto"][];
         };
         PositionResponseDto: {
@@ -3289,6 +3315,16 @@ export interface components {
             amount1: string;
             /** @description liquidity x (feeGrowthInside - feeGrowthInsideLast) / 2^128 (StateView) */
             uncollectedFees: components["schemas"]["TokenAmountsDto"];
+            /**
+             * @description Present only on a position in the pool of a deprecated ComplianceHook version (GET /api/v1/defi/config lists deprecatedPools): exit it (decrease, collect, burn); increasing it is 400 POOL_DEPRECATED.
+             * @enum {boolean}
+             */
+            deprecated?: true;
+            /**
+             * @description With deprecated: the v4 PoolId of that pool
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            poolId?: string;
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
             /** @example 84532 */
@@ -7489,6 +7525,8 @@ export interface operations {
              *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
              *
              *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
+             *
+             *     `POOL_DEPRECATED` (validation): That pool belongs to a deprecated ComplianceHook version: build against the current pool (GET /api/v1/defi/config lists it). Positions in the deprecated pool can still be exited (decrease, collect, burn).
              */
             400: {
                 headers: {
@@ -7942,6 +7980,8 @@ export interface operations {
              *     `SIMULATION_REVERTED` (build): The transaction reverts when simulated now (details.revertCode, details.revertReason): fix the cause (e.g. SLIPPAGE_EXCEEDED: raise slippage or lower amountOutMinimum) and build again. Pass buildOnly=true to get it anyway, with this as a warning.
              *
              *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
+             *
+             *     `POOL_DEPRECATED` (validation): That pool belongs to a deprecated ComplianceHook version: build against the current pool (GET /api/v1/defi/config lists it). Positions in the deprecated pool can still be exited (decrease, collect, burn).
              */
             400: {
                 headers: {
