@@ -175,6 +175,13 @@ describe('Going live: bare chain -> deploy -> verify -> production service -> a 
     ])
       expect(await provider.getCode(address!)).not.toBe('0x');
     expect(file.deployment?.attester).toBe(attester);
+    // The going-live flow deploys the current hook (v2: sanctions screening), nothing deprecated.
+    const hook = new Contract(
+      file.contracts.complianceHook!,
+      ['function VERSION() view returns (uint8)'],
+      provider,
+    );
+    expect(await hook.VERSION()).toBe(2n);
     // The attester pays for activations: fund it, as the README says.
     const funder = new Wallet(funderKey, provider);
     await (await funder.sendTransaction({ to: attester, value: 10n ** 18n })).wait();
