@@ -22,6 +22,8 @@ export const USAGE = `Usage: npm run cli -- <command> [options]
   set-plan --email EMAIL --plan free|pro|enterprise
   set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)
   set-quota --email EMAIL --per-month N         (N = 0 removes the override)
+  users reset-mfa --email EMAIL         (removes the user's authenticator and recovery codes: a
+                                        lost device; the password alone then signs in; audited)
 ${CREDENTIAL_USAGE}
   keys generate [--out-dir D] [--json]  (issuer and attester key pairs, no database or config;
                                         --out-dir writes the private keys to files, mode 0600)
@@ -35,10 +37,10 @@ ${CREDENTIAL_USAGE}
   migrate                               (database settings only: runs the pending migrations once
                                         and exits; for replicas started with DATABASE_MIGRATIONS=off)`;
 
-/** `credentials <verb>` and `keys <verb>` are commands of two words; every other is one word. */
+/** `credentials <verb>`, `keys <verb>` and `users <verb>` are commands of two words; every other is one word. */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if ((first === 'credentials' || first === 'keys') && rest[0] && !rest[0].startsWith('--'))
+  if (['credentials', 'keys', 'users'].includes(first) && rest[0] && !rest[0].startsWith('--'))
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }

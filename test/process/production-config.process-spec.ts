@@ -43,7 +43,7 @@ describe('A production start with settings missing', () => {
     expect(code).toBe(1);
     const lines = output.trimEnd().split('\n');
     expect(lines).toEqual([
-      'Failed to start: Invalid configuration, 7 settings to fix:',
+      'Failed to start: Invalid configuration, 9 settings to fix:',
       expect.stringMatching(
         /^ {2}JWT_SECRET must have at least 32 characters \(got "<redacted>"\)$/,
       ),
@@ -55,6 +55,8 @@ describe('A production start with settings missing', () => {
       expect.stringMatching(/^ {2}COMPLIANCE_REGISTRY_ADDRESS is required with CHAIN_NETWORK=/),
       expect.stringMatching(/^ {2}COMPLIANCE_HOOK_ADDRESS is required with CHAIN_NETWORK=/),
       expect.stringMatching(/^ {2}TUSDC_ADDRESS is required with CHAIN_NETWORK=/),
+      expect.stringMatching(/^ {2}MFA_ENCRYPTION_KEY is required in production mode: /),
+      expect.stringMatching(/^ {2}WEBHOOK_SECRETS_KEY is required in production mode: /),
       'Every production setting is described in .env.production.example',
     ]);
     expect(output).not.toContain('hunter2');
