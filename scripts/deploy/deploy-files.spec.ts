@@ -6,10 +6,11 @@ import { checkHaproxyConfig } from '../../test/helpers/haproxy';
 import { withOnlyEnv } from '../../test/helpers/test-env';
 
 /**
- * The image and the balancer's file (docs/operators.md "The image"). No container runtime runs on
- * this machine (no Docker daemon; podman/buildah need user namespaces and a reachable registry for
- * node:24-bookworm-slim), so the Dockerfile is linted here for what matters, and its runtime
- * stage's recipe is run for real, without a container, by test/process/image-runtime.process-spec.ts.
+ * The image and the balancer's file (docs/operators.md "The image"). The image is not built on this
+ * machine: Debian's podman installs and builds (a FROM scratch probe did), but node:24-bookworm-slim
+ * cannot be pulled (no route to a container registry) and no Docker daemon runs. So the Dockerfile is
+ * linted here for what matters, and its runtime stage's recipe is run for real, without a
+ * container, by test/process/image-runtime.process-spec.ts.
  */
 const ROOT = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
