@@ -35,6 +35,8 @@ import { poolIdOf } from '../src/defi-builder/encoding/pool-key';
 import { quotePrices } from '../src/defi-builder/encoding/price-impact';
 import { encodeSwapCalldata, SwapCalldataInput } from '../src/defi-builder/encoding/swap-calldata';
 import { planSpend } from '../src/defi-builder/preflight/spend-plan';
+import { refusedPayoutReason } from '../src/defi-builder/pipeline/payout-recipients';
+import { refusedPayoutReasonByChecksum } from '../src/defi-builder/pipeline/payout-recipients-by-checksum';
 import { resolveTokens } from '../src/defi-builder/token-registry';
 
 /** Microseconds per call of `fn` over `n` calls, after a warm-up. */
@@ -216,6 +218,12 @@ compare(
       calls.map((c) => [c.target, c.allowFailure, c.callData]),
     ]),
   () => encodeAggregate3(calls),
+);
+compare(
+  'payout rule (userAddress, a wallet; issue 44)',
+  200_000,
+  () => refusedPayoutReasonByChecksum(network, wallet),
+  () => refusedPayoutReason(network, wallet),
 );
 
 process.stdout.write('\nthe rest of the pure build path (now)\n');

@@ -22,6 +22,7 @@ import { DatabaseModule } from './database/database.module';
 import { DefiBuilderModule } from './defi-builder/defi-builder.module';
 import { HealthModule } from './health/health.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { MonthlyQuotaGuard } from './usage/quota/monthly-quota.guard';
 import { AccountRateLimitGuard } from './usage/rate-limit/account-rate-limit.guard';
 import { UsageModule } from './usage/usage.module';
@@ -32,6 +33,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: CONFIG_NAMESPACES }),
     LoggingModule,
     LifecycleModule,
+    MetricsModule,
     DatabaseModule,
     EventsModule,
     HealthModule,

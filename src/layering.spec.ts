@@ -9,8 +9,8 @@ import { preProcessFile } from 'typescript';
  * main, bootstrap, the CLI, the database's entity list) may import anything.
  */
 const LEVELS: readonly (readonly string[])[] = [
-  // Infrastructure: errors, config, logging, shutdown, readiness.
-  ['common', 'config', 'lifecycle', 'health'],
+  // Infrastructure: errors, config, logging, shutdown, readiness, metrics.
+  ['common', 'config', 'lifecycle', 'health', 'metrics'],
   // The activity log every feature records into; its sinks (audit, webhooks) sit above. Mail to
   // the addresses people give (sign-up and invitation links).
   ['events', 'mail'],

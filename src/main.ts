@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+// First: tracing (when switched on) must patch http, express, pg, ioredis and undici before they load.
+import { flushTraces } from './bootstrap/tracing-preload';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
@@ -13,7 +15,14 @@ import { ChainConnection } from './chain/chain-connection';
 import { checkConfiguredNetworkFile } from './chain/network/network-loader';
 import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
 import { armShutdownDeadline } from './lifecycle/shutdown-deadline';
+import { exitCleanlyOnSignals } from './lifecycle/exit-on-signal';
 import { guardStdio } from './common/logging/guard-stdio';
+import {
+  bootLogger,
+  earlyLogFormat,
+  jsonLine,
+  startFailureLine,
+} from './common/logging/boot-logger';
 import { refuseUnsupportedRuntime } from './bootstrap/supported-runtime';
 
 async function bootstrap(): Promise<void> {
@@ -22,16 +31,21 @@ async function bootstrap(): Promise<void> {
   // A stdout whose reader has gone must not end (or stall) the service: see guardStdio.
   guardStdio();
   validateConfiguration([checkConfiguredNetworkFile]);
-  const heapGrowingPercent = appConfig().heapGrowingPercent;
+  const early = appConfig();
+  const heapGrowingPercent = early.heapGrowingPercent;
   limitHeapGrowth(heapGrowingPercent);
+  const boot = bootLogger(early.logLevel, early.logFormat);
   const app = await NestFactory.create(AppModule, new ExpressHttpAdapter(), {
     bodyParser: false,
-    bufferLogs: true,
+    // JSON: each boot line as it happens, with its own time; pretty: held for the app's logger.
+    bufferLogs: boot === undefined,
     abortOnError: false,
+    logger: boot?.nest,
   });
   configureApp(app);
   const config = app.get<AppConfig>(appConfig.KEY);
   armShutdownDeadline(config);
+  exitCleanlyOnSignals(app, flushTraces);
   if (heapGrowingPercent > 0) settleHeap();
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as AddressInfo;
@@ -51,13 +65,19 @@ async function bootstrap(): Promise<void> {
     dataDir: config.dataDir,
   };
   process.stdout.write(
-    config.logFormat === 'pretty' ? startBanner(facts) : `${readyLine(facts)}\n`,
+    config.logFormat === 'pretty'
+      ? startBanner(facts)
+      : jsonLine(
+          30,
+          { event: 'service.ready', url: facts.baseUrl, startupMs: Math.round(facts.startupMs) },
+          readyLine(facts),
+        ),
   );
 }
 
 bootstrap().catch((err: unknown) => {
   // Boot failures (bad configuration above all) must say what is wrong, without a stack dump.
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`Failed to start: ${message}\n`);
+  process.stderr.write(startFailureLine(message, earlyLogFormat()));
   process.exit(1);
 });

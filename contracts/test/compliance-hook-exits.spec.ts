@@ -1,12 +1,12 @@
 /**
  * An exit never needs a session (design §7): decreasing, collecting and burning a position
- * through the real PositionManager never reach the ComplianceHook at all (it registers no
- * remove-liquidity callback), for a wallet that never had a session and for one whose session
- * the attester revoked. Shown with a tripwire: once the position exists, the hook's code is
- * replaced by one that reverts on any call, so a single hook call would sink the transaction;
- * a mint is the control (it does reach the hook, and now reverts).
+ * through the real PositionManager work for a wallet that never had a session and for one whose
+ * session the attester revoked. Hook v2 does see exits (beforeRemoveLiquidity), for one rule
+ * only: under the exit policy "freeze" (the devnet's), a wallet the sanctions oracle lists
+ * cannot exit until it is unlisted.
  */
 import { Contract, Wallet } from 'ethers';
+import { SANCTIONS_LIST } from '../../src/chain/abi/sanctions-list';
 import type { NetworkDefinition } from '../../src/chain/network/network.types';
 import { useContractFixture } from './contract-fixture';
 import {
@@ -34,23 +34,6 @@ describe('ComplianceHook: exits', () => {
 
   const send = async (from: Wallet, data: string) =>
     (await f.send(from, net.contracts.positionManager, data))!.status;
-
-  /** From here on, any call into the hook reverts the transaction that made it. */
-  async function armTripwire(minter: Wallet): Promise<void> {
-    await f.provider.send('hardhat_setCode', [net.contracts.complianceHook, TRIPWIRE_CODE]);
-    // Control: adding liquidity does reach the hook, so it now fails even with a session.
-    const mint = mintPosition(
-      net.pool,
-      -600,
-      600,
-      10n ** 9n,
-      minter.address,
-      10n ** 18n,
-      10n ** 10n,
-    );
-    const revert = await f.revertOf(minter, net.contracts.positionManager, mint);
-    expect(revert).toMatchObject({ raisedBy: net.contracts.complianceHook });
-  }
 
   /** `minter` (with a session) mints a full-range position owned by `owner`. */
   async function mintFor(minter: Wallet, owner: string): Promise<bigint> {
@@ -95,20 +78,36 @@ describe('ComplianceHook: exits', () => {
     await expect(pm.ownerOf(tokenId)).rejects.toThrow();
   }
 
-  it('a wallet that never had a session collects, decreases and burns without the hook being called', async () => {
+  it('a wallet that never had a session collects, decreases and burns', async () => {
     const tokenId = await mintFor(alice, bob.address);
     await trade();
     expect(await f.registry.activeUntil(bob.address)).toBe(0n);
-    await armTripwire(alice);
     await exitCompletely(bob, tokenId);
   });
 
-  it('a wallet whose session was revoked collects, decreases and burns without the hook being called', async () => {
+  it('a wallet whose session was revoked collects, decreases and burns', async () => {
     const tokenId = await mintFor(carol, carol.address);
     await trade();
     await (await f.registry.revoke(carol.address)).wait();
     expect(await f.registry.activeUntil(carol.address)).toBe(0n);
-    await armTripwire(carol);
+    await exitCompletely(carol, tokenId);
+  });
+
+  it('a listed wallet cannot exit under the "freeze" policy, and exits once unlisted', async () => {
+    expect(net.compliance.exitPolicy).toBe('freeze');
+    expect(await f.hook.freezeExits()).toBe(true);
+    const tokenId = await mintFor(carol, carol.address);
+    await trade();
+    const oracle = new Contract(net.compliance.sanctionsOracle!, SANCTIONS_LIST, f.wallets[0]);
+    await (await oracle.addToSanctionsList([carol.address])).wait();
+    const collect = decreaseAndTake(net.pool, tokenId, 0n, carol.address);
+    const refused = await f.revertOf(carol, net.contracts.positionManager, collect);
+    expect(refused).toMatchObject({
+      name: 'WalletSanctioned',
+      raisedBy: net.contracts.complianceHook,
+    });
+    expect(refused.args.wallet).toBe(carol.address);
+    await (await oracle.removeFromSanctionsList([carol.address])).wait();
     await exitCompletely(carol, tokenId);
   });
 });

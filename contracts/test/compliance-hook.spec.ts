@@ -5,6 +5,7 @@
 import { AbiCoder, Contract, ContractFactory, InterfaceAbi, JsonRpcProvider, Wallet } from 'ethers';
 import { loadOwnArtifact, loadUniswapArtifact } from '../../src/chain/devnet/artifacts';
 import type { NetworkDefinition } from '../../src/chain/network/network.types';
+import { SANCTIONS_LIST } from '../../src/chain/abi/sanctions-list';
 import { useContractFixture } from './contract-fixture';
 import {
   decreaseAndTake,
@@ -37,14 +38,18 @@ describe('ComplianceHook', () => {
   const swapData = (amount = 10n ** 17n, hookData = '0x') =>
     swapExactInSingle(net.pool, true, amount, hookData);
 
-  it('sits at an address carrying exactly the beforeSwap + beforeAddLiquidity flags, and refuses any other', async () => {
-    expect(BigInt(net.contracts.complianceHook) & 0x3fffn).toBe((1n << 11n) | (1n << 7n));
+  it('sits at an address carrying exactly the beforeSwap + beforeAddLiquidity + beforeRemoveLiquidity flags, and refuses any other', async () => {
+    expect(BigInt(net.contracts.complianceHook) & 0x3fffn).toBe(
+      (1n << 11n) | (1n << 9n) | (1n << 7n),
+    );
     const artifact = loadOwnArtifact('ComplianceHook');
     const factory = new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, deployer);
     const tx = await factory.getDeployTransaction(
       net.contracts.poolManager,
       net.contracts.complianceRegistry,
       deployer.address,
+      net.compliance.sanctionsOracle,
+      true,
     );
     expect((await revertOf(deployer, undefined as unknown as string, tx.data)).name).toBe(
       'HookAddressNotValid',
@@ -191,5 +196,58 @@ describe('ComplianceHook', () => {
     ).toBe(1);
     expect(await pm.getPositionLiquidity(tokenId)).toBe(0n);
     expect(await balance(net.tokens.WETH.address, alice.address)).toBeGreaterThan(wethBefore);
+  });
+
+  describe('sanctions (hook v2)', () => {
+    let oracle: Contract;
+    beforeAll(() => {
+      oracle = new Contract(net.compliance.sanctionsOracle!, SANCTIONS_LIST, deployer);
+    });
+
+    it('refuses swaps and liquidity additions of a listed wallet, even with a session, naming it', async () => {
+      await approveThroughPermit2(alice, net.contracts.universalRouter);
+      await approveThroughPermit2(alice, net.contracts.positionManager);
+      await activate(alice.address);
+      expect((await send(alice, net.contracts.universalRouter, swapData()))!.status).toBe(1);
+      await (await oracle.addToSanctionsList([alice.address])).wait();
+      const swap = await revertOf(alice, net.contracts.universalRouter, swapData());
+      expect(swap).toMatchObject({
+        name: 'WalletSanctioned',
+        code: 'WALLET_SANCTIONED',
+        raisedBy: net.contracts.complianceHook,
+      });
+      expect(swap.args.wallet).toBe(alice.address);
+      const mint = mintPosition(
+        net.pool,
+        -600,
+        600,
+        10n ** 9n,
+        alice.address,
+        10n ** 18n,
+        10n ** 10n,
+      );
+      expect((await revertOf(alice, net.contracts.positionManager, mint)).name).toBe(
+        'WalletSanctioned',
+      );
+      await (await oracle.removeFromSanctionsList([alice.address])).wait();
+      expect(await oracle.sanctionedAddresses()).toEqual([]);
+      expect((await send(alice, net.contracts.universalRouter, swapData()))!.status).toBe(1);
+    });
+
+    it('fails closed: an oracle that reverts refuses every trade', async () => {
+      await approveThroughPermit2(alice, net.contracts.universalRouter);
+      await activate(alice.address);
+      // PUSH0 PUSH0 REVERT: the oracle reverts whatever it is asked.
+      await provider.send('hardhat_setCode', [net.compliance.sanctionsOracle, '0x5f5ffd']);
+      const decoded = await revertOf(alice, net.contracts.universalRouter, swapData());
+      expect(decoded).toMatchObject({ name: 'WalletSanctioned', code: 'WALLET_SANCTIONED' });
+    });
+
+    it('lets only the oracle owner list addresses', async () => {
+      await expect(
+        (oracle.connect(alice) as Contract).addToSanctionsList([bob.address]),
+      ).rejects.toThrow();
+      expect(await oracle.isSanctioned(bob.address)).toBe(false);
+    });
   });
 });

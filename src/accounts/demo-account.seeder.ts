@@ -6,6 +6,7 @@ import { appConfig, AppConfig } from '../config/app.config';
 import { databaseConfig, DatabaseConfig } from '../config/database.config';
 import { AccountProvisioningService } from './account-provisioning.service';
 import { AccountsService } from './accounts.service';
+import { jsonLine } from '../common/logging/boot-logger';
 
 export const DEMO_EMAIL = 'demo@example.com';
 
@@ -40,10 +41,15 @@ export class DemoAccountSeeder implements OnApplicationBootstrap {
     writeFileSync(file, JSON.stringify({ email: DEMO_EMAIL, password, ...ids }, null, 2), {
       mode: 0o600,
     });
-    this.logger.log({ file, accountId: ids.accountId }, 'Seeded the demo account');
-    process.stdout.write(
+    const login =
       `\n  Demo account created (first start only):\n    email:    ${DEMO_EMAIL}\n    password: ${password}\n` +
-        `  Also saved in ${file}\n\n`,
+      `  Also saved in ${file}\n\n`;
+    this.logger.log({ file, accountId: ids.accountId }, 'Seeded the demo account');
+    // Printed whatever LOG_LEVEL says; in JSON format as a JSON line, so every line of a start is.
+    process.stdout.write(
+      this.app.logFormat === 'json'
+        ? jsonLine(30, { event: 'demo.account', file }, login.trim())
+        : login,
     );
   }
 }

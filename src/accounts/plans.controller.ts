@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/auth/public.decorator';
-import { ApiErrors } from '../common/openapi/api-errors.decorator';
+import { Operation } from '../common/openapi/operation.decorator';
 import { PlansResponse } from './dto/plans.response';
 import { MONTHLY_QUOTA_EXCLUDES, PLAN_DEFINITIONS, PLANS } from './plans';
 
@@ -18,13 +18,13 @@ class PlansListingResponse extends PlansResponse {
 @Controller('api/v1/plans')
 export class PlansController {
   @Get()
-  @ApiOperation({
-    operationId: 'listPlans',
+  @Operation({
+    id: 'listPlans',
     summary: 'The plans: requests per minute and per month (public)',
     description: `An account has one plan; an operator may override its per-minute limit or monthly quota. Usage stats show your plan and quota. ${MONTHLY_QUOTA_EXCLUDES}`,
+    ok: PlansListingResponse,
+    errors: ['INTERNAL_ERROR'],
   })
-  @ApiOkResponse({ type: PlansListingResponse })
-  @ApiErrors('INTERNAL_ERROR')
   listPlans(): PlansListingResponse {
     return {
       plans: PLANS.map((name) => ({ name, ...PLAN_DEFINITIONS[name] })),

@@ -7,7 +7,12 @@ import { ROOT_LOGGER } from '../common/logging/logging.module';
 import { requestLogMiddleware } from '../common/logging/request-log';
 import { httpConfig, HttpConfig } from '../config/http.config';
 import { setUpOpenApi } from '../common/openapi/openapi-setup';
+import { GracefulShutdownService } from '../lifecycle/graceful-shutdown.service';
 import { InFlightRequests } from '../lifecycle/in-flight-requests';
+import { principalOf } from '../auth/principal';
+import { metricsConfig, MetricsConfig } from '../config/metrics.config';
+import { httpMetricsMiddleware } from '../metrics/http-metrics';
+import { Metrics } from '../metrics/metrics.service';
 import { useJsonBodies } from './body-parsing';
 import { limitRequestReceipt } from './http-adapter';
 import { DOCS_PATH, useCors, useSecurityHeaders } from './http-security';
@@ -20,7 +25,6 @@ export { BODY_LIMIT_BYTES } from './body-parsing';
  */
 export function configureApp(app: INestApplication): void {
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
   const http = app.getHttpAdapter().getInstance() as express.Express;
   http.disable('x-powered-by');
   http.set('query parser', 'simple');
@@ -33,7 +37,11 @@ export function configureApp(app: INestApplication): void {
   // req.ip (throttling of failed authentications, logs) is the client's, not the load balancer's.
   http.set('trust proxy', config.trustProxy);
   app.use(app.get(InFlightRequests).middleware);
-  app.use(requestLogMiddleware(app.get<PinoLogger>(ROOT_LOGGER)));
+  // Counted only when someone can scrape them: no per-request cost with METRICS_PORT unset.
+  if (app.get<MetricsConfig>(metricsConfig.KEY).port !== undefined)
+    app.use(httpMetricsMiddleware(app.get(Metrics), (req) => principalOf(req)?.method));
+  const shutdown = app.get(GracefulShutdownService);
+  app.use(requestLogMiddleware(app.get<PinoLogger>(ROOT_LOGGER), () => shutdown.isDraining));
   useCors(app, config);
   useSecurityHeaders(app);
   useJsonBodies(app);

@@ -6,7 +6,7 @@ import { ChainReaderService, decodeChainAnswer, NO_CONTRACT_HINT } from './chain
 import type { ChainRpcService } from './chain-rpc.service';
 import { readWord, ReturnDataError } from './encoding/abi-words';
 import { decodeAggregate3 } from './encoding/multicall';
-import { WALLET_READ_CALL_COUNT } from './encoding/wallet-reads';
+import { walletReadCallCount } from './encoding/wallet-reads';
 import { NetworkFile, resolveNetworkFile } from './network/network-definition';
 import { NetworkService } from './network/network.service';
 
@@ -77,7 +77,7 @@ describe(ChainReaderService.name, () => {
   it('names the registry when the wallet-read batch gets no data from it', async () => {
     // Call 3 of the batch is ComplianceRegistry.activeUntil (wallet-reads.ts).
     const { reader } = readerAnswering(() =>
-      aggregate(WALLET_READ_CALL_COUNT, (i) => (i === 3 ? '0x' : ONE)),
+      aggregate(walletReadCallCount(network), (i) => (i === 3 ? '0x' : ONE)),
     );
     const error = await rejection(reader.readWallet(wallet));
     expect(error.code).toBe('CHAIN_UNAVAILABLE');

@@ -13,7 +13,7 @@ import { Call3, Call3Result, decodeAggregate3, encodeAggregate3 } from './encodi
 import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
 import {
   decodeWalletState,
-  WALLET_READ_CALL_COUNT,
+  walletReadCallCount,
   walletReadCalls,
   WalletState,
 } from './encoding/wallet-reads';
@@ -113,14 +113,15 @@ export class ChainReaderService {
   }
 
   async readWallet(wallet: string, extraCalls: readonly Call3[] = []): Promise<WalletRead> {
-    const calls = [...walletReadCalls(this.network.definition, wallet), ...extraCalls];
+    const network = this.network.definition;
+    const calls = [...walletReadCalls(network, wallet), ...extraCalls];
     const results = await this.aggregate3(calls);
     return {
       state: decodeChainAnswer(
-        () => decodeWalletState(results),
+        () => decodeWalletState(results, network.compliance.sanctionsOracle !== null),
         () => firstEmptyAnswer(calls, results),
       ),
-      extra: results.slice(WALLET_READ_CALL_COUNT).map(outcomeOf),
+      extra: results.slice(walletReadCallCount(network)).map(outcomeOf),
     };
   }
 

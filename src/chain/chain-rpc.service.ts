@@ -189,6 +189,19 @@ export class ChainRpcService {
     );
   }
 
+  /** The latest block's timestamp (unix s): how old the chain's head is (metrics). */
+  async latestBlockTime(timeoutMs = this.config.healthTimeoutMs): Promise<number> {
+    const block = await this.withBudget(
+      'eth_getBlockByNumber',
+      (ms) =>
+        this.send<{ timestamp: string } | null>('eth_getBlockByNumber', ['latest', false], ms),
+      timeoutMs,
+      0,
+    );
+    if (!block) throw new Error('the node has no latest block');
+    return Number(block.timestamp);
+  }
+
   /** eth_getLogs over one block range (callers page: nodes cap the range or the result size). */
   async getLogs(filter: LogFilter): Promise<RawLog[]> {
     return this.withBudget('eth_getLogs', (ms) =>

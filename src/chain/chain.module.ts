@@ -6,6 +6,7 @@ import { ChainConnection } from './chain-connection';
 import { ChainReaderService } from './chain-reader.service';
 import { ChainRpcService } from './chain-rpc.service';
 import { ChainHealthIndicator } from './chain.health';
+import { ChainMetrics } from './chain.metrics';
 import { ChainInstance } from './instance/chain-instance.entity';
 import { ChainInstanceService } from './instance/chain-instance.service';
 import { ChainResetRegistry } from './instance/chain-reset.registry';
@@ -32,6 +33,7 @@ import { NetworkService } from './network/network.service';
     ChainRpcService,
     ChainReaderService,
     ChainHealthIndicator,
+    ChainMetrics,
     ChainResetRegistry,
     ChainInstanceService,
   ],

@@ -101,6 +101,8 @@ export class RpcFailover implements JsonRpcTransport {
   private static readonly logger = new Logger('ChainRpc');
   private readonly endpoints: Endpoint[];
   private lastAnswered: Endpoint;
+  /** Told of every provider failure, with the URL's origin (the metrics' per-URL error counter). */
+  onProviderFailure?: (origin: string) => void;
 
   constructor(
     urls: readonly string[],
@@ -191,9 +193,15 @@ export class RpcFailover implements JsonRpcTransport {
     this.lastAnswered = endpoint;
   }
 
+  /** Each configured URL as scheme://host[:port] (what logs, readiness and metrics name). */
+  get origins(): string[] {
+    return this.endpoints.map((endpoint) => endpoint.origin);
+  }
+
   private failed(endpoint: Endpoint, error: unknown, attemptStarted: number): void {
     const now = Date.now();
     endpoint.counts.record(true, now);
+    this.onProviderFailure?.(endpoint.origin);
     // Sent before the failure that set the cool-down: the same outage, seen again.
     if (endpoint.failedAt >= attemptStarted) return;
     endpoint.failures += 1;

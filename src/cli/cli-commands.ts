@@ -11,6 +11,7 @@ import { UsersService } from '../auth/users/users.service';
 import { CliUsageError, required } from './cli-usage';
 
 export { parseFlags, splitCommand, USAGE } from './cli-usage';
+import { runAttestCommand } from './attest-commands';
 import { runCredentialCommand } from './credential-commands';
 
 export { CliUsageError };
@@ -124,7 +125,9 @@ export async function runCommand(
       };
     }
     default: {
-      const result = await runCredentialCommand(app, command, flags);
+      const result =
+        (await runCredentialCommand(app, command, flags)) ??
+        ((await runAttestCommand(app, command, flags)) as Record<string, unknown> | undefined);
       if (result === undefined) throw new CliUsageError(`Unknown command: ${command}`);
       return result;
     }

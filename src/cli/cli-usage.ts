@@ -15,9 +15,12 @@ export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SE
   credentials refresh --credential FILE [--out FILE]   (the credential's Merkle path in today's tree)
   credentials push-root --root DECIMAL [--revocation yes]   (an external issuer's new root;
                                         after a revocation the previous root stops verifying)
-  revoke-session --wallet W             (the attester ends the wallet's session on chain)`;
+  revoke-session --wallet W             (the attester ends the wallet's session on chain)
+  attest --kind account|country --wallet W [--country XX] [--expires-in SECONDS]
+                                        (devnet: the test attester attests and indexes; prints the uid)
+  attest revoke --uid U                 (devnet: the test attester revokes the attestation)`;
 
-export const USAGE = `Usage: npm run cli -- <command> [options]
+export const USAGE = `Usage: npm run cli -- [--require-database-url] <command> [options]
   create-account --name NAME --email EMAIL --password PASSWORD [--plan free|pro|enterprise]
   set-plan --email EMAIL --plan free|pro|enterprise
   set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)
@@ -34,13 +37,26 @@ ${CREDENTIAL_USAGE}
          [--test-token | --token ADDRESS] [--initial-price 3000] [--seed-liquidity [--seed-weth 0.1]] [--json]
                                         (no database or config: deploys our contracts on the chain
                                         F describes, writes their addresses back into F; resumable)
+  sanctions add|remove|list [ADDRESS] [--rpc URL] [--network-file F]
+                                        (no database: the devnet's sanctions oracle, signed by its
+                                        owner, devnet account 0 or ATTESTER_PRIVATE_KEY)
   migrate                               (database settings only: runs the pending migrations once
-                                        and exits; for replicas started with DATABASE_MIGRATIONS=off)`;
+                                        and exits; for replicas started with DATABASE_MIGRATIONS=off)
+  attester fund --rpc URL --from-key-file F --amount-eth ETH [--to ADDRESS] [--json]
+                                        (sends ETH from the key in F to the attester: by default the
+                                        address of ATTESTER_PRIVATE_KEY; waits until mined)`;
 
-/** `credentials <verb>`, `keys <verb>` and `users <verb>` are commands of two words; every other is one word. */
+/**
+ * `credentials <verb>`, `keys <verb>`, `users <verb>`, `attester <verb>`, `sanctions <verb>` and
+ * `attest revoke` are commands of two words; every other is one word.
+ */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if (['credentials', 'keys', 'users'].includes(first) && rest[0] && !rest[0].startsWith('--'))
+  if (
+    ['credentials', 'keys', 'users', 'attester', 'sanctions', 'attest'].includes(first) &&
+    rest[0] &&
+    !rest[0].startsWith('--')
+  )
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }

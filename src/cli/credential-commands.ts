@@ -5,7 +5,10 @@ import {
   DEFAULT_CREDENTIAL_TTL_SECONDS,
   DemoIssuerService,
 } from '../compliance/credentials/demo-issuer.service';
-import { AttesterService } from '../compliance/sessions/attester.service';
+import {
+  AttesterService,
+  type SessionRevocationReason,
+} from '../compliance/sessions/attester.service';
 import { VerifyChallengesService } from '../compliance/verification/verify-challenges.service';
 import { parseCredentialFile, type CredentialFile } from '../compliance/zk/credential-file';
 import { isEvmAddress, parseFieldElement } from '../compliance/zk/field';
@@ -31,10 +34,14 @@ function readCredential(path: string): CredentialFile {
 }
 
 /** Ends the on-chain sessions of these wallets (attester), mined one after the other. */
-async function revokeSessions(app: INestApplicationContext, wallets: string[]) {
+async function revokeSessions(
+  app: INestApplicationContext,
+  wallets: string[],
+  reason: SessionRevocationReason,
+) {
   const revoked = [];
   for (const w of wallets)
-    revoked.push({ wallet: w, ...(await app.get(AttesterService).revoke(w)) });
+    revoked.push({ wallet: w, ...(await app.get(AttesterService).revoke(w, reason)) });
   return revoked;
 }
 
@@ -59,7 +66,11 @@ export async function runCredentialCommand(
     case 'credentials revoke': {
       const { nullifiers, root } = await issuer().revoke(wallet(flags));
       const open = await app.get(VerifyChallengesService).walletsWithOpenSessions(nullifiers);
-      return { revoked: nullifiers.length, root, sessionsRevoked: await revokeSessions(app, open) };
+      return {
+        revoked: nullifiers.length,
+        root,
+        sessionsRevoked: await revokeSessions(app, open, 'credential_revoked'),
+      };
     }
     case 'credentials refresh': {
       const path = required(flags, 'credential');
@@ -78,7 +89,7 @@ export async function runCredentialCommand(
       return { root, accepted: await app.get(CredentialRootsService).accepted() };
     }
     case 'revoke-session': {
-      const [revoked] = await revokeSessions(app, [wallet(flags)]);
+      const [revoked] = await revokeSessions(app, [wallet(flags)], 'operator');
       return revoked;
     }
     default:

@@ -107,25 +107,28 @@ export function parseDeployArgs(args: string[]): DeployArgs {
  * The deployer's wallet from K: `0x` and 64 hex characters, surrounding whitespace ignored. Every
  * message names the file, never its content.
  */
-export function readDeployerKey(path: string): { wallet: Wallet; warnings: string[] } {
+export function readDeployerKey(
+  path: string,
+  role = 'deployer',
+): { wallet: Wallet; warnings: string[] } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new CliUsageError(
-      `cannot read the deployer key file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      `cannot read the ${role} key file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
   const key = text.trim();
   if (!/^0x[0-9a-fA-F]{64}$/.test(key))
     throw new CliUsageError(
-      `the deployer key file ${path} must hold one private key: 0x followed by 64 hex characters`,
+      `the ${role} key file ${path} must hold one private key: 0x followed by 64 hex characters`,
     );
   const warnings: string[] = [];
   const mode = statSync(path).mode & 0o777;
   if (mode & 0o077)
     warnings.push(
-      `the deployer key file ${path} is readable by other users (mode ${mode.toString(8)}): chmod 600 it`,
+      `the ${role} key file ${path} is readable by other users (mode ${mode.toString(8)}): chmod 600 it`,
     );
   return { wallet: new Wallet(key), warnings };
 }

@@ -5,12 +5,14 @@ import type * as CliCommands from './cli-commands';
 import type * as CliModuleFile from './cli.module';
 import type * as NetworkLoader from '../chain/network/network-loader';
 import { CliUsageError, parseFlags, splitCommand, USAGE } from './cli-usage';
+import { defaultDatabaseRefusal, REQUIRE_DATABASE_URL_FLAG } from './default-database-guard';
 import { STANDALONE_COMMANDS } from './standalone-commands';
 import { refuseUnsupportedRuntime } from '../bootstrap/supported-runtime';
 
 async function main(argv: string[]): Promise<number> {
   refuseUnsupportedRuntime();
-  const { command, args } = splitCommand(argv);
+  const refusal = defaultDatabaseRefusal(process.env, argv);
+  const { command, args } = splitCommand(argv.filter((a) => a !== REQUIRE_DATABASE_URL_FLAG));
   if (!command || command === '--help') {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
@@ -20,6 +22,10 @@ async function main(argv: string[]): Promise<number> {
     const { exitCode, output } = await standalone(args);
     process.stdout.write(output);
     return exitCode;
+  }
+  if (refusal) {
+    process.stderr.write(`${refusal}\n`);
+    return 2;
   }
   // The app (Nest, TypeORM, the compliance stack) loads only for the commands that need it: the
   // standalone ones above answer in well under a second instead of ~4 s.

@@ -4,9 +4,11 @@
  * arguments and returns its exit code and what to print on stdout; errors are thrown
  * (CliUsageError for bad arguments, exit 2; anything else, exit 1).
  */
+import { attesterFundCommand } from './attester-fund-command';
 import { deployCommand } from './deploy-command';
 import { keysGenerate } from './keys-command';
 import { migrateCommand } from './migrate-command';
+import { sanctionsCommand, SANCTIONS_VERBS } from './sanctions-command';
 import { verifyNetworkCommand } from './verify-network-command';
 
 export interface StandaloneResult {
@@ -15,8 +17,15 @@ export interface StandaloneResult {
 }
 
 export const STANDALONE_COMMANDS: Record<string, (args: string[]) => Promise<StandaloneResult>> = {
+  'attester fund': (args) => attesterFundCommand(args),
   'keys generate': async (args) => ({ exitCode: 0, output: await keysGenerate(args) }),
   'verify-network': (args) => verifyNetworkCommand(args),
   deploy: (args) => deployCommand(args),
   migrate: (args) => migrateCommand(args),
+  ...Object.fromEntries(
+    SANCTIONS_VERBS.map((verb) => [
+      `sanctions ${verb}`,
+      (args: string[]) => sanctionsCommand(verb, args),
+    ]),
+  ),
 };

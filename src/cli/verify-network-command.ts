@@ -2,16 +2,18 @@
  * `npm run cli -- verify-network --rpc URL --network-file F [--json]`: does the network file F
  * describe the chain behind URL (src/chain/network/verify-network.ts)? Runs without the app (no
  * database, no configuration): three JSON-RPC requests. With ATTESTER_PRIVATE_KEY in the
- * environment, its address must also be an attester of the registry.
+ * environment, its address must also be an attester of the registry, and a balance below
+ * ATTESTER_LOW_BALANCE_ETH (0.01) is warned about (exit code unchanged).
  *
  * Exit 0 with a short OK report; exit 1 with one line per mismatch, each starting with the field
  * path (`contracts.complianceHook: ...`); `--json` prints the checks as JSON either way.
  */
 import { resolve } from 'node:path';
-import { Wallet } from 'ethers';
+import { formatEther, Wallet } from 'ethers';
 import { redactUrl } from '../chain/chain-connection';
 import { isTransportFailure } from '../chain/chain-errors';
-import { createJsonRpcTransport } from '../chain/json-rpc-http';
+import { createJsonRpcTransport, JsonRpcTransport } from '../chain/json-rpc-http';
+import { attesterLowBalanceWeiOf } from '../config/compliance.config';
 import { readNetworkFileAt } from '../chain/network/network-loader';
 import { DEPLOY_HINT } from '../chain/network/network-probes';
 import { mismatchLines, verifyNetwork } from '../chain/network/verify-network';
@@ -45,7 +47,7 @@ export function parseVerifyNetworkArgs(args: string[]): VerifyNetworkArgs {
 }
 
 /** The address of ATTESTER_PRIVATE_KEY when it is set (never the key itself in a message). */
-function configuredAttester(env: NodeJS.ProcessEnv): string | undefined {
+export function configuredAttester(env: NodeJS.ProcessEnv): string | undefined {
   const key = env.ATTESTER_PRIVATE_KEY?.trim();
   if (!key) return undefined;
   if (!/^0x[0-9a-fA-F]{64}$/.test(key))
@@ -71,17 +73,23 @@ export async function verifyNetworkCommand(
       );
     });
     const exitCode = result.ok ? 0 : 1;
+    const funds = attester ? await attesterFunds(transport, attester, env) : undefined;
     if (json)
-      return { exitCode, output: `${JSON.stringify({ networkFile, attester, ...result })}\n` };
+      return {
+        exitCode,
+        output: `${JSON.stringify({ networkFile, attester, ...result, ...(funds && { attesterFunds: funds }) })}\n`,
+      };
+    const warning = funds?.low ? `${lowBalanceWarning(attester!, funds, rpc)}\n` : '';
     if (result.ok)
       return {
         exitCode,
         output:
           `OK: ${networkFile} matches ${chain} (chainId ${file.chainId}): ${result.checks.length} checks passed\n` +
           '  every address has code, hook flags exact, WETH is token0, hook wiring, pool initialized' +
-          `${attester ? `, attester ${attester} registered` : ''}\n`,
+          `${attester ? `, attester ${attester} registered` : ''}\n${warning}`,
       };
     const lines = mismatchLines(result);
+    if (warning) lines.push(warning.trimEnd());
     const undeployed = lines.some((line) => line.endsWith(DEPLOY_HINT));
     return {
       exitCode,
@@ -95,4 +103,35 @@ export async function verifyNetworkCommand(
   } finally {
     transport.destroy();
   }
+}
+
+interface AttesterFunds {
+  balanceEth: string;
+  thresholdEth: string;
+  low: boolean;
+}
+
+/**
+ * The attester's balance against ATTESTER_LOW_BALANCE_ETH: a warning, not a mismatch (the file
+ * is right; the account needs money before activations fail with BROADCAST_FAILED).
+ */
+async function attesterFunds(
+  transport: JsonRpcTransport,
+  attester: string,
+  env: NodeJS.ProcessEnv,
+): Promise<AttesterFunds> {
+  const threshold = attesterLowBalanceWeiOf(env);
+  const balance = BigInt(await transport.send<string>('eth_getBalance', [attester, 'latest']));
+  return {
+    balanceEth: formatEther(balance),
+    thresholdEth: formatEther(threshold),
+    low: balance < threshold,
+  };
+}
+
+function lowBalanceWarning(attester: string, funds: AttesterFunds, rpc: string): string {
+  return (
+    `WARNING: the attester ${attester} holds ${funds.balanceEth} ETH, below ATTESTER_LOW_BALANCE_ETH (${funds.thresholdEth}): ` +
+    `activations will fail with BROADCAST_FAILED (insufficient funds). Fund it: npm run cli -- attester fund --rpc ${redactUrl(rpc)} --from-key-file <file> --amount-eth <ETH>`
+  );
 }

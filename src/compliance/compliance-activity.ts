@@ -6,6 +6,14 @@ import { ActivityLog } from '../events/activity-log';
 import type { ActivatedSession } from './sessions/sessions.service';
 import type { BindResult } from './wallets/wallets.service';
 
+/** What opened a session: the demo, a ZK proof, or an attestation (named source and uid). */
+export type ActivationVia = 'demo' | 'proof' | 'attestation';
+export interface ActivationSource {
+  kind: 'attestation';
+  name: string;
+  uid: string;
+}
+
 /**
  * What compliance records in the activity log (audit trail, webhooks): wallet bindings and the
  * sessions the service opened. Sessions live on chain, so an activation is recorded after its
@@ -40,12 +48,13 @@ export class ComplianceActivity {
   async sessionActivated(
     principal: Principal,
     session: ActivatedSession,
-    via: 'demo' | 'proof',
+    via: ActivationVia,
     meta?: RequestMeta,
+    source?: ActivationSource,
   ): Promise<void> {
     const known = this.activations.get(session.txHash);
     if (known) return known;
-    const recording = this.recordActivation(principal, session, via, meta);
+    const recording = this.recordActivation(principal, session, via, meta, source);
     this.activations.set(session.txHash, recording);
     if (this.activations.size > RECORDED_ACTIVATIONS_MAX)
       this.activations.delete(this.activations.keys().next().value as string);
@@ -57,8 +66,9 @@ export class ComplianceActivity {
   private async recordActivation(
     principal: Principal,
     session: ActivatedSession,
-    via: 'demo' | 'proof',
+    via: ActivationVia,
     meta?: RequestMeta,
+    source?: ActivationSource,
   ): Promise<void> {
     await this.activity.record({
       accountId: principal.accountId,
@@ -72,8 +82,29 @@ export class ComplianceActivity {
         txHash: session.txHash,
         blockNumber: session.blockNumber,
         via,
+        ...(source ? { source } : {}),
       },
       request: meta ?? null,
     });
   }
+}
+
+/**
+ * The binding rule every activation shares: production needs the wallet already bound to the
+ * caller (SIWE); demo mode binds an unbound wallet to the caller and refuses one bound elsewhere.
+ */
+export async function claimForActivation(
+  wallets: Pick<import('./wallets/wallets.service').WalletsService, 'assertBoundTo' | 'bind'>,
+  activity: ComplianceActivity,
+  production: boolean,
+  principal: Principal,
+  wallet: string,
+  meta?: RequestMeta,
+): Promise<void> {
+  if (production) return wallets.assertBoundTo(wallet, principal.accountId);
+  await activity.walletBound(
+    principal,
+    await wallets.bind(wallet, principal.accountId, 'keep'),
+    meta,
+  );
 }

@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AttestationActivationService } from './attestations/attestation-activation.service';
+import { AttestationReaderService } from './attestations/attestation-reader.service';
+import { AttestationsController } from './attestations/attestations.controller';
 import { ComplianceActivity } from './compliance-activity';
+import { CompliancePolicy } from './policy/compliance-policy.entity';
+import { CompliancePolicyController } from './policy/compliance-policy.controller';
+import { CompliancePolicyService } from './policy/compliance-policy.service';
 import { complianceKeysProvider } from './compliance-keys';
 import { CredentialsModule } from './credentials/credentials.module';
 import { OnboardingController } from './onboarding/onboarding.controller';
@@ -9,6 +15,11 @@ import { SiweNonce } from './onboarding/siwe-nonce.entity';
 import { SiweNoncesService } from './onboarding/siwe-nonces.service';
 import { SessionStatusController } from './session-status/session-status.controller';
 import { SessionStatusService } from './session-status/session-status.service';
+import { AttesterBalanceMonitor } from './sessions/attester-balance.monitor';
+import { CredentialRevocationCheck } from './screening/credential-revocation.check';
+import { REVOCATION_CHECKS, RevocationCheck, sanctionsCheck } from './screening/revocation-checks';
+import { SanctionsScreen } from './screening/sanctions-screen.service';
+import { ScreeningWatcher } from './screening/screening.watcher';
 import { AttesterHealthIndicator } from './sessions/attester.health';
 import { AttesterService } from './sessions/attester.service';
 import { RegistryConnection } from './sessions/registry-connection';
@@ -28,15 +39,22 @@ import { WalletsModule } from './wallets/wallets.module';
   imports: [
     WalletsModule,
     CredentialsModule,
-    TypeOrmModule.forFeature([SiweNonce, VerifyChallenge]),
+    TypeOrmModule.forFeature([SiweNonce, VerifyChallenge, CompliancePolicy]),
   ],
-  controllers: [OnboardingController, VerificationController, SessionStatusController],
+  controllers: [
+    OnboardingController,
+    AttestationsController,
+    VerificationController,
+    SessionStatusController,
+    CompliancePolicyController,
+  ],
   providers: [
     ComplianceActivity,
     complianceKeysProvider,
     RegistryConnection,
     AttesterService,
     AttesterHealthIndicator,
+    AttesterBalanceMonitor,
     SessionsService,
     SessionStatusService,
     SiweNoncesService,
@@ -44,8 +62,28 @@ import { WalletsModule } from './wallets/wallets.module';
     VerifyChallengesService,
     ProofVerifierService,
     VerificationService,
+    SanctionsScreen,
+    CredentialRevocationCheck,
+    // The screening watcher's checks, in order: the first that revokes names the reason. A
+    // source of sessions adds its own RevocationCheck here (e.g. attestation_revoked).
+    {
+      provide: REVOCATION_CHECKS,
+      useFactory: (credentials: CredentialRevocationCheck): RevocationCheck[] => [
+        sanctionsCheck,
+        credentials,
+      ],
+      inject: [CredentialRevocationCheck],
+    },
+    ScreeningWatcher,
+    AttestationReaderService,
+    AttestationActivationService,
+    CompliancePolicyService,
   ],
   exports: [
+    AttestationReaderService,
+    CompliancePolicyService,
+    SanctionsScreen,
+    ScreeningWatcher,
     SessionsService,
     AttesterService,
     VerifyChallengesService,

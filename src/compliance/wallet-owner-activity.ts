@@ -1,10 +1,11 @@
 import type { DataSource } from 'typeorm';
 import { placeholders } from '../common/database/placeholders';
-import { OPERATOR_ACTOR, type ActivityType } from '../events/activity-event';
+import { OPERATOR_ACTOR, type ActivityActor, type ActivityType } from '../events/activity-event';
 import type { ActivityLog } from '../events/activity-log';
 
 /**
- * Records an operator's compliance action (session or credential revocation, from the CLI) for the
+ * Records a compliance action (session or credential revocation: the operator's CLI, or the
+ * screening watcher as the system) for the
  * account the wallet is bound to; an unbound wallet belongs to no account and records nothing.
  */
 export async function recordForWalletOwner(
@@ -13,6 +14,7 @@ export async function recordForWalletOwner(
   walletAddress: string,
   type: Extract<ActivityType, 'session.revoked' | 'credential.revoked'>,
   data: Record<string, unknown>,
+  actor: ActivityActor = OPERATOR_ACTOR,
 ): Promise<void> {
   if (!activity) return;
   const manager = dataSource.manager;
@@ -26,7 +28,7 @@ export async function recordForWalletOwner(
   await activity.record({
     accountId: String(rows[0].account_id),
     type,
-    actor: OPERATOR_ACTOR,
+    actor,
     target: { type: 'wallet', id: walletAddress },
     data: { walletAddress, ...data },
   });

@@ -64,7 +64,20 @@ export const complianceConfig = registerAs('compliance', () => {
       max: 300_000,
     }),
     /** Below this attester balance (wei) readiness says lowBalance and one warning is logged. */
-    attesterLowBalanceWei: envUnits(env, 'ATTESTER_LOW_BALANCE_ETH', '0.01', 18),
+    attesterLowBalanceWei: attesterLowBalanceWeiOf(env),
+    /** How often the attester's balance is read (warning, metric) besides the start; 0 = at start only. */
+    attesterBalanceCheckMs: envInt(env, 'ATTESTER_BALANCE_CHECK_MS', 60_000, {
+      min: 0,
+      max: 86_400_000,
+    }),
+    /**
+     * The screening watcher's period: every wallet with an active session is re-checked against
+     * the sanctions oracle and the revocation state of what opened its session; 0 = off.
+     */
+    screeningIntervalMs: envInt(env, 'SCREENING_INTERVAL_MS', 60_000, {
+      min: 0,
+      max: 24 * 60 * 60 * 1000,
+    }),
   };
 });
 
@@ -137,6 +150,11 @@ function attesterPrivateKey(env: Env, production: boolean): string | undefined {
       undefined,
     );
   return given;
+}
+
+/** ATTESTER_LOW_BALANCE_ETH in wei (also read by `verify-network`, which runs without the app). */
+export function attesterLowBalanceWeiOf(env: Env = process.env): bigint {
+  return envUnits(env, 'ATTESTER_LOW_BALANCE_ETH', '0.01', 18);
 }
 
 /**

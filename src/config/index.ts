@@ -7,6 +7,7 @@ import { databaseConfig } from './database.config';
 import { collectConfigErrors, InvalidConfigError } from './env-reader';
 import { httpConfig } from './http.config';
 import { mailConfig } from './mail.config';
+import { metricsConfig } from './metrics.config';
 import { mfaConfig } from './mfa.config';
 import { redisConfig } from './redis.config';
 import { securityConfig } from './security.config';
@@ -28,6 +29,7 @@ export const CONFIG_NAMESPACES = [
   accountsConfig,
   mfaConfig,
   mailConfig,
+  metricsConfig,
 ];
 
 /** Every problem of one start, one line per variable, in namespace order. */

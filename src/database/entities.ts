@@ -27,6 +27,7 @@ import { WatchedSession } from '../webhooks/scanners/watched-session.entity';
 import { RelayedTransaction } from '../defi-builder/broadcast/relayed-transaction.entity';
 import { QuotaThresholdMark } from '../usage/quota/quota-threshold-mark.entity';
 import { ChainInstance } from '../chain/instance/chain-instance.entity';
+import { CompliancePolicy } from '../compliance/policy/compliance-policy.entity';
 /** Every TypeORM entity, listed explicitly so the app, the CLI and the tests agree. */
 export const ENTITIES = [
   Account,
@@ -57,4 +58,5 @@ export const ENTITIES = [
   Invitation,
   SignupConfirmation,
   ChainInstance,
+  CompliancePolicy,
 ];

@@ -6,6 +6,8 @@ const ANY_BUILD: ErrorCode[] = [
   ...JSON_BODY_ERRORS,
   'INVALID_ADDRESS',
   'INSTITUTION_OWNERSHIP_MISMATCH',
+  // The network's sanctions oracle lists the wallet (exits only when the network freezes them).
+  'WALLET_SANCTIONED',
   'BUILD_FAILED',
   'SIMULATION_REVERTED',
   'CHAIN_UNAVAILABLE',

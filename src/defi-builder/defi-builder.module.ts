@@ -1,3 +1,4 @@
+import { ComplianceModule } from '../compliance/compliance.module';
 import { Module } from '@nestjs/common';
 import { RelayService } from './broadcast/relay.service';
 import { RelayedTransactionWatcher } from './broadcast/relayed-transaction.watcher';
@@ -19,7 +20,7 @@ import { WalletStatusService } from './preflight/wallet-status.service';
 import { QuoteService } from './quote/quote.service';
 
 @Module({
-  imports: [WalletsModule],
+  imports: [WalletsModule, ComplianceModule],
   controllers: [DefiController, PreflightController, PositionsController, TransactionsController],
   providers: [
     { provide: DEFI_CHAIN, useClass: ChainLayerDefiChain },

@@ -108,4 +108,6 @@ export interface PreflightResponse {
   balances: { ETH: string; WETH: string; tUSDC: string };
   allowances: { swap: { WETH: string; tUSDC: string }; liquidity: { WETH: string; tUSDC: string } };
   nextActions: NextAction[];
+  /** The wallet against the account's compliance policy; absent while the default policy holds. */
+  policy?: { allowed: boolean; decidingRule: string; source: string | null; message: string };
 }

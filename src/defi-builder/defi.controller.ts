@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import { JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
+import { Operation } from '../common/openapi/operation.decorator';
 import { ENTRY_BUILD_ERRORS } from './build-errors';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireScope } from '../auth/require-scope.decorator';
@@ -35,13 +36,14 @@ export class DefiController {
   @Post('swap')
   @HttpCode(200)
   @RequireScope('defi:swap')
-  @ApiOperation({
+  @Operation({
+    id: 'swap',
     summary:
       'Build an unsigned Uniswap v4 swap (UniversalRouter): exact input or exact output, native ETH, Permit2 signatures',
     description: `Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature); approvals marked replaceableByPermit are the ones permitData replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). ${ERRORS}`,
+    ok: SwapResponseDto,
+    errors: [...ENTRY_BUILD_ERRORS],
   })
-  @ApiOkResponse({ type: SwapResponseDto })
-  @ApiErrors(...ENTRY_BUILD_ERRORS)
   swap(
     @Body() body: SwapRequestDto,
     @Query() query: BuildQueryDto,
@@ -53,19 +55,20 @@ export class DefiController {
   @Post('quote')
   @HttpCode(200)
   @RequireScope('defi:swap')
-  @ApiOperation({
+  @Operation({
+    id: 'quote',
     summary: 'Quote a swap (V4Quoter + pool price in one eth_call); no wallet needed',
     description:
       'amount is the exact input (EXACT_INPUT, default) or the exact output (EXACT_OUTPUT). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 400 UNSUPPORTED_TOKEN, 503 CHAIN_UNAVAILABLE, 400 BUILD_FAILED (the pool cannot fill the amount).',
+    ok: QuoteResponseDto,
+    errors: [
+      ...JSON_BODY_ERRORS,
+      'INVALID_ADDRESS',
+      'UNSUPPORTED_TOKEN',
+      'BUILD_FAILED',
+      'CHAIN_UNAVAILABLE',
+    ],
   })
-  @ApiOkResponse({ type: QuoteResponseDto })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'INVALID_ADDRESS',
-    'UNSUPPORTED_TOKEN',
-    'BUILD_FAILED',
-    'CHAIN_UNAVAILABLE',
-  )
   quote(@Body() body: QuoteRequestDto) {
     return this.quotes.quote(body);
   }
@@ -73,13 +76,14 @@ export class DefiController {
   @Post('liquidity')
   @HttpCode(200)
   @RequireScope('defi:liquidity')
-  @ApiOperation({
+  @Operation({
+    id: 'addLiquidity',
     summary:
       'Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)',
     description: `Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress; approvals marked replaceableByPermit are the ones permitData (sent back as permitBatch + permitSignature) replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
+    ok: MintResponseDto,
+    errors: [...ENTRY_BUILD_ERRORS],
   })
-  @ApiOkResponse({ type: MintResponseDto })
-  @ApiErrors(...ENTRY_BUILD_ERRORS)
   addLiquidity(
     @Body() body: LiquidityRequestDto,
     @Query() query: BuildQueryDto,
@@ -90,13 +94,13 @@ export class DefiController {
 
   @Get('config')
   @RequireScope('defi:preflight')
-  @ApiOperation({
-    operationId: 'getDefiConfig',
+  @Operation({
+    id: 'getDefiConfig',
     summary:
       'Chain, supported tokens, pool key, contract addresses, deprecated items and builder defaults',
+    ok: DefiConfigResponse,
+    errors: ['CHAIN_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: DefiConfigResponse })
-  @ApiErrors('CHAIN_UNAVAILABLE')
   config() {
     return this.configService.config();
   }

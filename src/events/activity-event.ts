@@ -34,6 +34,7 @@ export const ACTIVITY_TYPES = [
   'session.revoked',
   'session.expiring',
   'credential.revoked',
+  'compliance.policy_updated',
   // webhooks (audit)
   'webhook.created',
   'webhook.updated',

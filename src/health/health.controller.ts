@@ -1,10 +1,10 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { ApiError } from '../common/errors/api-error';
 import { GracefulShutdownService } from '../lifecycle/graceful-shutdown.service';
 import { Public } from '../common/auth/public.decorator';
-import { ApiErrors } from '../common/openapi/api-errors.decorator';
+import { Operation } from '../common/openapi/operation.decorator';
 import { LivenessResponse, ReadinessResponse } from './dto/health.responses';
 import { ReadinessRegistry } from './readiness.registry';
 
@@ -26,22 +26,25 @@ export class HealthController {
   }
 
   @Get('live')
-  @ApiOperation({ operationId: 'getLiveness', summary: 'Liveness: the process is up' })
-  @ApiOkResponse({ type: LivenessResponse })
-  @ApiErrors('INTERNAL_ERROR')
+  @Operation({
+    id: 'getLiveness',
+    summary: 'Liveness: the process is up',
+    ok: LivenessResponse,
+    errors: ['INTERNAL_ERROR'],
+  })
   live() {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({
-    operationId: 'getReadiness',
+  @Operation({
+    id: 'getReadiness',
     summary: 'Readiness: this instance can serve (booted, not draining, its database answers)',
     description:
       'For load balancer health checks. 200 while this instance can serve: `status` is `ok`, or `degraded` when a shared dependency (the chain RPC, Redis) is slow or unreachable; `details` says which and what it means (requests that need the chain answer 503 CHAIN_UNAVAILABLE meanwhile; rate limits fall back to this instance). SERVICE_UNAVAILABLE (503) only when this instance is draining (after SIGTERM) or its own database does not answer, with the failed components in details ({component, status, message}). Answers within about 2 s (each probe has its own timeout).',
+    ok: ReadinessResponse,
+    errors: ['SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: ReadinessResponse })
-  @ApiErrors('SERVICE_UNAVAILABLE')
   async ready() {
     if (this.shutdown.isDraining) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Not ready: shutting down', {

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireScope } from '../auth/require-scope.decorator';
-import { ApiErrors } from '../common/openapi/api-errors.decorator';
+import { Operation } from '../common/openapi/operation.decorator';
 import { UsageStatsQueryDto } from './dto/usage-stats-query.dto';
 import { UsageStatsResponse } from './dto/usage-stats.response';
 import { CurrentQuota, QuotaState } from './quota/quota-state';
@@ -16,15 +16,15 @@ export class UsageController {
 
   @Get('stats')
   @RequireScope('usage:read')
-  @ApiOperation({
-    operationId: 'getUsageStats',
+  @Operation({
+    id: 'getUsageStats',
     summary:
       "Your account's usage (requests, failures, rate-limited), your plan, monthly quota and current rate-limit window",
     description:
       'Counted from per-minute and per-hour roll-ups: minute resolution (`from` rounded down, `to` up). `granularity=hour|day` adds `series`, a chart in one call. Raw rows are kept USAGE_RAW_RETENTION_DAYS, roll-ups USAGE_ROLLUP_RETENTION_DAYS.',
+    ok: UsageStatsResponse,
+    errors: ['INVALID_PARAMS', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: UsageStatsResponse })
-  @ApiErrors('INVALID_PARAMS', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE')
   async getStats(
     @CurrentPrincipal() principal: Principal,
     @CurrentRateLimit() rateLimit: RateLimitState,

@@ -16,6 +16,7 @@ import { UsageRecorder } from './usage-recorder.service';
 import { UsageRecordingMiddleware } from './usage-recording.middleware';
 import { UsageStatsService } from './usage-stats.service';
 import { UsageController } from './usage.controller';
+import { RedisFailOpenMetrics } from './redis-fail-open.metrics';
 
 /**
  * Usage metering (recording middleware, buffered writer with roll-ups, stats), the per-account
@@ -39,6 +40,7 @@ import { UsageController } from './usage.controller';
     QuotaThresholds,
     UsageRetentionService,
     RetentionScheduler,
+    RedisFailOpenMetrics,
   ],
   exports: [RateLimitModule, MonthlyQuotaCounter, MonthlyQuotaGuard, RetentionScheduler],
 })

@@ -10,6 +10,7 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
   'api_key.created',
   'api_key.revoked',
   'quota.threshold',
+  'compliance.policy_updated',
 ] as const satisfies readonly ActivityType[];
 
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];

@@ -1,18 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireRole } from '../auth/require-role.decorator';
 import { RequireDashboardLogin } from '../auth/require-scope.decorator';
 import { ReqMeta, RequestMeta } from '../common/http/request-meta';
-import { ApiErrors, JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
+import { JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
+import { Operation } from '../common/openapi/operation.decorator';
 import { actorOf } from '../events/activity-event';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { ListDeliveriesQueryDto } from './dto/list-deliveries-query.dto';
@@ -50,19 +43,19 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
-  @ApiOperation({
-    operationId: 'createWebhook',
+  @Operation({
+    id: 'createWebhook',
     summary: 'Register a webhook endpoint; the signing secret appears in this response only',
     description:
-      'Events: session.activated, session.expiring (WEBHOOK_SESSION_EXPIRING_LEAD_SECONDS before activeUntil, default 1 h), session.revoked, transaction.confirmed, transaction.reverted (transactions relayed through the service, with the decoded revert), api_key.created, api_key.revoked, quota.threshold (80 % and 100 % of the monthly quota). Body of each delivery: {type, id, createdAt, data}. Retries with backoff (about 8 attempts over 24 h); an endpoint failing for 5 days is disabled.',
+      'Events: session.activated, session.expiring (WEBHOOK_SESSION_EXPIRING_LEAD_SECONDS before activeUntil, default 1 h), session.revoked, transaction.confirmed, transaction.reverted (transactions relayed through the service, with the decoded revert), api_key.created, api_key.revoked, quota.threshold (80 % and 100 % of the monthly quota), compliance.policy_updated (an owner or admin set the compliance policy). Body of each delivery: {type, id, createdAt, data}. Retries with backoff (about 8 attempts over 24 h); an endpoint failing for 5 days is disabled.',
+    created: CreatedWebhookResponse,
+    errors: [
+      ...JSON_BODY_ERRORS,
+      'WEBHOOK_URL_NOT_ALLOWED',
+      'ROLE_FORBIDDEN',
+      'SERVICE_UNAVAILABLE',
+    ],
   })
-  @ApiCreatedResponse({ type: CreatedWebhookResponse })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'WEBHOOK_URL_NOT_ALLOWED',
-    'ROLE_FORBIDDEN',
-    'SERVICE_UNAVAILABLE',
-  )
   create(
     @CurrentPrincipal() principal: Principal,
     @ReqMeta() meta: RequestMeta,
@@ -72,33 +65,36 @@ export class WebhooksController {
   }
 
   @Get()
-  @ApiOperation({
-    operationId: 'listWebhooks',
+  @Operation({
+    id: 'listWebhooks',
     summary: "Your account's webhook endpoints, newest first",
+    ok: WebhookListResponse,
+    errors: ['ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: WebhookListResponse })
-  @ApiErrors('ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
   list(@CurrentPrincipal() principal: Principal) {
     return this.webhooks.list(principal.accountId);
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getWebhook', summary: 'One webhook endpoint (never its secret)' })
-  @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: WebhookResponse })
-  @ApiErrors('NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
+  @Operation({
+    id: 'getWebhook',
+    summary: 'One webhook endpoint (never its secret)',
+    params: [ID_PARAM],
+    ok: WebhookResponse,
+    errors: ['NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
+  })
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.webhooks.get(principal.accountId, id);
   }
 
   @Patch(':id')
-  @ApiOperation({
-    operationId: 'updateWebhook',
+  @Operation({
+    id: 'updateWebhook',
     summary: 'Change the URL, the events or the description, or turn the endpoint off and on',
+    params: [ID_PARAM],
+    ok: WebhookResponse,
+    errors: [...JSON_BODY_ERRORS, 'NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED', 'ROLE_FORBIDDEN'],
   })
-  @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: WebhookResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED', 'ROLE_FORBIDDEN')
   update(
     @CurrentPrincipal() principal: Principal,
     @ReqMeta() meta: RequestMeta,
@@ -110,13 +106,13 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({
-    operationId: 'deleteWebhook',
+  @Operation({
+    id: 'deleteWebhook',
     summary: 'Delete the endpoint and its delivery history',
+    params: [ID_PARAM],
+    noContent: 'Deleted',
+    errors: ['NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiParam(ID_PARAM)
-  @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors('NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
   async remove(
     @CurrentPrincipal() principal: Principal,
     @ReqMeta() meta: RequestMeta,
@@ -127,15 +123,15 @@ export class WebhooksController {
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'rotateWebhookSecret',
+  @Operation({
+    id: 'rotateWebhookSecret',
     summary: 'A new signing secret (shown once); the previous one keeps signing alongside for 24 h',
     description:
       'During the 24 h, webhook-signature carries two space-separated `v1,` signatures: receivers holding either secret verify.',
+    params: [ID_PARAM],
+    ok: CreatedWebhookResponse,
+    errors: ['NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: CreatedWebhookResponse })
-  @ApiErrors('NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
   rotateSecret(
     @CurrentPrincipal() principal: Principal,
     @ReqMeta() meta: RequestMeta,
@@ -146,27 +142,27 @@ export class WebhooksController {
 
   @Post(':id/test')
   @HttpCode(202)
-  @ApiOperation({
-    operationId: 'testWebhook',
+  @Operation({
+    id: 'testWebhook',
     summary: 'Send a webhook.test event to this endpoint (follow it in its deliveries)',
+    params: [ID_PARAM],
+    errors: ['NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiParam(ID_PARAM)
   @ApiAcceptedResponse({ type: WebhookTestResponse })
-  @ApiErrors('NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
   test(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.webhooks.sendTest(principal.accountId, id);
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({
-    operationId: 'listWebhookDeliveries',
+  @Operation({
+    id: 'listWebhookDeliveries',
     summary:
       'Deliveries of this endpoint, newest first, with every attempt (status code, duration, error) and the next retry',
     description: 'Pass limit (1-100, default 20); when nextCursor is not null, pass it as cursor.',
+    params: [ID_PARAM],
+    ok: WebhookDeliveryListResponse,
+    errors: ['INVALID_PARAMS', 'NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: WebhookDeliveryListResponse })
-  @ApiErrors('INVALID_PARAMS', 'NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
   deliveries(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ComplianceModule } from '../compliance/compliance.module';
 import { DeliveryStore } from './delivery/delivery-store';
+import { WebhookBacklogMetrics } from './delivery/webhook-backlog.metrics';
 import { WebhookDispatcher } from './delivery/webhook-dispatcher';
 import { WebhookOutboxModule } from './outbox/webhook-outbox.module';
 import { SessionExpiryScanner } from './scanners/session-expiry.scanner';
@@ -25,6 +26,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookDispatcher,
     WebhooksService,
     SessionExpiryScanner,
+    WebhookBacklogMetrics,
   ],
   exports: [WebhookDispatcher, SessionExpiryScanner],
 })

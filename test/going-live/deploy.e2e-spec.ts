@@ -33,6 +33,9 @@ const HOOK = [
   'function owner() view returns (address)',
   'function isRouter(address) view returns (bool)',
   'function isQuoter(address) view returns (bool)',
+  'function VERSION() view returns (uint8)',
+  'function sanctionsOracle() view returns (address)',
+  'function freezeExits() view returns (bool)',
 ];
 
 interface Run {
@@ -113,6 +116,9 @@ describe('deploy (bare devnet)', () => {
     expect(file.contracts.complianceRegistry).toBeNull();
     expect(file.contracts.complianceHook).toBeNull();
     expect(file.tokens.tUSDC.address).toBeNull();
+    // `devnet --bare` deploys the devnet's sanctions oracle (the stand-in for Chainalysis').
+    expect(await provider.getCode(file.compliance!.sanctionsOracle!)).not.toBe('0x');
+    expect(file.compliance!.exitPolicy).toBe('freeze');
     expect(file.contracts.create2Deployer).toBe('0x4e59b44847b379578588920cA78FbF26c0B4956C');
     const infra = [
       ...Object.entries(file.contracts).filter(([name]) => !name.startsWith('compliance')),
@@ -158,6 +164,10 @@ describe('deploy (bare devnet)', () => {
     expect(await registryContract.isAttester(deployer.address)).toBe(false);
     const hookContract = new Contract(hook, HOOK, provider);
     expect(await hookContract.owner()).toBe(deployer.address);
+    // Hook v2: it screens against the file's sanctions oracle and freezes a listed wallet's exits.
+    expect(await hookContract.VERSION()).toBe(2n);
+    expect(await hookContract.sanctionsOracle()).toBe(file.compliance!.sanctionsOracle);
+    expect(await hookContract.freezeExits()).toBe(true);
     expect(await hookContract.isRouter(file.contracts.universalRouter)).toBe(true);
     expect(await hookContract.isRouter(file.contracts.positionManager)).toBe(true);
     expect(await hookContract.isQuoter(file.contracts.v4Quoter)).toBe(true);

@@ -171,7 +171,7 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
         expect.objectContaining({
           field: 'contracts.complianceHook',
           message: expect.stringMatching(
-            /carries the hook flags 0x0001; our hook needs exactly 0x0880/,
+            /carries the hook flags 0x0001; our hook needs exactly 0x0a80/,
           ),
         }),
       ]);
@@ -202,8 +202,10 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
 
   describe('the service on CHAIN_NETWORK_FILE in production mode', () => {
     it('refuses to start on a file that does not match the chain, naming the field', async () => {
+      // As an operator at a terminal reads it (JSON format: one service.start_failed line).
       const run = await serviceUntilExit({
         ...production,
+        LOG_FORMAT: 'pretty',
         CHAIN_NETWORK_FILE: files.wrongRegistry,
       });
       expect(run.code).toBe(1);
@@ -215,7 +217,11 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
     }, 90_000);
 
     it('refuses a file our deployment is missing from before anything starts, saying to deploy', async () => {
-      const run = await serviceUntilExit({ ...production, CHAIN_NETWORK_FILE: files.undeployed });
+      const run = await serviceUntilExit({
+        ...production,
+        LOG_FORMAT: 'pretty',
+        CHAIN_NETWORK_FILE: files.undeployed,
+      });
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(
         /^Failed to start: Invalid configuration: CHAIN_NETWORK_FILE names no deployment: contracts\.complianceRegistry, contracts\.complianceHook, tokens\.tUSDC\.address are null: .* run npm run cli -- deploy /,

@@ -79,8 +79,8 @@ describe('A service whose stdout reader goes away', () => {
     started.child.kill('SIGTERM');
     const exit = await started.exited;
     expect(Date.now() - signalled).toBeLessThan(STOP_WITHIN_MS);
-    // Nest's own shutdown finished (it re-raises SIGTERM): the hard deadline was not needed.
-    expect(exit).toEqual({ code: null, signal: 'SIGTERM' });
+    // The shutdown finished and exited 0: the hard deadline (exit 1) was not needed.
+    expect(exit).toEqual({ code: 0, signal: null });
   }
 
   it('reader exits during boot: the service comes up, serves, and SIGTERM ends it in time', async () => {
@@ -113,7 +113,7 @@ describe('A service whose stdout reader goes away', () => {
     await pollUntil(
       'the Ready line',
       () => output,
-      (text) => /^Ready on /m.test(text),
+      (text) => /Ready on /.test(text),
       {
         timeoutMs: 30_000,
         intervalMs: 100,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS, SERVICE_PROCESS_ENV } from '../../src/bootstrap/process-settings';
 import { ensureDistBuilt } from '../helpers/built-app-process';
+import { pollUntil } from '../helpers/wait';
 
 const READINESS_DELAY_MS = 1_000;
 const GRACE_MS = 10_000;
@@ -37,7 +38,7 @@ describe('SIGTERM to the whole process group (as systemd sends it)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('stops the API and its embedded devnet quietly: no ERROR line, no restart, ended by SIGTERM', async () => {
+  it('stops the API and its embedded devnet quietly: no ERROR line, no restart, exit 0', async () => {
     child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
       cwd: root,
       // Its own process group, as a service manager starts it: -pid signals the API and the devnet.
@@ -69,7 +70,7 @@ describe('SIGTERM to the whole process group (as systemd sends it)', () => {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`not ready in 30 s:\n${output}`)), 30_000);
       child!.stdout!.on('data', () => {
-        if (/^Ready on http:\/\/127\.0\.0\.1:\d+/m.test(output) && devnetReady.test(output)) {
+        if (/Ready on http:\/\/127\.0\.0\.1:\d+/.test(output) && devnetReady.test(output)) {
           clearTimeout(timer);
           resolve();
         }
@@ -79,20 +80,35 @@ describe('SIGTERM to the whole process group (as systemd sends it)', () => {
     const devnetPid = Number(devnetReady.exec(output)![1]);
     expect(isAlive(devnetPid)).toBe(true);
 
+    const base = /Ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1];
     const signalled = Date.now();
     process.kill(-child.pid!, 'SIGTERM');
+    // Draining: readiness answers 503 (a load balancer's check), logged at info, never error.
+    const readiness = await pollUntil(
+      'readiness to answer 503',
+      () => fetch(`${base}/health/ready`).then((res) => res.status),
+      (status) => status === 503,
+    );
+    expect(readiness).toBe(503);
     const exit = await exited;
     const stopMs = Date.now() - signalled;
 
-    // Nest closes the app on SIGTERM, then re-raises it: the process ends by SIGTERM, which
-    // systemd counts as a clean stop (SuccessExitStatus), as a plain `kill -TERM <pid>` does.
-    expect(exit).toEqual({ code: null, signal: 'SIGTERM' });
+    // The app closes on SIGTERM and exits 0 (issue 43: a drain is a clean stop; ending by the
+    // re-raised signal gave 143, which supervisors count as a failure).
+    expect(exit).toEqual({ code: 0, signal: null });
     expect(stopMs).toBeLessThan(READINESS_DELAY_MS + GRACE_MS);
     const logs = output
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { level: number; msg: string });
     expect(logs.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        level: 30,
+        msg: 'request refused: draining',
+        code: 'SERVICE_UNAVAILABLE',
+      }),
+    );
     expect(output).not.toMatch(/ERROR|restart/i);
     expect(logs.map((entry) => entry.msg)).toContainEqual(
       expect.stringMatching(/^Embedded devnet \(pid \d+\) stopped with the service/),

@@ -33,6 +33,8 @@ describe('A production start with settings missing', () => {
 
   it('names every one of them in one run, exits 1 before anything starts, and redacts secrets', async () => {
     const { code, output } = await start({
+      // As an operator at a terminal reads it (JSON format: one service.start_failed line).
+      LOG_FORMAT: 'pretty',
       APP_MODE: 'production',
       DATA_DIR: dataDir,
       PORT: '0',

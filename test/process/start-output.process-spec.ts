@@ -69,7 +69,15 @@ describe('What a start prints', () => {
     expect(refused).toMatchObject({ res: { statusCode: 401 }, code: 'API_KEY_MISSING' });
     const live = json.find((entry) => entry.req?.url === '/health/live');
     expect(live).not.toHaveProperty('code');
-    expect(lines.some((line) => line.startsWith('Ready on http://127.0.0.1:'))).toBe(true);
+    // Every line is JSON, the Ready line too (issue 43): a collector parses the whole start.
+    expect(lines.filter((line) => line !== '' && !line.startsWith('{'))).toEqual([]);
+    expect(json).toContainEqual(
+      expect.objectContaining({
+        level: 30,
+        event: 'service.ready',
+        msg: expect.stringMatching(/^Ready on http:\/\/127\.0\.0\.1:\d+ in \d+ ms/),
+      }),
+    );
     expect(running.output()).not.toMatch(/^ +Wallets +\d+ funded/m);
   });
 });

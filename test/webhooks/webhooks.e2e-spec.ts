@@ -191,6 +191,7 @@ describe('Webhooks (issue 32)', () => {
     );
     expect(verified(created.body.secret, hook).data).toEqual({
       walletAddress: wallet,
+      reason: 'operator',
       txHash: mined.txHash,
       blockNumber: mined.blockNumber,
     });

@@ -607,7 +607,7 @@ export interface paths {
          * Bind a wallet to your account
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours.
+         *     Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. Idempotent when the wallet is already yours. SIWE_INVALID says in details[].reason what failed: SIWE_DOMAIN, SIWE_CHAIN, SIWE_SIGNER, SIWE_EXPIRED, SIWE_NONCE or SIWE_INVALID.
          *
          *     Also served at `POST /onboarding/register`.
          */
@@ -631,7 +631,7 @@ export interface paths {
          * Test network only: open a compliance session for a wallet of yours
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent.
+         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent. BROADCAST_FAILED when the activation reverted or was not mined; CHAIN_UNAVAILABLE when the chain RPC did not answer (nothing was sent).
          *
          *     Also served at `POST /onboarding/activate-session-demo`.
          */
@@ -679,7 +679,7 @@ export interface paths {
          * Verify a zero-knowledge compliance proof and open (or renew) the wallet’s session
          * @description **Auth:** an API key with the `compliance:verify` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.
+         *     Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you. PROOF_INVALID when the proof does not verify: wrong wallet or issuer; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED or CHAIN_UNAVAILABLE the proof can be submitted again.
          *
          *     Also served at `POST /verify`.
          */
@@ -989,7 +989,7 @@ export interface paths {
          * Relay a signed transaction built by this service: simulate it, then send it
          * @description **Auth:** an API key with the `defi:broadcast` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Phases: validation (the bytes decode, are signed for chain 84532, and call a contract the service builds for: 400 INVALID_PARAMS, 400 BROADCAST_TARGET_NOT_ALLOWED), preflight (403 INSTITUTION_OWNERSHIP_MISMATCH: the sender is bound to another account), broadcast (409 NONCE_CONFLICT: not the wallet's next nonce; 400 BALANCE_INSUFFICIENT: cannot pay gas; simulated at the latest block: 412 SESSION_NOT_ACTIVE when the compliance hook refuses, 400 SIMULATION_REVERTED with details.revertCode/revertReason otherwise; then eth_sendRawTransaction: 400 FEE_TOO_LOW, 409 NONCE_CONFLICT, 502 BROADCAST_FAILED). The same signed bytes sent again answer the same txHash with the current status (202), also under Idempotency-Key. Poll GET /api/v1/defi/transactions/{txHash} until CONFIRMED or REVERTED.
+         *     Phases: validation (the bytes decode, are signed for chain 84532, and call a contract the service builds for: 400 INVALID_PARAMS, 400 BROADCAST_TARGET_NOT_ALLOWED), preflight (403 INSTITUTION_OWNERSHIP_MISMATCH: the sender is bound to another account), broadcast (409 NONCE_CONFLICT: not the wallet's next nonce; 400 BALANCE_INSUFFICIENT: cannot pay gas; simulated at the latest block: 412 SESSION_NOT_ACTIVE when the compliance hook refuses, 403 WALLET_SANCTIONED when it refuses a wallet the sanctions oracle lists (details[].walletAddress), 400 SIMULATION_REVERTED with details.revertCode/revertReason otherwise; then eth_sendRawTransaction: 400 FEE_TOO_LOW, 409 NONCE_CONFLICT, 502 BROADCAST_FAILED). The same signed bytes sent again answer the same txHash with the current status (202), also under Idempotency-Key. Poll GET /api/v1/defi/transactions/{txHash} until CONFIRMED or REVERTED.
          */
         post: operations["relayTransaction"];
         delete?: never;
@@ -1009,7 +1009,7 @@ export interface paths {
          * Status of any transaction: PENDING, CONFIRMED, REVERTED or NOT_FOUND
          * @description **Auth:** an API key with the `defi:preflight or defi:broadcast` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Any hash, relayed here or not. CONFIRMED swaps carry the amounts actually paid and received (swap), mints the new tokenId; REVERTED carries revert {code, message, hint}, decoded as the relay decodes its simulation (SESSION_NOT_ACTIVE, SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT, ...). A hash the node does not know is 200 NOT_FOUND. Errors: 400 INVALID_PARAMS (not a 32-byte hash), 503 CHAIN_UNAVAILABLE.
+         *     Any hash, relayed here or not. CONFIRMED swaps carry the amounts actually paid and received (swap), mints the new tokenId; REVERTED carries revert {code, message, hint}, decoded as the relay decodes its simulation (SESSION_NOT_ACTIVE, WALLET_SANCTIONED, SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT, ...). A hash the node does not know is 200 NOT_FOUND. Errors: 400 INVALID_PARAMS (not a 32-byte hash), 503 CHAIN_UNAVAILABLE.
          */
         get: operations["getTransactionStatus"];
         put?: never;
@@ -1150,7 +1150,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -3350,7 +3350,7 @@ export interface components {
         };
         RevertReasonDto: {
             /**
-             * @description SESSION_NOT_ACTIVE (the compliance hook refused: no active session), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, or REVERTED (anything else; the message carries the decoded error)
+             * @description SESSION_NOT_ACTIVE (the compliance hook refused: no active session), WALLET_SANCTIONED (the hook refused a wallet the sanctions oracle lists), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, or REVERTED (anything else; the message carries the decoded error)
              * @example SESSION_NOT_ACTIVE
              */
             code: string;
@@ -5797,6 +5797,19 @@ export interface operations {
                     "application/json": components["schemas"]["NonceResponse"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -5859,7 +5872,13 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterWalletResponse"];
                 };
             };
-            /** @description INVALID_ADDRESS, INVALID_PARAMS, SIWE_INVALID (details[].reason: SIWE_DOMAIN, SIWE_CHAIN, SIWE_SIGNER, SIWE_EXPIRED, SIWE_NONCE, SIWE_INVALID) */
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `SIWE_INVALID` (validation): Get a nonce from GET /onboarding/nonce, sign a Sign-In-with-Ethereum message for this domain and chain with the wallet, and send message + signature.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5886,8 +5905,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INSTITUTION_OWNERSHIP_MISMATCH (production: bound to another account) */
+            /** @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5939,6 +5976,19 @@ export interface operations {
                     "application/json": components["schemas"]["ActivatedSessionResponse"];
                 };
             };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
             401: {
                 headers: {
@@ -5957,8 +6007,32 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH */
+            /**
+             * @description `DEMO_DISABLED` (auth): Demo session activation exists on the test network only; in production submit a proof to POST /verify.
+             *
+             *     `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5984,7 +6058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BROADCAST_FAILED (phase broadcast): the activation reverted or was not mined */
+            /** @description `BROADCAST_FAILED` (broadcast): The on-chain transaction failed or was not mined; retry shortly. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5993,7 +6067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CHAIN_UNAVAILABLE: the chain RPC did not answer; nothing was sent */
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6024,7 +6098,11 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyChallengeResponse"];
                 };
             };
-            /** @description INVALID_PARAMS, INVALID_ADDRESS (walletAddress) */
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6095,7 +6173,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
-            /** @description INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify; wrong wallet or issuer; unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept: revoked credential or stale tree), CREDENTIAL_EXPIRED */
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *
+             *     `PROOF_INVALID` (validation): Fetch a challenge with GET /verify/challenge, generate a Groth16 proof of your credential for this wallet and that challenge, then POST /verify again.
+             *
+             *     `CREDENTIAL_EXPIRED` (preflight): The compliance credential is past its expiry; ask the issuer for a new credential, then prove again.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6122,7 +6208,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description INSTITUTION_OWNERSHIP_MISMATCH */
+            /**
+             * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6131,8 +6221,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PROOF_REPLAYED: this challenge was already used */
+            /** @description `PROOF_REPLAYED` (preflight): This challenge was already used: fetch a new one with GET /verify/challenge, prove again with the same credential and POST /verify. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6158,7 +6266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description BROADCAST_FAILED: the activation failed; the proof can be submitted again */
+            /** @description `BROADCAST_FAILED` (broadcast): The on-chain transaction failed or was not mined; retry shortly. */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6167,7 +6275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CHAIN_UNAVAILABLE: the chain RPC did not answer; the proof can be submitted again */
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6198,7 +6306,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionStatusResponse"];
                 };
             };
-            /** @description INVALID_ADDRESS */
+            /** @description `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6243,7 +6351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description CHAIN_UNAVAILABLE: the chain RPC did not answer */
+            /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6476,6 +6584,8 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
@@ -6701,6 +6811,8 @@ export interface operations {
             };
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
@@ -7153,6 +7265,8 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
@@ -7280,6 +7394,8 @@ export interface operations {
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
@@ -7397,6 +7513,8 @@ export interface operations {
             };
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
@@ -7521,6 +7639,8 @@ export interface operations {
             };
             /**
              * @description `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (broadcast): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:broadcast` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */

@@ -18,7 +18,7 @@ import { WebhooksSection } from './webhooks.js';
 export const PAGES = [
   { id: 'keys', label: 'API keys', view: (role) => html`<${KeysSection} role=${role} />` },
   { id: 'usage', label: 'Usage', view: () => html`<${UsageSection} />` },
-  { id: 'wallets', label: 'Wallets', view: () => html`<${WalletsSection} />` },
+  { id: 'wallets', label: 'Wallets', view: (role) => html`<${WalletsSection} role=${role} />` },
   { id: 'members', label: 'Members', view: () => html`<${MembersSection} />` },
   { id: 'webhooks', label: 'Webhooks', view: (role) => html`<${WebhooksSection} role=${role} />` },
   { id: 'audit', label: 'Audit log', view: () => html`<${AuditSection} />` },

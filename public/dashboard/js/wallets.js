@@ -2,6 +2,7 @@
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { api } from './api.js';
 import { dateTime, sessionText, tokenAmount } from './format.js';
+import { PolicyPanel } from './policy.js';
 import { ErrorMessage, Section } from './ui.js';
 
 /**
@@ -17,7 +18,8 @@ let decimals = { ETH: 18 };
 /** @param {string} address @returns {Promise<Preflight>} */
 const preflight = (address) => api(`/api/v1/defi/preflight/${address}`);
 
-export function WalletsSection() {
+/** @param {{role?: string | null}} props */
+export function WalletsSection({ role = null }) {
   const [wallets, setWallets] = useState(/** @type {WalletRow[] | null} */ (null));
   const [selected, setSelected] = useState(/** @type {string | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
@@ -79,6 +81,15 @@ export function WalletsSection() {
       api('/api/v1/onboarding/activate-session-demo', { method: 'POST', body: { walletAddress } }),
     );
 
+  /** @param {string} walletAddress */
+  const activateFromAttestation = (walletAddress) =>
+    run(`activate ${walletAddress}`, () =>
+      api('/api/v1/onboarding/activate-session-attestation', {
+        method: 'POST',
+        body: { walletAddress },
+      }),
+    );
+
   const chosen = wallets?.find((w) => w.address === selected);
   return html`<${Section} id="wallets" title="Wallets and sessions">
     <form class="bind" onSubmit=${bind}>
@@ -129,6 +140,14 @@ export function WalletsSection() {
                       </button>
                       <button
                         type="button"
+                        onClick=${() => activateFromAttestation(w.address)}
+                        disabled=${busy !== ''}
+                        aria-label=${`Activate a session for ${w.address} from its attestation`}
+                      >
+                        Activate from attestation
+                      </button>
+                      <button
+                        type="button"
                         onClick=${() => setSelected(w.address)}
                         aria-label=${`Show the preflight of ${w.address}`}
                         aria-expanded=${selected === w.address}
@@ -141,6 +160,7 @@ export function WalletsSection() {
             </ul>`
     }
     ${chosen?.preflight && html`<${PreflightView} preflight=${chosen.preflight} />`}
+    <${PolicyPanel} role=${role} />
   <//>`;
 }
 

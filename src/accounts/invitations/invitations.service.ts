@@ -6,7 +6,7 @@ import { Role, roleForbidden, rolesAssignableBy } from '../../auth/roles';
 import { normalizeEmail, UsersService } from '../../auth/users/users.service';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
-import type { MemberActor } from '../members/member-actor';
+import type { MemberActor } from '../../auth/member-actor';
 import { toValidationError } from '../../common/validation/validation-exception.factory';
 import { accountsConfig, AccountsConfig } from '../../config/accounts.config';
 import { ActivityLog } from '../../events/activity-log';

@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireDashboardLogin } from '../../auth/require-scope.decorator';
-import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { MeResponse } from './me.response';
 import { MeService } from './me.service';
 
@@ -13,14 +13,14 @@ export class MeController {
   constructor(private readonly me: MeService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'getMe',
+  @Operation({
+    id: 'getMe',
     summary: 'Who is signed in: your user (role, two-factor) and your account (plan, limits)',
     description:
       'Any role. monthlyQuota and rateLimitPerMinute are the limits in force (the plan’s, or an operator’s override).',
+    ok: MeResponse,
+    errors: ['SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: MeResponse })
-  @ApiErrors('SERVICE_UNAVAILABLE')
   get(@CurrentPrincipal() principal: Principal) {
     return this.me.me(principal.accountId, principal.userId!);
   }

@@ -8,22 +8,16 @@ import {
   ParseUUIDPipe,
   Patch,
 } from '@nestjs/common';
-import {
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentMember, MemberActor } from '../../auth/member-actor';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireRole } from '../../auth/require-role.decorator';
 import { RequireDashboardLogin } from '../../auth/require-scope.decorator';
 import { MEMBER_MANAGERS } from '../../auth/roles';
 import { ApiError } from '../../common/errors/api-error';
-import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
-import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { MemberListResponse, MemberResponse, UpdateMemberRoleDto } from './dto/member.dto';
-import { memberActor } from './member-actor';
 import { MembersService } from './members.service';
 
 const USER_ID_PARAM = {
@@ -41,55 +35,53 @@ export class MembersController {
   constructor(private readonly members: MembersService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'listMembers',
+  @Operation({
+    id: 'listMembers',
     summary: 'The members of your account and their roles (any role)',
+    ok: MemberListResponse,
+    errors: ['SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: MemberListResponse })
-  @ApiErrors('SERVICE_UNAVAILABLE')
   async list(@CurrentPrincipal() principal: Principal) {
     return { items: await this.members.list(principal.accountId) };
   }
 
   @Patch(':userId')
   @RequireRole(...MEMBER_MANAGERS)
-  @ApiOperation({
-    operationId: 'updateMemberRole',
+  @Operation({
+    id: 'updateMemberRole',
     summary: "Change a member's role (owner or admin); role owner transfers ownership",
     description:
       'An admin moves members between developer and viewer; only the owner grants or takes away admin, and transfers ownership (role owner: the previous owner becomes admin). ' +
       "The owner's own role changes only by a transfer. The change applies to the member's next request. NOT_FOUND for a user who is not a member of your account.",
+    params: [USER_ID_PARAM],
+    ok: MemberResponse,
+    errors: [...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiParam(USER_ID_PARAM)
-  @ApiOkResponse({ type: MemberResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
   updateRole(
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
+    @CurrentMember() member: MemberActor,
     @Param('userId', new ParseUUIDPipe({ exceptionFactory: memberNotFound })) userId: string,
     @Body() body: UpdateMemberRoleDto,
   ) {
-    return this.members.setRole(memberActor(principal, meta), userId, body.role);
+    return this.members.setRole(member, userId, body.role);
   }
 
   @Delete(':userId')
   @HttpCode(204)
   @RequireRole(...MEMBER_MANAGERS)
-  @ApiOperation({
-    operationId: 'removeMember',
+  @Operation({
+    id: 'removeMember',
     summary: 'Remove a member (owner or admin): their logins end at once',
     description:
       'Their access and refresh tokens stop working with this response; the API keys of the account stay. An admin removes developers and viewers, the owner also admins; the owner cannot be removed. NOT_FOUND for a user who is not a member of your account.',
+    params: [USER_ID_PARAM],
+    noContent: 'Removed',
+    errors: ['INVALID_PARAMS', 'ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiParam(USER_ID_PARAM)
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrors('INVALID_PARAMS', 'ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
   async remove(
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
+    @CurrentMember() member: MemberActor,
     @Param('userId', new ParseUUIDPipe({ exceptionFactory: memberNotFound })) userId: string,
   ): Promise<void> {
-    await this.members.remove(memberActor(principal, meta), userId);
+    await this.members.remove(member, userId);
   }
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { toValidationError } from '../../common/validation/validation-exception.factory';
 import { ActivityLog } from '../../events/activity-log';
 import { InvitationsService } from '../invitations/invitations.service';
-import type { MemberActor } from './member-actor';
+import type { MemberActor } from '../../auth/member-actor';
 
 export interface MemberView {
   userId: string;

@@ -10,19 +10,14 @@ import {
   Query,
 } from '@nestjs/common';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import {
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../../common/errors/api-error';
-import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
-import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
+import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
+import { CurrentMember, MemberActor } from '../member-actor';
 import { CurrentPrincipal, Principal } from '../principal';
 import { RequireDashboardLogin } from '../require-scope.decorator';
-import { ApiKeyActor, ApiKeysService } from './api-keys.service';
+import { ApiKeysService } from './api-keys.service';
 import { ApiKeyListResponse, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { ListApiKeysQueryDto } from './dto/list-api-keys-query.dto';
@@ -44,21 +39,17 @@ export class ApiKeysController {
 
   @Idempotent()
   @Post()
-  @ApiOperation({
-    operationId: 'createApiKey',
+  @Operation({
+    id: 'createApiKey',
     summary: 'Create an API key; the full key appears in this response only',
     description:
       'At most 10 active keys on the free plan, 100 on pro, 1,000 on enterprise (revoked keys do not count): API_KEY_LIMIT_REACHED (409) beyond. ' +
       'Roles: owner and admin may give every scope, a developer every scope but `audit:read`, a viewer creates no keys (ROLE_FORBIDDEN).',
+    created: CreatedApiKeyResponse,
+    errors: [...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'API_KEY_LIMIT_REACHED', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiCreatedResponse({ type: CreatedApiKeyResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'API_KEY_LIMIT_REACHED', 'SERVICE_UNAVAILABLE')
-  create(
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
-    @Body() body: CreateApiKeyDto,
-  ) {
-    return this.apiKeys.create(actor(principal, meta), {
+  create(@CurrentMember() member: MemberActor, @Body() body: CreateApiKeyDto) {
+    return this.apiKeys.create(member, {
       name: body.name,
       scopes: body.scopes,
       expiresAt: body.expiresAt,
@@ -66,64 +57,53 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({
-    operationId: 'listApiKeys',
+  @Operation({
+    id: 'listApiKeys',
     summary: "List your account's API keys (never their secrets), newest first, one page at a time",
     description:
       'Pass limit (1-100, default 50); when nextCursor is not null, pass it as cursor for the next page.',
+    ok: ApiKeyListResponse,
+    errors: ['INVALID_PARAMS', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: ApiKeyListResponse })
-  @ApiErrors('INVALID_PARAMS', 'SERVICE_UNAVAILABLE')
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListApiKeysQueryDto) {
     return this.apiKeys.listForAccount(principal.accountId, query);
   }
 
   @Patch(':id')
-  @ApiOperation({
-    operationId: 'updateApiKey',
+  @Operation({
+    id: 'updateApiKey',
     summary: "Edit a key's name, scopes or expiry; the secret stays the same",
     description:
       'Send only the fields to change; scopes replace the old set, expiresAt null removes the expiry. Requests with the key see the change at once on this instance (within API_KEY_CACHE_MS on others). ' +
       'A developer edits only keys whose scopes, before and after, a developer may give (not `audit:read`); a viewer edits none (ROLE_FORBIDDEN). NOT_FOUND when no key with this id belongs to your account.',
+    params: [KEY_ID_PARAM],
+    ok: ApiKeyResponse,
+    errors: [...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiParam(KEY_ID_PARAM)
-  @ApiOkResponse({ type: ApiKeyResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
   update(
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
+    @CurrentMember() member: MemberActor,
     @Param('id', new ParseUUIDPipe({ exceptionFactory: notFound })) id: string,
     @Body() body: UpdateApiKeyDto,
   ) {
-    return this.apiKeys.update(actor(principal, meta), id, body);
+    return this.apiKeys.update(member, id, body);
   }
 
   @Delete(':id')
-  @ApiOperation({
-    operationId: 'revokeApiKey',
+  @Operation({
+    id: 'revokeApiKey',
     summary: 'Revoke an API key (idempotent); requests with it then get API_KEY_INACTIVE',
     description:
       'NOT_FOUND when no key with this id belongs to your account. The role limits of create and edit apply: owner and admin revoke any key, a developer only keys without `audit:read`, a viewer none (ROLE_FORBIDDEN).',
+    params: [KEY_ID_PARAM],
+    ok: ApiKeyResponse,
+    errors: ['ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiParam(KEY_ID_PARAM)
-  @ApiOkResponse({ type: ApiKeyResponse })
-  @ApiErrors('ROLE_FORBIDDEN', 'NOT_FOUND', 'SERVICE_UNAVAILABLE')
   revoke(
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
+    @CurrentMember() member: MemberActor,
     @Param('id', new ParseUUIDPipe({ exceptionFactory: notFound })) id: string,
   ) {
-    return this.apiKeys.revoke(actor(principal, meta), id);
+    return this.apiKeys.revoke(member, id);
   }
-}
-
-function actor(principal: Principal, request: RequestMeta): ApiKeyActor {
-  return {
-    accountId: principal.accountId,
-    userId: principal.userId,
-    role: principal.role,
-    request,
-  };
 }
 
 function notFound(): ApiError {

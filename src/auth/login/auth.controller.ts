@@ -1,17 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
 import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { NoStore } from '../../common/http/no-store.decorator';
 import { AppValidationPipe } from '../../common/validation/app-validation.pipe';
-import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { TotpSetupResponse } from '../mfa/dto/mfa.dto';
 import { AuthService } from './auth.service';
 import { CredentialsDto, LoginDto, RefreshTokenDto, TokenPairResponse } from './dto/login.dto';
@@ -38,66 +32,66 @@ export class AuthController {
 
   @Post('login')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'login',
+  @Operation({
+    id: 'login',
     summary: 'Dashboard login: an access token (15 min) and a single-use refresh token (7 days)',
     description:
       'An unknown email and a wrong password get the same INVALID_CREDENTIALS. At most 10 attempts per minute per email and client IP (then RATE_LIMIT_EXCEEDED with retryAfter). With two-factor sign-in, MFA_REQUIRED until `otp` is sent, MFA_INVALID for a wrong or used code (counted as a failed login). After 5 wrong codes for one user within 15 minutes (the defaults), from any address, every code is refused with RATE_LIMIT_EXCEEDED (retryAfter) until the window ends.',
+    ok: TokenPairResponse,
+    errors: [
+      ...JSON_BODY_ERRORS,
+      'INVALID_CREDENTIALS',
+      'MFA_REQUIRED',
+      'MFA_INVALID',
+      'RATE_LIMIT_EXCEEDED',
+      'SERVICE_UNAVAILABLE',
+    ],
   })
-  @ApiOkResponse({ type: TokenPairResponse })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'INVALID_CREDENTIALS',
-    'MFA_REQUIRED',
-    'MFA_INVALID',
-    'RATE_LIMIT_EXCEEDED',
-    'SERVICE_UNAVAILABLE',
-  )
   login(@Body() body: LoginDto, @ReqMeta() meta: RequestMeta) {
     return this.auth.login(body, meta);
   }
 
   @Post('mfa/totp/enroll')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'enrollTotpAtLogin',
+  @Operation({
+    id: 'enrollTotpAtLogin',
     summary:
       'For a member whose account requires two-factor sign-in and who has none: a secret and QR code',
     description:
       'Checked and throttled like a login. Add the secret to an authenticator app, then POST /auth/login with `otp`: that login enables it and returns the recovery codes once.',
+    ok: TotpSetupResponse,
+    errors: [
+      ...JSON_BODY_ERRORS,
+      'INVALID_CREDENTIALS',
+      'RATE_LIMIT_EXCEEDED',
+      'SERVICE_UNAVAILABLE',
+    ],
   })
-  @ApiOkResponse({ type: TotpSetupResponse })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'INVALID_CREDENTIALS',
-    'RATE_LIMIT_EXCEEDED',
-    'SERVICE_UNAVAILABLE',
-  )
   enroll(@Body() body: CredentialsDto, @ReqMeta() meta: RequestMeta) {
     return this.auth.enrolAtLogin(body, meta);
   }
 
   @Get('signup')
-  @ApiOperation({
-    operationId: 'signupAvailability',
+  @Operation({
+    id: 'signupAvailability',
     summary: 'Whether self-service sign-up is open here (SIGNUP_ENABLED), and its password rule',
+    ok: SignupAvailabilityResponse,
+    errors: ['INTERNAL_ERROR'],
   })
-  @ApiOkResponse({ type: SignupAvailabilityResponse })
-  @ApiErrors('INTERNAL_ERROR')
   signupAvailability() {
     return this.signups.availability();
   }
 
   @Post('signup')
   @HttpCode(201)
-  @ApiOperation({
-    operationId: 'signup',
+  @Operation({
+    id: 'signup',
     summary: 'Open an account (SIGNUP_ENABLED): you become the owner of a new free-plan account',
     description:
       'Nothing is created yet: a link is mailed to the address (in demo mode without SMTP_URL, it is logged and returned as `link`), and the account opens when it is followed (POST /auth/signup/confirm). Until then the email is blocked for nobody; the first confirmation wins. The answer is the same whether or not the email already had a login. Every sign-up counts toward the failed-login limit of the client IP, and toward the 10 attempts a minute of its email. 404 NOT_FOUND, like an unknown route, when sign-up is off (the default in production). SERVICE_UNAVAILABLE when the mail server does not take the message.',
+    created: SignupResponse,
+    errors: [...JSON_BODY_ERRORS, 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiCreatedResponse({ type: SignupResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
   @ApiBody({ type: SignupDto })
   async signup(@Body() body: unknown, @ReqMeta() meta: RequestMeta) {
     // The body is validated here, not by the global validation guard: when sign-up is off, even
@@ -112,14 +106,14 @@ export class AuthController {
 
   @Post('signup/confirm')
   @HttpCode(201)
-  @ApiOperation({
-    operationId: 'confirmSignup',
+  @Operation({
+    id: 'confirmSignup',
     summary: 'Follow a mailed sign-up link: the account opens, unless the email has a login by now',
     description:
       'The answer is the same whether the account was opened or the email already had a login (the first confirmation wins); log in next. Single use: NOT_FOUND for an unknown, used or expired (24 h) token. Counted like a sign-up toward the failed-login limit of the client IP, and at most 10 attempts a minute per token (RATE_LIMIT_EXCEEDED). 404 NOT_FOUND, like an unknown route, when sign-up is off.',
+    created: SignupResponse,
+    errors: [...JSON_BODY_ERRORS, 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiCreatedResponse({ type: SignupResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
   @ApiBody({ type: ConfirmSignupDto })
   async confirmSignup(@Body() body: unknown, @ReqMeta() meta: RequestMeta) {
     this.signups.assertEnabled();
@@ -132,26 +126,26 @@ export class AuthController {
 
   @Post('refresh')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'refreshTokens',
+  @Operation({
+    id: 'refreshTokens',
     summary: 'Rotate: a new token pair; replaying a used refresh token revokes the whole login',
     description:
       'JWT_INVALID for an invalid, expired, revoked or reused refresh token; after reuse, log in again.',
+    ok: TokenPairResponse,
+    errors: [...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: TokenPairResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE')
   refresh(@Body() body: RefreshTokenDto, @ReqMeta() meta: RequestMeta) {
     return this.auth.refresh(body.refreshToken, meta);
   }
 
   @Post('logout')
   @HttpCode(204)
-  @ApiOperation({
-    operationId: 'logout',
+  @Operation({
+    id: 'logout',
     summary: 'End the login: its access and refresh tokens stop working',
+    noContent: 'Logged out',
+    errors: [...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiNoContentResponse({ description: 'Logged out' })
-  @ApiErrors(...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE')
   async logout(@Body() body: RefreshTokenDto, @ReqMeta() meta: RequestMeta): Promise<void> {
     await this.auth.logout(body.refreshToken, meta);
   }

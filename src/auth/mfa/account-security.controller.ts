@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
-import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { CurrentPrincipal, Principal } from '../principal';
 import { RequireRole } from '../require-role.decorator';
 import { RequireDashboardLogin } from '../require-scope.decorator';
@@ -16,26 +17,26 @@ export class AccountSecurityController {
   constructor(private readonly security: AccountSecurityService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'getAccountSecurity',
+  @Operation({
+    id: 'getAccountSecurity',
     summary: "Your account's sign-in policy",
+    ok: AccountSecurityResponse,
+    errors: ['SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: AccountSecurityResponse })
-  @ApiErrors('SERVICE_UNAVAILABLE')
   get(@CurrentPrincipal() principal: Principal) {
     return this.security.forAccount(principal.accountId);
   }
 
   @Patch()
   @RequireRole('owner')
-  @ApiOperation({
-    operationId: 'updateAccountSecurity',
+  @Operation({
+    id: 'updateAccountSecurity',
     summary: 'Require two-factor sign-in of every member (owner only)',
     description:
       'With mfaRequired, a member without an authenticator gets MFA_REQUIRED at login (details: enrollmentRequired) and enrols there: POST /auth/mfa/totp/enroll, then log in with `otp`. Sessions already open stay open.',
+    ok: AccountSecurityResponse,
+    errors: [...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: AccountSecurityResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
   update(
     @CurrentPrincipal() principal: Principal,
     @Body() body: UpdateAccountSecurityDto,

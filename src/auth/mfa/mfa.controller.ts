@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
-import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { CurrentPrincipal, Principal } from '../principal';
 import { RequireDashboardLogin } from '../require-scope.decorator';
 import { AnyRole } from '../require-role.decorator';
@@ -32,12 +33,12 @@ export class MfaController {
   ) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'getMfaStatus',
+  @Operation({
+    id: 'getMfaStatus',
     summary: 'Whether two-factor sign-in is on for you, and whether your account requires it',
+    ok: MfaStatusResponse,
+    errors: ['SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: MfaStatusResponse })
-  @ApiErrors('SERVICE_UNAVAILABLE')
   async status(@CurrentPrincipal() principal: Principal) {
     return {
       enabled: await this.mfa.isEnabled(principal.userId!),
@@ -47,28 +48,28 @@ export class MfaController {
 
   @Post('totp/setup')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'setupTotp',
+  @Operation({
+    id: 'setupTotp',
     summary: 'Start enrolling an authenticator app: a new secret, its otpauth URI and QR code',
     description:
       'The secret stays pending (login does not ask for codes) until POST .../enable confirms a code. Calling it again replaces a pending secret; once enabled, INVALID_PARAMS (disable first).',
+    ok: TotpSetupResponse,
+    errors: ['INVALID_PARAMS', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: TotpSetupResponse })
-  @ApiErrors('INVALID_PARAMS', 'SERVICE_UNAVAILABLE')
   setup(@CurrentPrincipal() principal: Principal) {
     return this.mfa.setup(dashboardUser(principal));
   }
 
   @Post('totp/enable')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'enableTotp',
+  @Operation({
+    id: 'enableTotp',
     summary: 'Confirm the authenticator with its current code: two-factor sign-in is on',
     description:
       'Returns ten single-use recovery codes, shown this once. From now on POST /auth/login needs `otp` (MFA_REQUIRED without it). A wrong code counts toward your lockout (by default 5 per 15 minutes, shared with login and disable; then RATE_LIMIT_EXCEEDED with retryAfter).',
+    ok: RecoveryCodesResponse,
+    errors: [...JSON_BODY_ERRORS, 'MFA_INVALID', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: RecoveryCodesResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'MFA_INVALID', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
   async enable(
     @CurrentPrincipal() principal: Principal,
     @Body() body: TotpCodeDto,
@@ -79,14 +80,14 @@ export class MfaController {
 
   @Post('totp/disable')
   @HttpCode(204)
-  @ApiOperation({
-    operationId: 'disableTotp',
+  @Operation({
+    id: 'disableTotp',
     summary: 'Turn two-factor sign-in off, with a current code or an unused recovery code',
     description:
       'The secret and every recovery code are deleted. Idempotent: 204 when it is already off. A wrong code counts toward your lockout, shared with login (then RATE_LIMIT_EXCEEDED with retryAfter).',
+    noContent: 'Two-factor sign-in is off',
+    errors: [...JSON_BODY_ERRORS, 'MFA_INVALID', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiNoContentResponse({ description: 'Two-factor sign-in is off' })
-  @ApiErrors(...JSON_BODY_ERRORS, 'MFA_INVALID', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE')
   async disable(
     @CurrentPrincipal() principal: Principal,
     @Body() body: TotpCodeDto,

@@ -12,7 +12,9 @@ export interface LoadedArtifact {
   deployedBytecode?: string;
 }
 
-export type OwnContractName = 'ComplianceRegistry' | 'ComplianceHook' | 'TestUSDC' | 'Multicall3';
+export type OwnContractName =
+  'ComplianceRegistry' | 'ComplianceHook' | 'TestUSDC' | 'Multicall3' | 'SanctionsOracle'
+  | 'AttestationIndexer';
 
 /** Walks up from this file to the repository root (works from src/ under ts and from dist/). */
 export function findRepoRoot(start = __dirname): string {

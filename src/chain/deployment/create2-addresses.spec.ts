@@ -15,6 +15,11 @@ const INPUT = {
   weth: '0x77139Fa81c4434893f9D7e033C3e3903C46B820D',
   deployer: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   attester: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  // The devnet's SanctionsOracle (src/config/networks/devnet.json compliance.sanctionsOracle).
+  screening: {
+    sanctionsOracle: '0x2279B7A0a67DB372996a5FaB50D91eAA73d2eBe6',
+    exitPolicy: 'freeze' as const,
+  },
 };
 
 describe('CREATE2 addresses', () => {
@@ -39,13 +44,14 @@ describe('CREATE2 addresses', () => {
     );
   });
 
-  it('accepts a hook address only with exactly beforeAddLiquidity | beforeSwap in its low 14 bits', () => {
-    expect(HOOK_FLAGS).toBe(0x880n);
-    expect(hasHookFlags('0x0000000000000000000000000000000000000880')).toBe(true);
-    expect(hasHookFlags('0xffffffffffffffffffffffffffffffffffffc880')).toBe(true);
-    expect(hasHookFlags('0x0000000000000000000000000000000000000881')).toBe(false); // + afterDonate
+  it('accepts a hook address only with exactly beforeAddLiquidity | beforeRemoveLiquidity | beforeSwap in its low 14 bits', () => {
+    expect(HOOK_FLAGS).toBe(0xa80n);
+    expect(hasHookFlags('0x0000000000000000000000000000000000000a80')).toBe(true);
+    expect(hasHookFlags('0xffffffffffffffffffffffffffffffffffffca80')).toBe(true);
+    expect(hasHookFlags('0x0000000000000000000000000000000000000880')).toBe(false); // exits unhooked
+    expect(hasHookFlags('0x0000000000000000000000000000000000000a81')).toBe(false); // + afterDonate
     expect(hasHookFlags('0x0000000000000000000000000000000000000080')).toBe(false);
-    expect(hasHookFlags('0x0000000000000000000000000000000000002880')).toBe(false);
+    expect(hasHookFlags('0x0000000000000000000000000000000000002a80')).toBe(false);
   });
 
   it('predicts a hook address carrying its flags, for the init code the hook is deployed with', () => {
@@ -57,6 +63,8 @@ describe('CREATE2 addresses', () => {
         INPUT.poolManager,
         complianceRegistry.address,
         INPUT.deployer,
+        INPUT.screening.sanctionsOracle,
+        true,
       ]),
     );
     expect(complianceHook.address).toBe(
@@ -70,7 +78,7 @@ describe('CREATE2 addresses', () => {
     expect(BigInt(testToken.address) > BigInt(INPUT.weth)).toBe(true);
     // Deterministic: the embedded devnet's addresses (src/config/networks/devnet.json).
     expect(complianceRegistry.address).toBe('0x27e0Ec776049b21912B5bca64D2E33c4bFe8196E');
-    expect(complianceHook.address).toBe('0x959C05d301A1AE0D0A4b6b2b76c364A833844880');
+    expect(complianceHook.address).toBe('0x35AAc98AC56aD24c55bb9d61C360b3F5F9754A80');
     expect(testToken.address).toBe('0x993706027b3eC9d8b03A962CAaa15C133A52707c');
   });
 

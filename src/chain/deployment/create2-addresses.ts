@@ -7,6 +7,7 @@
  */
 import { getAddress, getBytes, keccak256, toBeHex, zeroPadValue } from 'ethers';
 import { initCode, loadOwnArtifact } from './contract-artifacts';
+import type { ComplianceNetworkSettings } from '../network/network.types';
 import { HOOK_FLAG_MASK, HOOK_FLAGS } from './deployment-constants';
 
 export interface Create2Contract {
@@ -39,6 +40,8 @@ export interface OurContractsInput {
    * this deployer/attester pair would put one: e.g. after the attester was rotated.
    */
   existingRegistry?: string | null;
+  /** The hook's sanctions oracle and exit policy (constructor arguments; absent: none, "freeze"). */
+  screening?: ComplianceNetworkSettings;
 }
 
 export interface OurContracts {
@@ -47,6 +50,8 @@ export interface OurContracts {
   /** The test stablecoin (deployed only when no existing token is used). */
   testToken: Create2Contract;
 }
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 export function saltOf(n: number): string {
   return zeroPadValue(toBeHex(n), 32);
@@ -104,6 +109,8 @@ export function predictOurContracts(input: OurContractsInput): OurContracts {
     getAddress(input.poolManager),
     complianceRegistry.address,
     deployer,
+    input.screening?.sanctionsOracle ?? ZERO_ADDRESS,
+    (input.screening?.exitPolicy ?? 'freeze') === 'freeze',
   ]);
   const complianceHook = mineSalt(input.create2Deployer, hookCode, hasHookFlags);
   // Spec §1: WETH must be token0, so the test token takes the first salt sorting above WETH.

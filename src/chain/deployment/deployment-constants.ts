@@ -8,7 +8,8 @@
 export const CREATE2_DEPLOYER_ADDRESS = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
 
 /** Permissions the ComplianceHook address must carry (v4-core Hooks.sol flags). */
-export const HOOK_FLAGS = (1n << 11n) | (1n << 7n); // BEFORE_ADD_LIQUIDITY | BEFORE_SWAP
+/** BEFORE_ADD_LIQUIDITY | BEFORE_REMOVE_LIQUIDITY (exits: sanctions "freeze") | BEFORE_SWAP. */
+export const HOOK_FLAGS = (1n << 11n) | (1n << 9n) | (1n << 7n);
 export const HOOK_FLAG_MASK = (1n << 14n) - 1n;
 
 /** `--initial-price`: whole tUSDC per WETH. */

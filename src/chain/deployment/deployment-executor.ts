@@ -12,7 +12,7 @@
  * to confirm nothing is left to do.
  */
 import { BaseWallet, getAddress } from 'ethers';
-import type { NetworkFile } from '../network/network-definition';
+import { resolveComplianceSettings, type NetworkFile } from '../network/network-definition';
 import { predictOurContracts } from './create2-addresses';
 import { infrastructureWithoutCode, resolveToken, TokenRequest } from './deployment-preflight';
 import {
@@ -134,7 +134,14 @@ export async function deployCompliance(
   const recorded = file.deployment?.attester;
   const previousAttester = recorded && getAddress(recorded) !== attester ? recorded : null;
   const problems: string[] = [];
+  let screening: TargetRequest['screening'];
+  try {
+    screening = resolveComplianceSettings(file.compliance);
+  } catch (error) {
+    return refused(file, [(error as Error).message]);
+  }
   const base: Omit<TargetRequest, 'token'> = {
+    screening,
     chainId,
     infra,
     deployer,

@@ -29,6 +29,7 @@ function target(overrides: Partial<TargetRequest> = {}): DeploymentTarget {
     attester: DEPLOYER,
     previousAttester: null,
     existingRegistry: null,
+    screening: { sanctionsOracle: null, exitPolicy: 'freeze' },
     token: { kind: 'test' },
     initialPrice: '3000',
     pool: { fee: 3000, tickSpacing: 60 },

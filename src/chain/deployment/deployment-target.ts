@@ -5,6 +5,7 @@
  */
 import { getAddress } from 'ethers';
 import type { NetworkFile } from '../network/network-definition';
+import type { ComplianceNetworkSettings } from '../network/network.types';
 import { predictOurContracts } from './create2-addresses';
 import { TEST_TOKEN } from './deployment-constants';
 import type { DeploymentTarget, Infrastructure, TokenChoice } from './deployment-types';
@@ -30,6 +31,8 @@ export interface TargetRequest {
   previousAttester: string | null;
   /** The registry the file names, if any (kept when it is not where this pair would deploy one). */
   existingRegistry: string | null;
+  /** The network file's sanctions oracle and exit policy, built into the hook. */
+  screening: ComplianceNetworkSettings;
   /** A test token (deployed by us) or an existing token, with its metadata. */
   token: { kind: 'test' } | { kind: 'existing'; address: string; name: string; decimals: number };
   /** Whole tokens per WETH ("3000"). */
@@ -55,6 +58,7 @@ export function resolveDeploymentTarget(request: TargetRequest): DeploymentTarge
     deployer,
     attester: request.attester,
     existingRegistry: request.existingRegistry,
+    screening: request.screening,
   });
   const token: TokenChoice =
     request.token.kind === 'test'

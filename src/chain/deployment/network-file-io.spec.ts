@@ -97,6 +97,27 @@ describe('network file I/O', () => {
       address: A(12),
     });
     expect(FILE.deployment).toBeUndefined(); // pure
+    expect(second.deprecated).toEqual([]);
+
+    // A newer hook version beside it: the previous hook is listed as deprecated, once.
+    const update = {
+      create2Deployer: A(99),
+      complianceRegistry: A(10),
+      complianceHook: A(0x2a80),
+      token: null,
+      deployer: A(20),
+      attester: A(21),
+      block: 140,
+      sqrtPriceX96: null,
+      transactions: { complianceHook: '0xcc' },
+    };
+    const upgraded = recordDeployment(second, update);
+    expect(upgraded.contracts.complianceHook).toBe(A(0x2a80));
+    expect(upgraded.deprecated).toEqual([
+      expect.objectContaining({ kind: 'hook', address: A(11), replacedBy: 'complianceHook' }),
+    ]);
+    expect(upgraded.positionLogs!.startBlock).toBe(120); // the old pool's positions stay visible
+    expect(recordDeployment(upgraded, update).deprecated).toEqual(upgraded.deprecated);
   });
 
   it('writes through a temporary file renamed over the old one, keeping its mode', () => {

@@ -106,6 +106,28 @@ export interface DeploymentUpdate {
   transactions: Record<string, string>;
 }
 
+/**
+ * A new hook version deployed beside the file's hook (e.g. hook v2, the sanctions oracle, on a
+ * network that had v1): the previous hook joins `deprecated` (once), so builds naming it are
+ * refused with the current hook named, while its positions can still be exited.
+ */
+function withReplacedHook(file: NetworkFile, hook: string | null): NetworkFile['deprecated'] {
+  const previous = file.contracts.complianceHook;
+  const listed = file.deprecated ?? [];
+  if (!hook || !previous || getAddress(previous) === getAddress(hook)) return listed;
+  if (listed.some((e) => getAddress(e.address) === getAddress(previous))) return listed;
+  return [
+    ...listed,
+    {
+      kind: 'hook',
+      label: `ComplianceHook at ${getAddress(previous)} (deprecated)`,
+      address: getAddress(previous),
+      replacedBy: 'complianceHook',
+      reason: 'Replaced by a newer ComplianceHook version (sanctions screening); exits stay open.',
+    },
+  ];
+}
+
 /** The file with a deployment's addresses, first block and transactions recorded (pure). */
 export function recordDeployment(file: NetworkFile, update: DeploymentUpdate): NetworkFile {
   const previous: NetworkDeploymentRecord | null = file.deployment ?? null;
@@ -123,6 +145,7 @@ export function recordDeployment(file: NetworkFile, update: DeploymentUpdate): N
   };
   const token = update.token;
   return Object.assign({}, file, {
+    deprecated: withReplacedHook(file, update.complianceHook),
     contracts: Object.assign({}, file.contracts, {
       create2Deployer: update.create2Deployer,
       complianceRegistry: update.complianceRegistry ?? file.contracts.complianceRegistry,

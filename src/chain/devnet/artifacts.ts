@@ -21,7 +21,7 @@ function modulePath(relative: string): string {
 }
 
 /** Foundry layout (`bytecode.object`) and Hardhat layout (`bytecode` string) both appear. */
-function uniswapArtifact(relative: string): LoadedArtifact {
+function packageArtifact(relative: string): LoadedArtifact {
   const json = readJson(modulePath(relative));
   const bytecode = json.bytecode as string | { object: string };
   const deployed = json.deployedBytecode as string | { object: string } | undefined;
@@ -55,7 +55,7 @@ const cache = new Map<string, LoadedArtifact>();
 
 export function loadUniswapArtifact(name: UniswapContractName): LoadedArtifact {
   const key = `uniswap:${name}`;
-  if (!cache.has(key)) cache.set(key, uniswapArtifact(UNISWAP_ARTIFACTS[name]));
+  if (!cache.has(key)) cache.set(key, packageArtifact(UNISWAP_ARTIFACTS[name]));
   return cache.get(key)!;
 }
 
@@ -72,4 +72,17 @@ export function loadPermit2RuntimeCode(): string {
   const match = /hex"([0-9a-fA-F]+)"/.exec(source);
   if (!match) throw new Error('Permit2 bytecode literal not found in DeployPermit2.sol');
   return `0x${match[1]}`;
+}
+
+/** Ethereum Attestation Service, from its npm package's compiled artifacts (never recompiled). */
+export const EAS_ARTIFACTS = {
+  EAS: '@ethereum-attestation-service/eas-contracts/artifacts/contracts/EAS.sol/EAS.json',
+  SchemaRegistry:
+    '@ethereum-attestation-service/eas-contracts/artifacts/contracts/SchemaRegistry.sol/SchemaRegistry.json',
+} as const;
+
+export function loadEasArtifact(name: keyof typeof EAS_ARTIFACTS): LoadedArtifact {
+  const key = `eas:${name}`;
+  if (!cache.has(key)) cache.set(key, packageArtifact(EAS_ARTIFACTS[name]));
+  return cache.get(key)!;
 }

@@ -40,3 +40,22 @@ export const SEED_SESSION_SECONDS = 2 ** 40;
 
 /** PositionManager constructor argument, as in Uniswap's deploy scripts. */
 export const UNSUBSCRIBE_GAS_LIMIT = 300_000n;
+
+/**
+ * Ethereum Attestation Service: OP-Stack predeploys (Base, Base Sepolia), placed at the same
+ * addresses on the devnet so the twin chain looks like Base to the service. Source: the OP Stack
+ * predeploy list (specs.optimism.io, "Predeploys": SchemaRegistry 0x4200...0020, EAS 0x4200...0021).
+ */
+export const SCHEMA_REGISTRY_PREDEPLOY = '0x4200000000000000000000000000000000000020';
+export const EAS_PREDEPLOY = '0x4200000000000000000000000000000000000021';
+/**
+ * The devnet's test attester (the stand-in for Coinbase's): it deploys the indexer, registers the
+ * two schemas and signs `npm run cli -- attest`. Outside the funded range and apart from the
+ * deployer, so the deployment's addresses and nonces are unchanged.
+ */
+export const TEST_ATTESTER_ACCOUNT_INDEX = 11;
+/** Shaped like Coinbase Verifications' schemas (coinbase/verifications README). */
+export const VERIFIED_ACCOUNT_SCHEMA = 'bool verifiedAccount';
+export const VERIFIED_COUNTRY_SCHEMA = 'string verifiedCountry';
+/** Storage slots copied with a predeploy's code (EAS keeps its EIP-712 name in a low slot). */
+export const PREDEPLOY_STORAGE_SLOTS = 16;

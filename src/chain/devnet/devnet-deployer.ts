@@ -16,7 +16,11 @@ import { mineSalt } from '../deployment/create2-addresses';
 import { CREATE2_DEPLOYER_ADDRESS } from '../deployment/deployment-constants';
 import { deployCompliance } from '../deployment/deployment-executor';
 import { Eip1193 } from '../deployment/deployment-rpc';
-import { DEPRECATED_ITEMS, DEFAULT_POSITION_LOGS } from '../network/network-definition';
+import {
+  DEFAULT_EXIT_POLICY,
+  DEPRECATED_ITEMS,
+  DEFAULT_POSITION_LOGS,
+} from '../network/network-definition';
 import type { NetworkFile } from '../network/network-definition';
 import type { DevnetDeployment } from '../network/network.types';
 import {
@@ -26,6 +30,7 @@ import {
   LoadedArtifact,
 } from './artifacts';
 import * as C from './constants';
+import { DevnetEas, deployEas, devnetComplianceSection } from './devnet-eas';
 
 export type { Eip1193 };
 
@@ -44,10 +49,14 @@ export interface DevnetInfrastructure {
     create2Deployer: string;
   };
   weth: string;
+  /** The devnet's SanctionsList stand-in (owner: the deployer; `npm run cli -- sanctions`). */
+  sanctionsOracle: string;
   accounts: { deployer: string; seeder: string; funded: string[] };
+  /** EAS predeploys, the indexer, the test attester and its two schemas. */
+  attestations: DevnetEas;
 }
 
-class Deployer {
+export class Deployer {
   constructor(private readonly rpc: Eip1193) {}
 
   /** An unlocked devnet account sends: the infrastructure is not ours to sign for. */
@@ -152,10 +161,13 @@ export async function deployInfrastructure(
   ]);
   const stateView = await d.deploy(deployer, loadUniswapArtifact('StateView'), [poolManager]);
   const v4Quoter = await d.deploy(deployer, loadUniswapArtifact('V4Quoter'), [poolManager]);
+  // Nonce 8: Chainalysis' oracle stands in as a contract whose owner lists addresses.
+  const sanctionsOracle = await d.deploy(deployer, loadOwnArtifact('SanctionsOracle'), [deployer]);
 
   const funded = accounts.slice(0, C.FUNDED_ACCOUNT_COUNT).map((a) => getAddress(a));
   for (const account of funded)
     await d.call(account, weth, wethArtifact.abi as InterfaceAbi, 'deposit', [], C.FUND_WETH_WEI);
+  const attestations = await deployEas(rpc, d, accounts);
 
   return {
     chainId: C.DEVNET_CHAIN_ID,
@@ -171,11 +183,13 @@ export async function deployInfrastructure(
       create2Deployer: getAddress(CREATE2_DEPLOYER_ADDRESS),
     },
     weth,
+    sanctionsOracle,
     accounts: {
       deployer,
       seeder: getAddress(accounts[C.SEEDER_ACCOUNT_INDEX]),
       funded,
     },
+    attestations,
   };
 }
 
@@ -198,6 +212,11 @@ export function infrastructureNetworkFile(
     pool: { fee: C.POOL_FEE, tickSpacing: C.POOL_TICK_SPACING },
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
+    compliance: {
+      sanctionsOracle: infra.sanctionsOracle,
+      exitPolicy: DEFAULT_EXIT_POLICY,
+      ...devnetComplianceSection(infra.attestations),
+    },
     deployment: null,
   };
 }
@@ -258,5 +277,10 @@ export async function deployDevnet(
       liquidity: result.pool!.liquidity.toString(),
     },
     accounts: { deployer, attester: deployer, seeder, funded },
+    compliance: {
+      sanctionsOracle: infra.sanctionsOracle,
+      exitPolicy: DEFAULT_EXIT_POLICY,
+      ...devnetComplianceSection(infra.attestations),
+    },
   };
 }

@@ -12,7 +12,12 @@ import { join, resolve } from 'node:path';
 import { writeNetworkFileAtomically } from '../deployment/network-file-io';
 import { findRepoRoot } from './artifacts';
 import { startBareDevnet, startDevnet } from './devnet';
-import { devnetNetworkDefinition, devnetNetworkFile } from '../network/network-definition';
+import {
+  devnetNetworkDefinition,
+  devnetNetworkFile,
+  resolveCompliance,
+} from '../network/network-definition';
+import { easBannerLines } from './devnet-eas';
 import type { DevnetReadyMessage } from './devnet-process';
 
 function portFromArgs(): number {
@@ -56,6 +61,7 @@ async function bare(): Promise<void> {
     ),
     `  ${'WETH'.padEnd(20)} ${tokens.WETH.address}`,
     `  ${'tUSDC'.padEnd(20)} (not deployed)`,
+    ...easBannerLines(resolveCompliance(devnet.networkFile)),
     `funded accounts (ETH, WETH), mnemonic "test test ... junk":`,
     ...devnet.infrastructure.accounts.funded.map((a, i) => `  #${i} ${a}`),
     `next: npm run cli -- deploy --rpc ${devnet.rpcUrl} --network-file ${path} --deployer-key-file <file>`,
@@ -97,6 +103,7 @@ async function main(): Promise<void> {
     ),
     ...Object.values(network.tokens).map((t) => `  ${t.symbol.padEnd(20)} ${t.address}`),
     `  pool (WETH/tUSDC)    fee ${network.pool.fee}, tickSpacing ${network.pool.tickSpacing}, hooks ${network.pool.hooks}`,
+    ...easBannerLines(network.compliance),
     `funded accounts (ETH, WETH, tUSDC; no compliance session), mnemonic "test test ... junk":`,
     ...devnet.deployment.accounts.funded.map(
       (a, i) => `  #${i} ${a}${i === 0 ? '  (deployer + attester)' : ''}`,

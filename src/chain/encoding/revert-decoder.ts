@@ -55,6 +55,7 @@ function unique(signatures: string[]): string[] {
 /** Our error codes for reverts a client can act on. */
 export const REVERT_CODES: Record<string, string> = {
   SessionNotActive: 'SESSION_NOT_ACTIVE',
+  WalletSanctioned: 'WALLET_SANCTIONED',
   RouterNotAllowed: 'ROUTER_NOT_ALLOWED',
   NotAttester: 'NOT_ATTESTER',
   AllowanceExpired: 'ALLOWANCE_INSUFFICIENT',

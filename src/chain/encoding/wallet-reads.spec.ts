@@ -6,10 +6,13 @@ import { decodeAggregate3, encodeAggregate3 } from './multicall';
 import {
   decodeWalletState,
   effectiveAllowance,
+  isSanctionedAnswer,
   permit2Usable,
   WALLET_READ_CALL_COUNT,
+  walletReadCallCount,
   walletReadCalls,
 } from './wallet-reads';
+import { SANCTIONS_LIST } from '../abi/sanctions-list';
 
 const network = resolveNetworkFile(devnetFile as NetworkFile);
 const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -20,12 +23,23 @@ const p2 = (amount: bigint, expiration: number, nonce = 0) =>
 describe('wallet reads', () => {
   it('puts every read of the wallet in one aggregate3 batch, encoded as ethers would', () => {
     const calls = walletReadCalls(network, wallet);
-    expect(calls).toHaveLength(WALLET_READ_CALL_COUNT);
-    expect(calls.every((c) => !c.allowFailure)).toBe(true);
+    expect(calls).toHaveLength(walletReadCallCount(network));
+    expect(calls.slice(0, WALLET_READ_CALL_COUNT).every((c) => !c.allowFailure)).toBe(true);
     const decoded = new Interface([
       'function aggregate3((address,bool,bytes)[])',
     ]).decodeFunctionData('aggregate3', encodeAggregate3(calls));
-    expect(decoded[0]).toHaveLength(WALLET_READ_CALL_COUNT);
+    expect(decoded[0]).toHaveLength(WALLET_READ_CALL_COUNT + 1);
+    // The sanctions screen rides last, allowed to fail (the answer then reads as sanctioned).
+    expect(calls[WALLET_READ_CALL_COUNT]).toEqual({
+      target: network.compliance.sanctionsOracle,
+      allowFailure: true,
+      callData: SANCTIONS_LIST.encodeFunctionData('isSanctioned', [wallet]),
+    });
+    const noOracle = {
+      ...network,
+      compliance: { sanctionsOracle: null, exitPolicy: 'freeze' as const },
+    };
+    expect(walletReadCalls(noOracle, wallet)).toHaveLength(WALLET_READ_CALL_COUNT);
     const permit2Call = calls.find((c) => c.target === network.contracts.permit2)!;
     expect(permit2Call.callData).toBe(
       PERMIT2.encodeFunctionData('allowance', [
@@ -85,6 +99,16 @@ describe('wallet reads', () => {
       ).session.active,
     ).toBe(false);
     expect(() => decodeWalletState(results.slice(1))).toThrow(/incomplete/);
+    expect(state.sanctioned).toBe(false);
+    // Screened: the oracle's answer follows; only a well-formed false clears the wallet.
+    const screened = (answer: { success: boolean; returnData: string }) =>
+      decodeWalletState([...results, answer], true).sanctioned;
+    expect(screened({ success: true, returnData: word(0n) })).toBe(false);
+    expect(screened({ success: true, returnData: word(1n) })).toBe(true);
+    expect(screened({ success: false, returnData: '0x' })).toBe(true);
+    expect(screened({ success: true, returnData: '0x' })).toBe(true);
+    expect(() => decodeWalletState(results, true)).toThrow(/incomplete/);
+    expect(isSanctionedAnswer({ success: true, returnData: word(2n) })).toBe(true);
   });
 
   it('round-trips aggregate3 results', () => {

@@ -8,6 +8,10 @@
  * the batch ran at, read in the same batch (Multicall3.getCurrentBlockTimestamp), as the hook and
  * Permit2 judge them.
  *
+ * Sanctions screening rides in the same batch: when the network names a sanctions oracle, its
+ * `isSanctioned(wallet)` is the last wallet-read call (allowed to fail: a failure reads as
+ * sanctioned, as the hook fails closed).
+ *
  * Every call has static arguments and static results: encoded and decoded word by word
  * (abi-words.ts), which keeps this per-request batch in the microseconds.
  */
@@ -15,6 +19,7 @@ import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
 import { ERC20 } from '../abi/erc20';
 import { MULTICALL3 } from '../abi/multicall3';
 import { PERMIT2 } from '../abi/permit2';
+import { SANCTIONS_LIST } from '../abi/sanctions-list';
 import type { NetworkDefinition } from '../network/network.types';
 import { encodeStaticCall, readWord } from './abi-words';
 import type { Call3, Call3Result } from './multicall';
@@ -40,6 +45,8 @@ export interface WalletState {
   blockTimestamp: number;
   blockNumber: number;
   session: { active: boolean; activeUntil: number | null };
+  /** The network's sanctions oracle lists the wallet (or could not answer); false without an oracle. */
+  sanctioned: boolean;
   balances: Record<'ETH' | TokenSymbol, bigint>;
   /** ERC-20 allowance token -> Permit2. */
   erc20ToPermit2: Record<TokenSymbol, bigint>;
@@ -76,10 +83,16 @@ const SELECTOR = {
   balanceOf: ERC20.getFunction('balanceOf')!.selector,
   erc20Allowance: ERC20.getFunction('allowance')!.selector,
   permit2Allowance: PERMIT2.getFunction('allowance')!.selector,
+  isSanctioned: SANCTIONS_LIST.getFunction('isSanctioned')!.selector,
 };
 
-/** Number of calls walletReadCalls() puts first in the batch; a caller's own calls follow. */
+/** Number of calls walletReadCalls() puts first in the batch without a sanctions oracle. */
 export const WALLET_READ_CALL_COUNT = 4 + TOKEN_SYMBOLS.length * (2 + SPEND_USES.length);
+
+/** Number of calls walletReadCalls() puts first in the batch on `network`; a caller's own calls follow. */
+export function walletReadCallCount(network: NetworkDefinition): number {
+  return WALLET_READ_CALL_COUNT + (network.compliance.sanctionsOracle ? 1 : 0);
+}
 
 /** Order: clock, block number, ETH balance, session, then per token balance, ERC-20 -> Permit2, Permit2 -> each spender. */
 export function walletReadCalls(network: NetworkDefinition, walletAddress: string): Call3[] {
@@ -106,11 +119,27 @@ export function walletReadCalls(network: NetworkDefinition, walletAddress: strin
       ),
     );
   }
+  const oracle = network.compliance.sanctionsOracle;
+  if (oracle) calls.push(sanctionsCall(oracle, wallet));
   return calls;
 }
 
-export function decodeWalletState(results: readonly Call3Result[]): WalletState {
-  if (results.length < WALLET_READ_CALL_COUNT)
+/** `isSanctioned(wallet)` on the oracle, allowed to fail (read by isSanctionedAnswer). */
+export function sanctionsCall(oracle: string, wallet: string): Call3 {
+  return {
+    target: oracle,
+    allowFailure: true,
+    callData: encodeStaticCall(SELECTOR.isSanctioned, [checksumAddress(wallet)]),
+  };
+}
+
+/** Fail closed, as the hook: only a successful, well-formed `false` clears the wallet. */
+export function isSanctionedAnswer(result: Call3Result): boolean {
+  return !result.success || result.returnData.length !== 66 || BigInt(result.returnData) !== 0n;
+}
+
+export function decodeWalletState(results: readonly Call3Result[], screened = false): WalletState {
+  if (results.length < WALLET_READ_CALL_COUNT + (screened ? 1 : 0))
     throw new Error(`wallet-read batch is incomplete (${results.length} results)`);
   const word = (i: number, w = 0): bigint => readWord(results[i].returnData, w);
   const blockTimestamp = Number(word(0));
@@ -123,6 +152,7 @@ export function decodeWalletState(results: readonly Call3Result[]): WalletState 
       active: blockTimestamp < activeUntil,
       activeUntil: activeUntil === 0 ? null : activeUntil,
     },
+    sanctioned: screened ? isSanctionedAnswer(results[WALLET_READ_CALL_COUNT]) : false,
     balances: { ETH: word(2), WETH: 0n, tUSDC: 0n },
     erc20ToPermit2: { WETH: 0n, tUSDC: 0n },
     permit2: { swap: {}, liquidity: {} } as WalletState['permit2'],

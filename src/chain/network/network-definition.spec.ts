@@ -2,7 +2,12 @@ import { getAddress } from 'ethers';
 import baseSepolia from '../../config/networks/base-sepolia.json';
 import devnetFile from '../../config/networks/devnet.json';
 import { chainConfig } from '../../config/chain.config';
-import { DEFAULT_POSITION_LOGS, NetworkFile, resolveNetworkFile } from './network-definition';
+import {
+  DEFAULT_POSITION_LOGS,
+  NetworkFile,
+  resolveComplianceSettings,
+  resolveNetworkFile,
+} from './network-definition';
 
 const ours = {
   complianceRegistryAddress: '0x1111111111111111111111111111111111111111',
@@ -120,6 +125,32 @@ describe('chain config', () => {
     expect(withEnv(clean, () => chainConfig()).overrides.positionLogsPageBlocks).toBeUndefined();
     expect(() => withEnv({ ...clean, CHAIN_LOGS_PAGE_BLOCKS: '0' }, () => chainConfig())).toThrow(
       /CHAIN_LOGS_PAGE_BLOCKS/,
+    );
+  });
+});
+
+describe('compliance settings of a network file (sanctions oracle, exit policy)', () => {
+  it('resolves the devnet oracle, and reads no oracle from null, the zero address or no object', () => {
+    const devnet = resolveNetworkFile(devnetFile as NetworkFile);
+    expect(devnet.compliance).toEqual({
+      sanctionsOracle: getAddress(devnetFile.compliance.sanctionsOracle),
+      exitPolicy: 'freeze',
+    });
+    expect(baseSepolia.compliance).toEqual({ sanctionsOracle: null, exitPolicy: 'freeze' });
+    const none = { sanctionsOracle: null, exitPolicy: 'freeze' };
+    expect(resolveComplianceSettings(undefined)).toEqual(none);
+    expect(
+      resolveComplianceSettings({ sanctionsOracle: '0x0000000000000000000000000000000000000000' }),
+    ).toEqual(none);
+    expect(resolveComplianceSettings({ exitPolicy: 'allow' }).exitPolicy).toBe('allow');
+  });
+
+  it('refuses an exit policy it does not know and an oracle that is not an address', () => {
+    expect(() => resolveComplianceSettings({ exitPolicy: 'thaw' as unknown as 'allow' })).toThrow(
+      /compliance.exitPolicy must be "freeze" or "allow"/,
+    );
+    expect(() => resolveComplianceSettings({ sanctionsOracle: '0x1234' })).toThrow(
+      /compliance.sanctionsOracle is not an address/,
     );
   });
 });

@@ -4,7 +4,10 @@
  */
 import { getAddress, isAddress } from 'ethers';
 import type {
+  ComplianceNetworkSettings,
+  AttestationSource,
   DeprecatedItem,
+  NetworkCompliance,
   DevnetDeployment,
   NetworkDefinition,
   PositionLogsConfig,
@@ -32,6 +35,14 @@ export interface NetworkFile {
   /** Where position discovery starts reading PositionManager Transfer logs; absent: block 0, 10,000-block pages. */
   positionLogs?: PositionLogsConfig;
   deprecated: DeprecatedEntry[];
+  /**
+   * Sanctions screening (`sanctionsOracle`: SanctionsList `isSanctioned(address)`, null or the
+   * zero address: none; the hook's `exitPolicy`, default "freeze") and attestation sources (the
+   * EAS contracts and the accepted sources). Absent: none of them.
+   */
+  compliance?: Partial<
+    { sanctionsOracle: string | null; exitPolicy: 'freeze' | 'allow' } & NetworkCompliance
+  >;
   /** What `npm run cli -- deploy` did on this network; absent or null before it ran. */
   deployment?: NetworkDeploymentRecord | null;
 }
@@ -64,6 +75,31 @@ export interface NetworkOverrides {
   tusdcAddress?: string;
   positionLogsStartBlock?: number;
   positionLogsPageBlocks?: number;
+}
+
+/** Exits of a sanctioned wallet are frozen unless a network file says "allow" (docs/security.md). */
+export const DEFAULT_EXIT_POLICY = 'freeze' as const;
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** The file's `compliance` object resolved: the zero address means no oracle, like null. */
+export function resolveComplianceSettings(
+  compliance: NetworkFile['compliance'],
+): ComplianceNetworkSettings {
+  const oracle = compliance?.sanctionsOracle ?? null;
+  const exitPolicy = compliance?.exitPolicy ?? DEFAULT_EXIT_POLICY;
+  if (exitPolicy !== 'freeze' && exitPolicy !== 'allow')
+    throw new Error(
+      `Network configuration: compliance.exitPolicy must be "freeze" or "allow" (got ${JSON.stringify(exitPolicy)})`,
+    );
+  if (oracle !== null && !isAddress(oracle))
+    throw new Error(
+      `Network configuration: compliance.sanctionsOracle is not an address (got ${JSON.stringify(oracle)})`,
+    );
+  return {
+    sanctionsOracle: oracle === null || oracle === ZERO_ADDRESS ? null : getAddress(oracle),
+    exitPolicy,
+  };
 }
 
 /** Public RPCs commonly cap eth_getLogs at 10,000 blocks per request. */
@@ -178,7 +214,53 @@ export function resolveNetworkFile(
         DEFAULT_POSITION_LOGS.pageBlocks,
     },
     deprecated: resolveDeprecated(file.deprecated, tusdc.address, contracts.complianceHook),
+    compliance: { ...resolveComplianceSettings(file.compliance), ...resolveCompliance(file) },
   };
+}
+
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+
+/** The `compliance` section checked: sources need the EAS contracts, unique names, valid fields. */
+export function resolveCompliance(
+  file: Pick<NetworkFile, 'name' | 'compliance'>,
+): NetworkCompliance {
+  const section = file.compliance ?? {};
+  const where = `${file.name}.compliance`;
+  const eas = section.eas
+    ? {
+        eas: required(section.eas.eas, `${where}.eas.eas`),
+        schemaRegistry: required(section.eas.schemaRegistry, `${where}.eas.schemaRegistry`),
+        indexer: section.eas.indexer ? required(section.eas.indexer, `${where}.eas.indexer`) : null,
+      }
+    : null;
+  const sources = (section.attestationSources ?? []).map((s, i): AttestationSource => {
+    const at = `${where}.attestationSources[${i}]`;
+    if (!s.name || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(s.name))
+      throw new Error(
+        `Network configuration: ${at}.name must be a lower-case slug (got ${JSON.stringify(s.name ?? null)})`,
+      );
+    if (!BYTES32.test(s.schema ?? ''))
+      throw new Error(`Network configuration: ${at}.schema must be a 32-byte schema uid`);
+    if (s.kind !== 'account' && s.kind !== 'country')
+      throw new Error(`Network configuration: ${at}.kind must be "account" or "country"`);
+    return {
+      name: s.name,
+      attester: required(s.attester, `${at}.attester`),
+      schema: s.schema.toLowerCase(),
+      kind: s.kind,
+    };
+  });
+  if (sources.length > 0 && !eas)
+    throw new Error(`Network configuration: ${where}.attestationSources need ${where}.eas`);
+  if (sources.length > 0 && !eas?.indexer)
+    throw new Error(
+      `Network configuration: ${where}.attestationSources need ${where}.eas.indexer (latest attestation uid by recipient and schema)`,
+    );
+  const names = sources.map((s) => s.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup)
+    throw new Error(`Network configuration: ${where}.attestationSources name ${dup} appears twice`);
+  return { eas, attestationSources: sources };
 }
 
 /** The network file describing a devnet deployment (what `--write-network-file` commits). */
@@ -209,6 +291,7 @@ export function devnetNetworkFile(deployment: DevnetDeployment): NetworkFile {
     // The devnet deploys the PositionManager in its first blocks: every position is after block 0.
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
+    compliance: deployment.compliance,
   };
 }
 

@@ -46,6 +46,43 @@ export interface PositionLogsConfig {
   pageBlocks: number;
 }
 
+/**
+ * What a sanctioned wallet's exits (decrease, collect, burn) meet in our hook: "freeze" refuses
+ * them (sanctions law usually asks that blocked property stay put), "allow" lets them through.
+ * A deploy-time choice: it is a constructor argument of the hook.
+ */
+export type ExitPolicy = 'freeze' | 'allow';
+
+/** Screening settings of a network: the network file's `compliance` object. */
+export interface ComplianceNetworkSettings {
+  /** Chainalysis' SanctionsList oracle (or the devnet's stand-in); null: no oracle. */
+  sanctionsOracle: string | null;
+  exitPolicy: ExitPolicy;
+}
+
+/** The Ethereum Attestation Service contracts of a network (OP-Stack predeploys on Base). */
+export interface EasContracts {
+  eas: string;
+  schemaRegistry: string;
+  /** Coinbase's attestation-indexer interface: latest uid by (recipient, schema); null = none. */
+  indexer: string | null;
+}
+
+/** An accepted attestation source: attestations of `schema` made by `attester`. */
+export interface AttestationSource {
+  name: string;
+  attester: string;
+  schema: string;
+  /** `country` attestations carry an ISO 3166-1 alpha-2 code (`string verifiedCountry`). */
+  kind: 'account' | 'country';
+}
+
+/** The network file's `compliance` section: where attestations live and which are accepted. */
+export interface NetworkCompliance {
+  eas: EasContracts | null;
+  attestationSources: AttestationSource[];
+}
+
 export interface NetworkDefinition {
   name: string;
   chainId: number;
@@ -54,6 +91,7 @@ export interface NetworkDefinition {
   pool: PoolKeyInfo;
   positionLogs: PositionLogsConfig;
   deprecated: DeprecatedItem[];
+  compliance: ComplianceNetworkSettings & NetworkCompliance;
 }
 
 /** What a devnet deployment reports (before it is turned into a NetworkDefinition). */
@@ -63,4 +101,5 @@ export interface DevnetDeployment {
   tokens: { WETH: string; tUSDC: string };
   pool: PoolKeyInfo & { sqrtPriceX96: string; liquidity: string };
   accounts: { deployer: string; attester: string; seeder: string; funded: string[] };
+  compliance: ComplianceNetworkSettings & NetworkCompliance;
 }

@@ -55,7 +55,7 @@ describe('verifyNetwork (devnet)', () => {
     const registry = file.contracts.complianceRegistry!;
     const flags = (BigInt(registry) & 0x3fffn).toString(16).padStart(4, '0');
     expect(mismatchLines(result)).toEqual([
-      `contracts.complianceHook: ${registry} carries the hook flags 0x${flags}; our hook needs exactly 0x0880 (beforeAddLiquidity | beforeSwap)`,
+      `contracts.complianceHook: ${registry} carries the hook flags 0x${flags}; our hook needs exactly 0x0a80 (beforeAddLiquidity | beforeRemoveLiquidity | beforeSwap)`,
     ]);
   });
 

@@ -122,7 +122,7 @@ function addressRules(file: NetworkFile, at: Map<string, string>): NetworkCheck[
         ? pass('contracts.complianceHook', `carries exactly the hook flags ${hex(HOOK_FLAGS)}`)
         : fail(
             'contracts.complianceHook',
-            `${hook} carries the hook flags ${hex(flags)}; our hook needs exactly ${hex(HOOK_FLAGS)} (beforeAddLiquidity | beforeSwap)`,
+            `${hook} carries the hook flags ${hex(flags)}; our hook needs exactly ${hex(HOOK_FLAGS)} (beforeAddLiquidity | beforeRemoveLiquidity | beforeSwap)`,
           ),
     );
   }

@@ -167,6 +167,11 @@ const entries = {
     phase: 'preflight',
     hint: 'Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway.',
   },
+  WALLET_SANCTIONED: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.',
+  },
   ALLOWANCE_INSUFFICIENT: {
     status: 200,
     phase: 'preflight',
@@ -191,6 +196,32 @@ const entries = {
     status: 400,
     phase: 'preflight',
     hint: 'The compliance credential is past its expiry; ask the issuer for a new credential, then prove again.',
+  },
+  // Attestation sources (design §9): a session opened from an EAS attestation.
+  ATTESTATION_NOT_FOUND: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'The wallet holds no attestation of an accepted source (details lists each source checked): have it attested by the source (e.g. Coinbase Verifications), then call again.',
+  },
+  ATTESTATION_REVOKED: {
+    status: 403,
+    phase: 'preflight',
+    hint: "The wallet's attestation was revoked by its attester (details names the source and uid): get a new attestation, then call again.",
+  },
+  ATTESTATION_EXPIRED: {
+    status: 403,
+    phase: 'preflight',
+    hint: "The wallet's attestation has expired (details names the source and uid): renew it with its attester, then call again.",
+  },
+  ATTESTATION_SOURCE_NOT_ACCEPTED: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'The attestation found is not of an accepted source (another attester or schema; details says which), or the source named is not accepted. GET /api/v1/compliance/policy lists the accepted sources (knownSources).',
+  },
+  COMPLIANCE_POLICY_REFUSED: {
+    status: 403,
+    phase: 'preflight',
+    hint: "Your account's compliance policy refuses this wallet: details names the rule (sources.any, sources.all, countries.deny, countries.allow, minSessionSeconds) and the source. POST /api/v1/compliance/policy/evaluate shows each source's result; owners and admins change the policy with PUT /api/v1/compliance/policy.",
   },
   POSITION_NOT_FOUND: {
     status: 404,

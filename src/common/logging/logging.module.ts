@@ -7,6 +7,7 @@ import pretty from 'pino-pretty';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { guardStdio } from './guard-stdio';
 import { LineWriter, noticeOnStderr } from './line-writer';
+import { logContextFields } from './request-context';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -60,9 +61,10 @@ function isBootListing(first: unknown): boolean {
 }
 
 /** The root logger's options: level, redaction and the request/response shapes of a line. */
-function loggerOptions(config: AppConfig): LoggerOptions {
+export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): LoggerOptions {
   return {
     level: config.logLevel,
+    mixin: logContextFields,
     hooks: {
       logMethod(args, method, level) {
         if (level === INFO && isBootListing(args[0])) {
@@ -158,7 +160,10 @@ class RootLoggerModule {}
  * (pino-http's child loggers and an AsyncLocalStorage scope per request, which turns on promise
  * hooks for every promise the process makes): that middleware cost as much CPU as the rest of a
  * protected request (docs/architecture.md, "Why hand-written"). The request log is requestLogMiddleware's, one
- * line per request with the same fields; error lines carry the request id themselves.
+ * line per request with the same fields; app lines get the request id (and, with tracing on, the
+ * trace id) from pino's mixin over request-context.ts (one AsyncLocalStorage scope per request,
+ * on Node 24's AsyncContextFrame rather than promise hooks; not measured apart from the rest of a
+ * request: `npm run bench:tracing`'s "tracing off" side includes it).
  */
 @Module({
   imports: [

@@ -1,18 +1,21 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { requestIdFor } from './logging.module';
+import { runInRequestScope } from './request-context';
 import { whenResponseEnds } from '../http/when-response-ends';
 
 /**
  * One log line per request, when its response finishes (or the client goes away first): the
  * request id (the caller's sane X-Request-Id or a new one, echoed on the response), method,
  * scrubbed URL, status and response time in ms, and for an error its envelope's `code` (what an
- * operator greps for); info below 400, warn below 500, error above.
+ * operator greps for); info below 400, warn below 500, error above, except the 503s of a drain
+ * (info: a load balancer's readiness checks after SIGTERM must not page).
  * The fields pino-http wrote, for one log call on the root logger and no child logger.
  */
-export function requestLogMiddleware(logger: Logger) {
+export function requestLogMiddleware(logger: Logger, isDraining: () => boolean = () => false) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    (req as Request & { id: string }).id = requestIdFor(req, res);
+    const id = requestIdFor(req, res);
+    (req as Request & { id: string }).id = id;
     const started = Date.now();
     whenResponseEnds(res, () => {
       const responseTime = Date.now() - started;
@@ -21,10 +24,14 @@ export function requestLogMiddleware(logger: Logger) {
       const fields =
         code === undefined ? { req, res, responseTime } : { req, res, responseTime, code };
       if (!res.writableFinished) logger.warn(fields, 'request aborted');
+      // A draining instance answers 503 on purpose (readiness first of all): expected, not paged.
+      else if (res.statusCode === 503 && isDraining())
+        logger.info(fields, 'request refused: draining');
       else if (res.statusCode >= 500) logger.error(fields, 'request errored');
       else if (res.statusCode >= 400) logger.warn(fields, 'request completed');
       else logger.info(fields, 'request completed');
     });
-    next();
+    // App lines logged while handling it carry `requestId` (pino's mixin reads the scope).
+    runInRequestScope(id, next);
   };
 }

@@ -108,12 +108,61 @@ const SAMPLES: Partial<
     message: 'Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no active compliance session',
     details: [{ activeUntil: null }],
   },
+  WALLET_SANCTIONED: {
+    message:
+      "Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 is on the sanctions list of this network's oracle: the compliance hook refuses its trades",
+    details: [{ walletAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' }],
+  },
   BALANCE_INSUFFICIENT: {
     message: 'The wallet cannot pay: WETH balance 0 < 100000000000000000',
     details: [{ token: 'WETH', balance: '0', required: '100000000000000000' }],
   },
   PROOF_REPLAYED: { message: 'This challenge was already used' },
   CREDENTIAL_EXPIRED: { message: 'The credential expires before the chain time now' },
+  // Attestation sources and the compliance policy (issue 40).
+  ATTESTATION_NOT_FOUND: {
+    message:
+      'Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no valid attestation of an accepted source: verified-account: no attestation of this schema is indexed for the wallet',
+    details: [{ source: 'verified-account', reason: 'not_found', uid: null }],
+  },
+  ATTESTATION_REVOKED: {
+    message:
+      'Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no valid attestation of an accepted source: verified-account: the attestation was revoked',
+    details: [
+      {
+        source: 'verified-account',
+        reason: 'revoked',
+        uid: '0x5b0f6f6c1f35d9a4b1e0b1fbb1b1e8b27c3f1c8a0f1f9b1e2d3c4b5a69788796',
+      },
+    ],
+  },
+  ATTESTATION_EXPIRED: {
+    message:
+      'Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no valid attestation of an accepted source: verified-account: the attestation has expired',
+    details: [
+      {
+        source: 'verified-account',
+        reason: 'expired',
+        uid: '0x5b0f6f6c1f35d9a4b1e0b1fbb1b1e8b27c3f1c8a0f1f9b1e2d3c4b5a69788796',
+      },
+    ],
+  },
+  ATTESTATION_SOURCE_NOT_ACCEPTED: {
+    message:
+      "Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no valid attestation of an accepted source: verified-account: the indexed attestation was made by another attester than the source's",
+    details: [
+      {
+        source: 'verified-account',
+        reason: 'other_attester',
+        uid: '0x5b0f6f6c1f35d9a4b1e0b1fbb1b1e8b27c3f1c8a0f1f9b1e2d3c4b5a69788796',
+      },
+    ],
+  },
+  COMPLIANCE_POLICY_REFUSED: {
+    message:
+      'Your compliance policy refuses 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720: country XX (source verified-country) is denied by the policy',
+    details: [{ rule: 'countries.deny', source: 'verified-country' }],
+  },
   POSITION_NOT_FOUND: {
     message: 'Position 42 does not exist in this pool',
     details: [{ tokenId: '42' }],

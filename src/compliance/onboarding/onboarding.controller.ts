@@ -1,17 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import {
-  ApiBadGatewayResponse,
-  ApiBadRequestResponse,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { RequireScope } from '../../auth/require-scope.decorator';
+import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { NonceQueryDto } from './dto/nonce-query.dto';
 import {
   ActivatedSessionResponse,
@@ -30,12 +24,14 @@ export class OnboardingController {
   constructor(private readonly onboarding: OnboardingService) {}
 
   @Get('nonce')
-  @ApiOperation({
+  @Operation({
+    id: 'nonce',
     summary: 'A single-use Sign-In-with-Ethereum nonce (10 minutes, for your account only)',
     description:
       'Put it in an ERC-4361 message for domain and chainId as returned, sign it with the wallet (personal_sign) and POST /onboarding/register.',
+    ok: NonceResponse,
+    errors: ['INVALID_PARAMS', 'INVALID_ADDRESS'],
   })
-  @ApiOkResponse({ type: NonceResponse })
   nonce(@Query() query: NonceQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.onboarding.issueNonce(principal, query.walletAddress);
   }
@@ -43,20 +39,21 @@ export class OnboardingController {
   @Idempotent()
   @Post('register')
   @HttpCode(200)
-  @ApiOperation({
+  @Operation({
+    id: 'register',
     summary: 'Bind a wallet to your account',
     description:
       'Demo mode (test network): binds; a wallet bound to another account is rebound to yours and rebound is true (the other account is not named). ' +
       'Production mode: message + signature (SIWE, nonce from GET /onboarding/nonce) are required and a wallet bound elsewhere is never rebound. ' +
-      'Idempotent when the wallet is already yours.',
-  })
-  @ApiOkResponse({ type: RegisterWalletResponse })
-  @ApiBadRequestResponse({
-    description:
-      'INVALID_ADDRESS, INVALID_PARAMS, SIWE_INVALID (details[].reason: SIWE_DOMAIN, SIWE_CHAIN, SIWE_SIGNER, SIWE_EXPIRED, SIWE_NONCE, SIWE_INVALID)',
-  })
-  @ApiForbiddenResponse({
-    description: 'INSTITUTION_OWNERSHIP_MISMATCH (production: bound to another account)',
+      'Idempotent when the wallet is already yours. ' +
+      'SIWE_INVALID says in details[].reason what failed: SIWE_DOMAIN, SIWE_CHAIN, SIWE_SIGNER, SIWE_EXPIRED, SIWE_NONCE or SIWE_INVALID.',
+    ok: RegisterWalletResponse,
+    errors: [
+      ...JSON_BODY_ERRORS,
+      'INVALID_ADDRESS',
+      'SIWE_INVALID',
+      'INSTITUTION_OWNERSHIP_MISMATCH',
+    ],
   })
   register(
     @Body() body: RegisterWalletDto,
@@ -69,22 +66,24 @@ export class OnboardingController {
   @Idempotent()
   @Post('activate-session-demo')
   @HttpCode(200)
-  @ApiOperation({
+  @Operation({
+    id: 'activateSessionDemo',
     summary: 'Test network only: open a compliance session for a wallet of yours',
     description:
       'The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. ' +
       'An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). ' +
-      'A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent.',
-  })
-  @ApiOkResponse({ type: ActivatedSessionResponse })
-  @ApiForbiddenResponse({
-    description: 'DEMO_DISABLED (production mode), INSTITUTION_OWNERSHIP_MISMATCH',
-  })
-  @ApiBadGatewayResponse({
-    description: 'BROADCAST_FAILED (phase broadcast): the activation reverted or was not mined',
-  })
-  @ApiServiceUnavailableResponse({
-    description: 'CHAIN_UNAVAILABLE: the chain RPC did not answer; nothing was sent',
+      'A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent. ' +
+      'BROADCAST_FAILED when the activation reverted or was not mined; CHAIN_UNAVAILABLE when the chain RPC did not answer (nothing was sent).',
+    ok: ActivatedSessionResponse,
+    errors: [
+      ...JSON_BODY_ERRORS,
+      'INVALID_ADDRESS',
+      'DEMO_DISABLED',
+      'INSTITUTION_OWNERSHIP_MISMATCH',
+      'WALLET_SANCTIONED',
+      'BROADCAST_FAILED',
+      'CHAIN_UNAVAILABLE',
+    ],
   })
   activateSessionDemo(
     @Body() body: WalletAddressDto,

@@ -6,6 +6,7 @@ import { appConfig, AppConfig } from '../../config/app.config';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { ComplianceActivity } from '../compliance-activity';
+import { CompliancePolicyService } from '../policy/compliance-policy.service';
 import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
 import { buildSiweMessage, verifySiweSignature } from '../siwe';
 import { WalletsService } from '../wallets/wallets.service';
@@ -30,6 +31,7 @@ export class OnboardingService {
     private readonly nonces: SiweNoncesService,
     private readonly sessions: SessionsService,
     private readonly activity: ComplianceActivity,
+    private readonly policy: CompliancePolicyService,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
   ) {}
@@ -102,6 +104,7 @@ export class OnboardingService {
     if (!this.demo) {
       throw new ApiError('DEMO_DISABLED', 'Demo session activation is disabled in production mode');
     }
+    await this.policy.enforce(principal.accountId, wallet, { kind: 'demo' });
     const bound = await this.wallets.bind(wallet, principal.accountId, 'keep');
     await this.activity.walletBound(principal, bound, meta);
     const current = await this.freshSession(wallet);

@@ -1,12 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../../auth/require-scope.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { SessionStatusParamsDto, SessionStatusResponse } from './dto/session-status.dto';
 import { SessionStatusService } from './session-status.service';
 
@@ -17,14 +12,14 @@ export class SessionStatusController {
   constructor(private readonly sessions: SessionStatusService) {}
 
   @Get(':address')
-  @ApiOperation({
+  @Operation({
+    id: 'status',
     summary: 'A wallet’s compliance session, read on chain',
     description:
       'ComplianceRegistry.activeUntil at the latest block. Any wallet can be looked up: the registry is public.',
+    ok: SessionStatusResponse,
+    errors: ['INVALID_ADDRESS', 'CHAIN_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: SessionStatusResponse })
-  @ApiBadRequestResponse({ description: 'INVALID_ADDRESS' })
-  @ApiServiceUnavailableResponse({ description: 'CHAIN_UNAVAILABLE: the chain RPC did not answer' })
   status(@Param() params: SessionStatusParamsDto) {
     return this.sessions.status(params.address);
   }

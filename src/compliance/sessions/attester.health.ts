@@ -3,6 +3,7 @@ import type { HealthIndicatorResult } from '@nestjs/terminus';
 import { formatEther } from 'ethers';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import { ReadinessRegistry } from '../../health/readiness.registry';
+import { withTimeout } from '../../common/scheduling/with-timeout';
 import { AttesterService } from './attester.service';
 
 /** A readiness probe must answer fast even when the RPC hangs (the `chain` check reports that). */
@@ -57,12 +58,4 @@ export class AttesterHealthIndicator {
       };
     }
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

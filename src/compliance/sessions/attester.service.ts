@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import { ActivityLog } from '../../events/activity-log';
+import type { ActivityActor } from '../../events/activity-event';
 import { ComplianceKeys } from '../compliance-keys';
 import { recordForWalletOwner } from '../wallet-owner-activity';
 import { BalanceWatch } from './balance-watch';
@@ -14,6 +15,10 @@ import { PendingNonce, SenderStats, TransactionSender } from './transaction-send
 
 /** The registry's ABI (one module: src/chain/abi/compliance-registry.ts), under its older name. */
 export const COMPLIANCE_REGISTRY_ABI = COMPLIANCE_REGISTRY;
+
+/** Why a session was revoked (the `reason` of session.revoked, design §9). */
+export type SessionRevocationReason =
+  'sanctioned' | 'credential_revoked' | 'issuer_revoked' | 'attestation_revoked' | 'operator';
 
 export interface MinedActivation {
   txHash: string;
@@ -102,9 +107,14 @@ export class AttesterService implements OnApplicationShutdown {
 
   /**
    * Ends the wallet's session now (ComplianceRegistry.revoke), mined before it returns; then
-   * session.revoked is recorded for the wallet's account (the operator's CLI is the only caller).
+   * session.revoked is recorded for the wallet's account with `reason` (the operator's CLI, or
+   * the screening watcher with the system as actor).
    */
-  async revoke(wallet: string): Promise<MinedActivation> {
+  async revoke(
+    wallet: string,
+    reason: SessionRevocationReason = 'operator',
+    actor?: ActivityActor,
+  ): Promise<MinedActivation> {
     const mined = await this.transact(COMPLIANCE_REGISTRY.encodeFunctionData('revoke', [wallet]));
     await recordForWalletOwner(
       this.dataSource,
@@ -112,9 +122,11 @@ export class AttesterService implements OnApplicationShutdown {
       getAddress(wallet),
       'session.revoked',
       {
+        reason,
         txHash: mined.txHash,
         blockNumber: mined.blockNumber,
       },
+      actor,
     );
     return mined;
   }

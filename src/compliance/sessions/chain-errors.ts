@@ -20,14 +20,57 @@ export function broadcastFailed(message: string, cause?: unknown, txHash?: strin
   });
 }
 
+/** Why the attester's transaction could not go out: in the envelope (`reason`) and the log. */
+export type BroadcastFailureReason = 'insufficient_funds' | 'fee_cap' | 'nonce' | 'refused';
+
+/** geth/reth "insufficient funds for gas * price + value"; Hardhat/EDR "doesn't have enough funds". */
+export function isInsufficientFunds(error: unknown): boolean {
+  return /insufficient funds|(doesn't|does not) have enough funds/i.test(
+    `${messageOf(error)} ${nodeReason(error)}`,
+  );
+}
+
+/** 502 BROADCAST_FAILED: the attester cannot pay for gas; only the operator can help. */
+export function attesterUnfunded(cause: unknown): ApiError {
+  return new ApiError(
+    'BROADCAST_FAILED',
+    'The attester account cannot pay for gas (insufficient funds); no session was activated and nothing was sent',
+    {
+      cause,
+      hint: "The service's attester account is out of ETH: retrying will not help until the operator funds it (ATTESTER_LOW_BALANCE_ETH, npm run cli -- attester fund).",
+      extra: { reason: 'insufficient_funds' satisfies BroadcastFailureReason },
+    },
+  );
+}
+
+/** 502 BROADCAST_FAILED: the nonce stayed taken past the request's deadline (another sender). */
+export function nonceUnavailable(cause: unknown): ApiError {
+  return new ApiError(
+    'BROADCAST_FAILED',
+    "The attester's next nonce stayed taken by other transactions until the deadline; nothing of this request was mined",
+    {
+      cause,
+      hint: 'Another sender uses the attester key (replicas bursting, or a stuck transaction): retry in a few seconds; if it persists, the operator checks cgk_attester_pending_transactions.',
+      extra: { reason: 'nonce' satisfies BroadcastFailureReason },
+    },
+  );
+}
+
+/** A refusal of the node when sending (or simulating): named by its cause when it has one. */
+export function sendRefused(error: unknown, message: string): ApiError {
+  if (isInsufficientFunds(error)) return attesterUnfunded(error);
+  if (isNonceClash(error)) return nonceUnavailable(error);
+  return new ApiError('BROADCAST_FAILED', message, {
+    cause: error,
+    extra: { reason: 'refused' satisfies BroadcastFailureReason },
+  });
+}
+
 /** Classifies a failure before the transaction was sent: unreachable RPC -> 503, revert/refusal -> 502. */
 export function beforeSendFailure(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isTransportFailure(error)) return chainUnavailable(error);
-  return broadcastFailed(
-    'The compliance registry refused the activation (simulation reverted)',
-    error,
-  );
+  return sendRefused(error, 'The compliance registry refused the activation (simulation reverted)');
 }
 
 /**
@@ -41,6 +84,7 @@ export function feeOverCap(priceWei: bigint, capWei: bigint): ApiError {
     `Gas on the network costs ${gwei(priceWei)} gwei, above the attester's cap of ${gwei(capWei)} gwei; no session was activated and nothing was sent`,
     {
       hint: "Gas is above the operator's cap (ATTESTER_MAX_FEE_GWEI); retry when fees fall, or the operator raises the cap.",
+      extra: { reason: 'fee_cap' satisfies BroadcastFailureReason },
     },
   );
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import { ApiError } from '../../common/errors/api-error';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { SanctionsScreen } from '../screening/sanctions-screen.service';
 import { AttesterService } from './attester.service';
 
 /** An activated compliance session, as the onboarding and verify endpoints return it. */
@@ -19,6 +20,7 @@ export interface ActivatedSession {
 export class SessionsService {
   constructor(
     private readonly attester: AttesterService,
+    private readonly screen: SanctionsScreen,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
   ) {}
 
@@ -33,6 +35,8 @@ export class SessionsService {
    */
   async activate(wallet: string, notAfter?: number): Promise<ActivatedSession> {
     const walletAddress = getAddress(wallet);
+    // A sanctioned wallet gets no session (403 WALLET_SANCTIONED): the hook would refuse it anyway.
+    await this.screen.assertNotSanctioned(walletAddress);
     const chainNow = await this.attester.chainTime();
     const until = Math.min(chainNow + this.config.sessionTtlSeconds, notAfter ?? Infinity);
     if (until <= chainNow) {

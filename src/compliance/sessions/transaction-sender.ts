@@ -14,6 +14,7 @@ import {
   isNonceClash,
   isNonceTaken,
   nodeReason,
+  sendRefused,
 } from './chain-errors';
 import {
   Eip1559Fees,
@@ -183,9 +184,20 @@ export class TransactionSender {
           await sleep(Math.floor(Math.random() * ceiling));
           continue;
         }
-        // Unreachable node before it took the transaction: nothing was sent, 503. Otherwise 502.
+        // Unreachable node before it took the transaction: nothing was sent, 503. Otherwise 502
+        // naming the cause (funds, nonce), in the answer and in this line.
         if (isTransportFailure(error)) throw chainUnavailable(error);
-        throw broadcastFailed('The node refused the activation transaction', error);
+        const refused = sendRefused(error, 'The node refused the activation transaction');
+        this.logger.warn(
+          {
+            event: 'attester.tx.refused',
+            nonce,
+            reason: refused.options.extra?.reason,
+            nodeReason: nodeReason(error),
+          },
+          `attester transaction refused by the node: ${String(refused.options.extra?.reason)}`,
+        );
+        throw refused;
       }
     }
   }

@@ -1,18 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
-import {
-  ApiBadGatewayResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { RequireScope } from '../../auth/require-scope.decorator';
+import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { ChallengeQueryDto } from './dto/challenge-query.dto';
 import { VerifyProofDto } from './dto/verify-proof.dto';
 import { VerifyChallengeResponse, VerifyResponse } from './dto/verify.responses';
@@ -25,13 +18,14 @@ export class VerificationController {
   constructor(private readonly verification: VerificationService) {}
 
   @Get('challenge')
-  @ApiOperation({
+  @Operation({
+    id: 'challenge',
     summary: 'A single-use challenge to prove a compliance credential for (10 minutes)',
     description:
       'Bound to your account and this wallet. Prove your credential for it (`npm run zk:prove -- --credential FILE --challenge C`) and POST /verify; each proof needs a new challenge.',
+    ok: VerifyChallengeResponse,
+    errors: ['INVALID_PARAMS', 'INVALID_ADDRESS'],
   })
-  @ApiOkResponse({ type: VerifyChallengeResponse })
-  @ApiBadRequestResponse({ description: 'INVALID_PARAMS, INVALID_ADDRESS (walletAddress)' })
   challenge(@Query() query: ChallengeQueryDto, @CurrentPrincipal() principal: Principal) {
     return this.verification.issueChallenge(principal, query.walletAddress);
   }
@@ -39,26 +33,27 @@ export class VerificationController {
   @Idempotent()
   @Post()
   @HttpCode(200)
-  @ApiOperation({
+  @Operation({
+    id: 'verify',
     summary: 'Verify a zero-knowledge compliance proof and open (or renew) the wallet’s session',
     description:
       'Groth16 proof of "I hold an unexpired credential of the configured issuer for this wallet, in a credential root the service accepts, for this challenge". ' +
       'The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. ' +
-      'Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you.',
-  })
-  @ApiOkResponse({ type: VerifyResponse })
-  @ApiBadRequestResponse({
-    description:
-      'INVALID_PARAMS (shape), INVALID_ADDRESS, PROOF_INVALID (does not verify; wrong wallet or issuer; unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept: revoked credential or stale tree), CREDENTIAL_EXPIRED',
-  })
-  @ApiForbiddenResponse({ description: 'INSTITUTION_OWNERSHIP_MISMATCH' })
-  @ApiConflictResponse({ description: 'PROOF_REPLAYED: this challenge was already used' })
-  @ApiBadGatewayResponse({
-    description: 'BROADCAST_FAILED: the activation failed; the proof can be submitted again',
-  })
-  @ApiServiceUnavailableResponse({
-    description:
-      'CHAIN_UNAVAILABLE: the chain RPC did not answer; the proof can be submitted again',
+      'Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you. ' +
+      'PROOF_INVALID when the proof does not verify: wrong wallet or issuer; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). ' +
+      'PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED or CHAIN_UNAVAILABLE the proof can be submitted again.',
+    ok: VerifyResponse,
+    errors: [
+      ...JSON_BODY_ERRORS,
+      'INVALID_ADDRESS',
+      'PROOF_INVALID',
+      'CREDENTIAL_EXPIRED',
+      'INSTITUTION_OWNERSHIP_MISMATCH',
+      'WALLET_SANCTIONED',
+      'PROOF_REPLAYED',
+      'BROADCAST_FAILED',
+      'CHAIN_UNAVAILABLE',
+    ],
   })
   verify(
     @Body() body: VerifyProofDto,

@@ -5,9 +5,11 @@ import { ApiError } from '../../common/errors/api-error';
 import { appConfig, AppConfig } from '../../config/app.config';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import type { RequestMeta } from '../../common/http/request-meta';
-import { ComplianceActivity } from '../compliance-activity';
+import { claimForActivation, ComplianceActivity } from '../compliance-activity';
 import { ComplianceKeys } from '../compliance-keys';
 import { CredentialRootsService } from '../credentials/credential-roots.service';
+import { CompliancePolicyService } from '../policy/compliance-policy.service';
+import { zkSourceName } from '../policy/zk-source';
 import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
 import { WalletsService } from '../wallets/wallets.service';
 import { readComplianceStatement, type ComplianceStatement } from '../zk';
@@ -44,6 +46,7 @@ export class VerificationService {
     private readonly sessions: SessionsService,
     private readonly keys: ComplianceKeys,
     private readonly activity: ComplianceActivity,
+    private readonly policy: CompliancePolicyService,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
   ) {}
@@ -76,14 +79,19 @@ export class VerificationService {
       );
     }
     // Production: the wallet must already be the caller's (bound with SIWE). Demo: bind-or-own.
-    if (this.app.mode === 'production')
-      await this.wallets.assertBoundTo(statement.wallet, principal.accountId);
-    else
-      await this.activity.walletBound(
-        principal,
-        await this.wallets.bind(statement.wallet, principal.accountId, 'keep'),
-        meta,
-      );
+    await this.policy.enforce(principal.accountId, statement.wallet, {
+      kind: 'zk',
+      name: zkSourceName(),
+      expiresAt: statement.expiresAt,
+    });
+    await claimForActivation(
+      this.wallets,
+      this.activity,
+      this.app.mode === 'production',
+      principal,
+      statement.wallet,
+      meta,
+    );
     return this.openSession(principal, statement, meta);
   }
 

@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireDashboardLogin } from '../../auth/require-scope.decorator';
-import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { WalletListResponse } from './dto/wallet-list.response';
 import { WalletsService } from './wallets.service';
 
@@ -14,14 +14,14 @@ export class WalletsController {
   constructor(private readonly wallets: WalletsService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'listWallets',
+  @Operation({
+    id: 'listWallets',
     summary: "List your account's bound wallets",
     description:
       'Bind with POST /api/v1/onboarding/register; each wallet’s session, balances and allowances: GET /api/v1/defi/preflight/{address}.',
+    ok: WalletListResponse,
+    errors: ['SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: WalletListResponse })
-  @ApiErrors('SERVICE_UNAVAILABLE')
   async list(@CurrentPrincipal() principal: Principal) {
     const wallets = await this.wallets.listForAccount(principal.accountId);
     return {

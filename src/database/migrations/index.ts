@@ -13,6 +13,7 @@ import { IdempotencyCaller1764440000000 } from './1764440000000-idempotency-call
 import { SignupConfirmations1764450000000 } from './1764450000000-signup-confirmations';
 import { AuditKeysetIndexes1764460000000 } from './1764460000000-audit-keyset-indexes';
 import { ChainInstances1764465000000 } from './1764465000000-chain-instances';
+import { CompliancePolicies1764474000000 } from './1764474000000-compliance-policies';
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
   AccountsUsersWallets1763700000000,
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   SignupConfirmations1764450000000,
   AuditKeysetIndexes1764460000000,
   ChainInstances1764465000000,
+  CompliancePolicies1764474000000,
 ];

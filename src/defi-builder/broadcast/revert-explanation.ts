@@ -18,6 +18,7 @@ export interface RevertExplanation {
 
 const HINTS: Record<string, string> = {
   SESSION_NOT_ACTIVE: ERROR_CATALOGUE.SESSION_NOT_ACTIVE.hint,
+  WALLET_SANCTIONED: ERROR_CATALOGUE.WALLET_SANCTIONED.hint,
   SLIPPAGE_EXCEEDED:
     "The pool price moved past the transaction's limit (minimum out / maximum in): build the swap again for a fresh quote, or raise slippageBps, then sign the new transaction.",
   DEADLINE_PASSED:
@@ -45,13 +46,16 @@ export function explainRevert(revert: DecodedRevert): RevertExplanation {
   const what =
     revert.code === 'SESSION_NOT_ACTIVE'
       ? `the compliance hook refused it: wallet ${String(revert.args.trader)} has no active compliance session`
-      : `it reverts with ${revert.summary}`;
+      : revert.code === 'WALLET_SANCTIONED'
+        ? `the compliance hook refused it: wallet ${String(revert.args.wallet)} is on the sanctions list`
+        : `it reverts with ${revert.summary}`;
   return { code: revert.code, message: what, hint: HINTS[revert.code] ?? DEFAULT_HINT };
 }
 
 /**
  * The relay's refusal of a transaction whose simulation reverted, phase broadcast: the hook's
- * session refusal as SESSION_NOT_ACTIVE (412, its usual hint), anything else as
+ * session refusal as SESSION_NOT_ACTIVE (412, its usual hint), its sanctions refusal as
+ * WALLET_SANCTIONED (403, details.walletAddress names the wallet), anything else as
  * SIMULATION_REVERTED (400) with details.revertCode and details.revertReason.
  */
 export function simulationRefusal(
@@ -65,6 +69,15 @@ export function simulationRefusal(
       'SESSION_NOT_ACTIVE',
       `Not sent: simulated at the ${block} block, ${explained.message}`,
       { phase: 'broadcast', extra },
+    );
+  if (explained.code === 'WALLET_SANCTIONED')
+    return new ApiError(
+      'WALLET_SANCTIONED',
+      `Not sent: simulated at the ${block} block, ${explained.message}`,
+      {
+        phase: 'broadcast',
+        extra: Object.assign({ walletAddress: String(revert.args.wallet) }, extra),
+      },
     );
   return new ApiError(
     'SIMULATION_REVERTED',

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ADDRESS_SCHEMA, NextActionDto, SessionViewDto, UINT_STRING } from './build-parts.response';
 
 class Balances {
@@ -25,6 +25,13 @@ class Allowances {
   liquidity: TokenAllowances;
 }
 
+class PreflightPolicyDto {
+  @ApiProperty() allowed: boolean;
+  @ApiProperty({ example: 'countries.deny' }) decidingRule: string;
+  @ApiProperty({ nullable: true, type: String, example: 'verified-country' }) source: string | null;
+  @ApiProperty() message: string;
+}
+
 /** GET /api/v1/defi/preflight/:address. */
 export class PreflightResponseDto {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
@@ -36,4 +43,10 @@ export class PreflightResponseDto {
   @ApiProperty({ type: Balances }) balances: Balances;
   @ApiProperty({ type: Allowances }) allowances: Allowances;
   @ApiProperty({ type: [NextActionDto] }) nextActions: NextActionDto[];
+  @ApiPropertyOptional({
+    type: PreflightPolicyDto,
+    description:
+      "The wallet against your account's compliance policy (POST /api/v1/compliance/policy/evaluate has each source's result); absent while your account keeps the default policy.",
+  })
+  policy?: PreflightPolicyDto;
 }

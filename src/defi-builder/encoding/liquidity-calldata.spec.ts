@@ -14,6 +14,7 @@ import {
   MIN_TICK,
   MintCalldataInput,
   mintAmountsFor,
+  sqrtAt,
   usableMaxTick,
 } from './liquidity-calldata';
 import { withPermitBatch } from './permit-batch-calldata';
@@ -29,6 +30,27 @@ const KEY: PoolKey = { currency0: WETH, currency1: TUSDC, fee: 3000, tickSpacing
 const SQRT_PRICE = 4339505179874779662909440n;
 const TICK = TickMath.getTickAtSqrtRatio(JSBI.BigInt(SQRT_PRICE.toString())) as number;
 const PRICE = { sqrtPriceX96: SQRT_PRICE, tick: TICK };
+
+describe('sqrtAt (TickMath.getSqrtRatioAtTick, memoised)', () => {
+  it('answers as TickMath for random ticks, asked once and again, and at the bounds', () => {
+    const random = seededRandom(44);
+    const ticks = [
+      TickMath.MIN_TICK,
+      TickMath.MAX_TICK,
+      0,
+      ...Array.from(
+        { length: 500 },
+        () => random.int(2 * TickMath.MAX_TICK + 1) - TickMath.MAX_TICK,
+      ),
+    ];
+    for (const tick of [...ticks, ...ticks])
+      expect([tick, sqrtAt(tick).toString()]).toEqual([
+        tick,
+        TickMath.getSqrtRatioAtTick(tick).toString(),
+      ]);
+    expect(() => sqrtAt(TickMath.MAX_TICK + 1)).toThrow();
+  });
+});
 
 describe('checkTickRange', () => {
   it.each([

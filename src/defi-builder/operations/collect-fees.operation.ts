@@ -23,7 +23,7 @@ type CollectOperation = DefiOperation<
 >;
 
 export const collectFeesOperation: CollectOperation = {
-  preflight: (dto) => ({ session: 'none', ...positionPreflight(dto.tokenId) }),
+  preflight: (dto) => ({ session: 'none', exit: true, ...positionPreflight(dto.tokenId) }),
 
   payouts: (dto) =>
     dto.recipient === undefined ? [] : [{ field: 'recipient', address: dto.recipient }],

@@ -34,7 +34,7 @@ function buildFailed(field: string, message: string, hint: string): ApiError {
 }
 
 export const decreaseLiquidityOperation: DecreaseOperation = {
-  preflight: (dto) => ({ session: 'none', ...positionPreflight(dto.tokenId) }),
+  preflight: (dto) => ({ session: 'none', exit: true, ...positionPreflight(dto.tokenId) }),
 
   build: (dto, pre, deadline) => {
     const position = positionFromPreflight(dto.tokenId, pre);

@@ -1,3 +1,4 @@
+import { getAddress, hexlify, randomBytes } from 'ethers';
 import { ApiError } from '../../common/errors/api-error';
 import { resolveNetworkFile } from '../../chain/network/network-definition';
 import { readNetworkFile } from '../../chain/network/network-loader';
@@ -7,6 +8,7 @@ import {
   MSG_SENDER_MARKER,
   refusedPayoutReason,
 } from './payout-recipients';
+import { refusedPayoutReasonByChecksum } from './payout-recipients-by-checksum';
 
 describe('payout recipients', () => {
   // The committed devnet file: every contract and token address is filled in.
@@ -50,6 +52,31 @@ describe('payout recipients', () => {
     ],
   ])('accepts %s', (_label, address) => {
     expect(refusedPayoutReason(network, address)).toBeNull();
+  });
+
+  it('answers as the getAddress comparison it replaces, for every network address in any case and random wallets', () => {
+    const known = [
+      ...Object.values(c).filter((a): a is string => typeof a === 'string'),
+      ...Object.values(network.tokens).map((t) => t.address),
+      ...network.deprecated.map((d) => d.address),
+    ];
+    const candidates = [
+      ...known.flatMap((a) => [a, a.toLowerCase(), getAddress(a), `0x${a.slice(2).toUpperCase()}`]),
+      ...Array.from({ length: 200 }, () => {
+        const random = hexlify(randomBytes(20));
+        return [random, getAddress(random)];
+      }).flat(),
+    ];
+    for (const address of candidates)
+      expect([address, refusedPayoutReason(network, address)]).toEqual([
+        address,
+        refusedPayoutReasonByChecksum(network, address),
+      ]);
+    // Every contract and token of the network is refused (not one slipped through the table).
+    for (const address of known.filter(
+      (a) => !network.deprecated.some((d) => d.address === a && d.kind !== 'token'),
+    ))
+      expect(refusedPayoutReason(network, address)).not.toBeNull();
   });
 
   it('names every refused field in one 400 INVALID_PARAMS, and passes good ones', () => {

@@ -30,7 +30,7 @@ export interface Payout {
   address: string;
 }
 
-const CONTRACT_LABELS: Record<keyof NetworkDefinition['contracts'], string> = {
+export const CONTRACT_LABELS: Record<keyof NetworkDefinition['contracts'], string> = {
   poolManager: 'the v4 PoolManager',
   positionManager: 'the v4 PositionManager',
   positionDescriptor: 'the PositionManager descriptor',
@@ -43,7 +43,46 @@ const CONTRACT_LABELS: Record<keyof NetworkDefinition['contracts'], string> = {
   complianceHook: 'the ComplianceHook',
 };
 
-/** Why `address` can never receive a payout on `network`, or null when it can. */
+/**
+ * The network's refused contract and token addresses, lower-cased, with their reasons: built once
+ * per network object (it lives as long as the process). Comparing lower-cased strings gives the
+ * answer getAddress-equality gave, without a keccak per address per request: checksumming every
+ * contract and token of the network on every build cost ~0.25 ms of a swap build's CPU (issue 44,
+ * bench/README.md; payout-recipients-by-checksum.ts keeps that version, which the spec and
+ * `npm run bench:encoders` compare with this one).
+ */
+const refusedByNetwork = new WeakMap<NetworkDefinition, Map<string, string>>();
+
+function refusedAddresses(network: NetworkDefinition): Map<string, string> {
+  let refused = refusedByNetwork.get(network);
+  if (refused) return refused;
+  refused = new Map();
+  const add = (address: string | undefined, reason: string) => {
+    const key = address?.toLowerCase();
+    // The first rule that names an address gives its reason, as the checks' order did.
+    if (key && !refused!.has(key)) refused!.set(key, reason);
+  };
+  for (const [name, label] of Object.entries(CONTRACT_LABELS))
+    add(
+      network.contracts[name as keyof NetworkDefinition['contracts']],
+      `${label}, a contract of the protocol: it cannot pay out what it receives`,
+    );
+  for (const token of Object.values(network.tokens))
+    add(token.address, `the ${token.symbol} token contract: tokens sent to it are lost`);
+  for (const item of network.deprecated)
+    if (item.kind === 'token')
+      add(
+        item.address,
+        `the ${item.label} token contract (deprecated): tokens sent to it are lost`,
+      );
+  refusedByNetwork.set(network, refused);
+  return refused;
+}
+
+/**
+ * Why `address` can never receive a payout on `network`, or null when it can. `address` is a
+ * 0x-prefixed 40-hex-digit address (the request DTOs validate it, checksum included).
+ */
 export function refusedPayoutReason(network: NetworkDefinition, address: string): string | null {
   const value = BigInt(address);
   if (value === 0n) return 'the zero address: tokens sent there are burned';
@@ -53,19 +92,7 @@ export function refusedPayoutReason(network: NetworkDefinition, address: string)
     return 'the v4 ADDRESS_THIS action marker (0x…02): the tokens would stay in the PositionManager or router, where anyone can sweep them';
   if (value < RESERVED_BELOW)
     return 'a reserved address (precompile or action marker range, below 0x10000): no wallet controls it';
-  const checksummed = getAddress(address);
-  for (const [name, label] of Object.entries(CONTRACT_LABELS)) {
-    const contract = network.contracts[name as keyof NetworkDefinition['contracts']];
-    if (contract && getAddress(contract) === checksummed)
-      return `${label}, a contract of the protocol: it cannot pay out what it receives`;
-  }
-  for (const token of Object.values(network.tokens))
-    if (getAddress(token.address) === checksummed)
-      return `the ${token.symbol} token contract: tokens sent to it are lost`;
-  for (const item of network.deprecated)
-    if (item.kind === 'token' && getAddress(item.address) === checksummed)
-      return `the ${item.label} token contract (deprecated): tokens sent to it are lost`;
-  return null;
+  return refusedAddresses(network).get(address.toLowerCase()) ?? null;
 }
 
 /** Throws 400 INVALID_PARAMS naming every payout field whose address can never receive a payout. */

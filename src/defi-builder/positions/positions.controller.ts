@@ -1,7 +1,7 @@
-import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { POSITION_ENTRY_ERRORS, POSITION_EXIT_ERRORS, POSITION_READ_ERRORS } from '../build-errors';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { DefiPipelineService } from '../pipeline/defi-pipeline.service';
@@ -42,29 +42,29 @@ export class PositionsController {
 
   @Get('positions')
   @RequireScope('defi:preflight')
-  @ApiOperation({
-    operationId: 'listPositions',
+  @Operation({
+    id: 'listPositions',
     summary: "A wallet's positions in the compliance pool",
     description:
       'Found from PositionManager Transfer logs (paged eth_getLogs), confirmed in one batched read. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
+    ok: PositionsResponseDto,
+    errors: [...POSITION_READ_ERRORS],
   })
-  @ApiOkResponse({ type: PositionsResponseDto })
-  @ApiErrors(...POSITION_READ_ERRORS)
   list(@Query() query: PositionsQueryDto, @CurrentPrincipal() principal?: Principal) {
     return this.positions.list(query.owner, principal);
   }
 
   @Get('positions/:tokenId')
   @RequireScope('defi:preflight')
-  @ApiOperation({
-    operationId: 'getPosition',
+  @Operation({
+    id: 'getPosition',
     summary:
       'One position: owner, range, liquidity, amounts at the current price, uncollected fees',
     description:
       'Errors: 400 INVALID_PARAMS, 404 POSITION_NOT_FOUND (phase preflight: never minted, burned, or another pool), 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
+    ok: PositionResponseDto,
+    errors: [...POSITION_READ_ERRORS],
   })
-  @ApiOkResponse({ type: PositionResponseDto })
-  @ApiErrors(...POSITION_READ_ERRORS)
   one(@Param() params: TokenIdParamDto, @CurrentPrincipal() principal?: Principal) {
     return this.positions.one(params.tokenId, principal);
   }
@@ -72,13 +72,13 @@ export class PositionsController {
   @Post('liquidity/increase')
   @HttpCode(200)
   @RequireScope('defi:liquidity')
-  @ApiOperation({
-    operationId: 'increaseLiquidity',
+  @Operation({
+    id: 'increaseLiquidity',
     summary: 'Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)',
     description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
+    ok: IncreaseLiquidityResponseDto,
+    errors: [...POSITION_ENTRY_ERRORS],
   })
-  @ApiOkResponse({ type: IncreaseLiquidityResponseDto })
-  @ApiErrors(...POSITION_ENTRY_ERRORS)
   increase(
     @Body() body: IncreaseLiquidityDto,
     @Query() query: BuildQueryDto,
@@ -90,13 +90,13 @@ export class PositionsController {
   @Post('liquidity/decrease')
   @HttpCode(200)
   @RequireScope('defi:liquidity')
-  @ApiOperation({
-    operationId: 'decreaseLiquidity',
+  @Operation({
+    id: 'decreaseLiquidity',
     summary: 'Build an unsigned decrease (DECREASE_LIQUIDITY or BURN_POSITION + TAKE_PAIR)',
     description: `An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
+    ok: DecreaseLiquidityResponseDto,
+    errors: [...POSITION_EXIT_ERRORS],
   })
-  @ApiOkResponse({ type: DecreaseLiquidityResponseDto })
-  @ApiErrors(...POSITION_EXIT_ERRORS)
   decrease(@Body() body: DecreaseLiquidityDto, @CurrentPrincipal() principal?: Principal) {
     return this.pipeline.build(decreaseLiquidityOperation, body, principal);
   }
@@ -104,13 +104,13 @@ export class PositionsController {
   @Post('liquidity/collect')
   @HttpCode(200)
   @RequireScope('defi:liquidity')
-  @ApiOperation({
-    operationId: 'collectFees',
+  @Operation({
+    id: 'collectFees',
     summary: 'Build an unsigned fee collection (DECREASE_LIQUIDITY of 0 + TAKE_PAIR)',
     description: `An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
+    ok: CollectFeesResponseDto,
+    errors: [...POSITION_EXIT_ERRORS],
   })
-  @ApiOkResponse({ type: CollectFeesResponseDto })
-  @ApiErrors(...POSITION_EXIT_ERRORS)
   collect(@Body() body: CollectFeesDto, @CurrentPrincipal() principal?: Principal) {
     return this.pipeline.build(collectFeesOperation, body, principal);
   }

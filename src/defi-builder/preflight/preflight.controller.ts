@@ -1,8 +1,8 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
-import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { PreflightParamsDto } from '../dto/preflight-params.dto';
 import { PreflightResponseDto } from '../dto/preflight.response';
 import { WalletStatusService } from './wallet-status.service';
@@ -15,14 +15,15 @@ export class PreflightController {
 
   @Get('preflight/:address')
   @RequireScope('defi:preflight')
-  @ApiOperation({
+  @Operation({
+    id: 'preflight',
     summary:
       'Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take',
     description:
       'nextActions[] holds ready unsigned approval transactions and how to activate a session.',
+    ok: PreflightResponseDto,
+    errors: ['INVALID_ADDRESS', 'INSTITUTION_OWNERSHIP_MISMATCH', 'CHAIN_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: PreflightResponseDto })
-  @ApiErrors('INVALID_ADDRESS', 'INSTITUTION_OWNERSHIP_MISMATCH', 'CHAIN_UNAVAILABLE')
   preflight(@Param() params: PreflightParamsDto, @CurrentPrincipal() principal?: Principal) {
     return this.walletStatus.status(params.address, principal);
   }

@@ -2,7 +2,8 @@
  * THE preflight phase (spec §7 order: validation, auth, preflight, build), shared by every
  * operation and by GET preflight, in one method: wallet ownership (403), the token whitelist
  * (400), ONE Multicall3 eth_call (wallet state + the operation's reads), the session gate (412
- * unless buildOnly; operations that need no session skip it), the balance rule (400 unless
+ * unless buildOnly; operations that need no session skip it), sanctions screening (403
+ * WALLET_SANCTIONED, from the same batch), the balance rule (400 unless
  * buildOnly) and the Permit2 spend plan.
  */
 import { Inject, Injectable } from '@nestjs/common';
@@ -15,6 +16,7 @@ import type { SessionView } from '../defi-builder.types';
 import { ResolvedToken, resolveTokens } from '../token-registry';
 import { checkBalances, needsEth } from './balance-check';
 import { sessionNotActive, sessionView } from './session-view';
+import { walletSanctionedError } from '../../compliance/screening/sanctions-screen.service';
 import { NOTHING_TO_SPEND, planSpend, SpendPlan, SpendRequest } from './spend-plan';
 import { checksumAddress } from '../../common/address/checksum-address';
 
@@ -24,6 +26,11 @@ export interface PreflightRequest<K extends string, R extends ChainReads> {
   buildOnly: boolean;
   /** 'required': spec §4 rules 1-2 (swap, mint). 'none': the operation never needs one (an exit, GET preflight). */
   session: 'required' | 'none';
+  /**
+   * An exit (decrease, collect, burn): a sanctioned wallet is refused only when the network's
+   * hook freezes exits (compliance.exitPolicy "freeze"); everything else refuses it always.
+   */
+  exit?: boolean;
   /** The request's token fields (field name -> address), checked against the whitelist. */
   tokens: Record<K, string>;
   /** Native ETH (the zero address) accepted as a token field (swap). */
@@ -77,6 +84,8 @@ export class PreflightService {
       request.reads ? request.reads(tokens, network) : ({} as R),
     );
     request.verify?.(reads, user, network);
+    if (state.sanctioned && !(request.exit && network.compliance.exitPolicy === 'allow'))
+      throw walletSanctionedError(user, 'the compliance hook refuses its trades');
     const session = sessionView(state);
     if (request.session === 'required' && !session.active && !request.buildOnly)
       throw sessionNotActive(user, session);

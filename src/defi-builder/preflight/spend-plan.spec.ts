@@ -56,6 +56,7 @@ const fresh: WalletState = {
   blockTimestamp: NOW,
   blockNumber: 100,
   session: { active: true, activeUntil: NOW + 3600 },
+  sanctioned: false,
   balances: { ETH: 10n ** 18n, WETH: 10n ** 18n, tUSDC: 10n ** 10n },
   erc20ToPermit2: { WETH: 0n, tUSDC: 0n },
   permit2: { swap: { WETH: none, tUSDC: none }, liquidity: { WETH: none, tUSDC: none } },

@@ -6,6 +6,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../auth/principal';
 import { SPEND_USES, TOKEN_SYMBOLS } from '../../chain/encoding/wallet-reads';
 import type { NextAction, PreflightResponse } from '../defi-builder.types';
+import { CompliancePolicyService } from '../../compliance/policy/compliance-policy.service';
 import { PreflightService } from './preflight.service';
 import { planSpend } from './spend-plan';
 import { checksumAddress } from '../../common/address/checksum-address';
@@ -13,11 +14,15 @@ import { checksumAddress } from '../../common/address/checksum-address';
 const ACTIVATION_ENDPOINTS = [
   'POST /onboarding/activate-session-demo (test network)',
   'POST /verify (zero-knowledge proof, production)',
+  'POST /onboarding/activate-session-attestation (an EAS attestation the wallet holds)',
 ];
 
 @Injectable()
 export class WalletStatusService {
-  constructor(private readonly preflight: PreflightService) {}
+  constructor(
+    private readonly preflight: PreflightService,
+    private readonly policy: CompliancePolicyService,
+  ) {}
 
   async status(address: string, principal: Principal | undefined): Promise<PreflightResponse> {
     const pre = await this.preflight.run({
@@ -28,6 +33,10 @@ export class WalletStatusService {
       tokens: {},
     });
     const { network, state, session } = pre;
+    // A stored policy costs two more reads (the wallet's attestations); the default costs none.
+    const policy = principal
+      ? await this.policy.preflightResult(principal.accountId, pre.user)
+      : null;
     const nextActions: NextAction[] = [];
     if (!pre.walletBound) {
       nextActions.push({
@@ -83,6 +92,7 @@ export class WalletStatusService {
       },
       allowances: { swap: allowances('swap'), liquidity: allowances('liquidity') },
       nextActions,
+      ...(policy ? { policy } : {}),
     };
   }
 }

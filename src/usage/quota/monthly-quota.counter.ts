@@ -96,6 +96,11 @@ export class MonthlyQuotaCounter {
     );
   }
 
+  /** Where the month is counted now: Redis, or this instance's memory while Redis does not answer. */
+  get backend(): 'redis' | 'memory-fallback' {
+    return this.failOpen.fallingBackToMemory ? 'memory-fallback' : 'redis';
+  }
+
   /**
    * Counts a request against the month and, with Redis, against the minute's window of
    * `requestsPerMinute` (QuotaCount.rateLimit), in one round trip.

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AuditEventsService } from '../../audit/audit-events.service';
 import { AuthSessionsService } from '../../auth/tokens/auth-sessions.service';
 import { SiweNoncesService } from '../../compliance/onboarding/siwe-nonces.service';
+import { withAdvisoryLock } from '../../common/database/advisory-lock';
 import { PeriodicScan } from '../../common/scheduling/periodic-scan';
 import { usageConfig, UsageConfig } from '../../config/usage.config';
 import { UsageRetentionService } from './usage-retention.service';
@@ -53,24 +54,12 @@ export class RetentionScheduler extends PeriodicScan<RetentionOutcome> {
   }
 
   private async sweepLocked(now: number): Promise<RetentionOutcome> {
-    if (this.dataSource.options.type !== 'postgres')
-      return { ran: true, deleted: await this.sweep(now) };
-    // A session-level lock lives on one connection: hold a dedicated one for the whole sweep.
-    const runner = this.dataSource.createQueryRunner();
-    const lock = "hashtext('retention-sweep:' || current_schema())";
-    try {
-      const [{ locked }] = (await runner.query(
-        `SELECT pg_try_advisory_lock(${lock}) AS locked`,
-      )) as [{ locked: boolean }];
-      if (!locked) return { ran: false, reason: 'locked' };
-      try {
-        return { ran: true, deleted: await this.sweep(now) };
-      } finally {
-        await runner.query(`SELECT pg_advisory_unlock(${lock})`);
-      }
-    } finally {
-      await runner.release();
-    }
+    return withAdvisoryLock(
+      this.dataSource,
+      'retention-sweep',
+      async () => ({ ran: true as const, deleted: await this.sweep(now) }),
+      { ran: false as const, reason: 'locked' as const },
+    );
   }
 
   private async sweep(now: number): Promise<Record<string, number>> {

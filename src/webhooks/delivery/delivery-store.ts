@@ -37,6 +37,17 @@ export class DeliveryStore {
     return this.dataSource.options.type === 'postgres';
   }
 
+  /** Deliveries still to deliver (pending), and when the oldest of them was first due (unix ms). */
+  async backlog(): Promise<{ depth: number; oldestCreatedMs: number | null }> {
+    const [row] = (await this.dataSource.query(
+      `SELECT COUNT(*) AS depth, MIN(created_ms) AS oldest FROM webhook_deliveries WHERE status = 'pending'`,
+    )) as Array<{ depth: string | number; oldest: string | number | null }>;
+    return {
+      depth: Number(row.depth),
+      oldestCreatedMs: row.oldest === null ? null : Number(row.oldest),
+    };
+  }
+
   /**
    * Claims up to `limit` due deliveries. With `cap`, at most `cap.perEndpoint` per endpoint counting
    * the `cap.inFlight` ones this instance is still sending (endpoints at their cap are skipped, so a

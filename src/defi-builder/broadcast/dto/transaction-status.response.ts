@@ -55,7 +55,7 @@ export class SwapAmountsDto {
 export class RevertReasonDto {
   @ApiProperty({
     description:
-      'SESSION_NOT_ACTIVE (the compliance hook refused: no active session), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, or REVERTED (anything else; the message carries the decoded error)',
+      'SESSION_NOT_ACTIVE (the compliance hook refused: no active session), WALLET_SANCTIONED (the hook refused a wallet the sanctions oracle lists), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, or REVERTED (anything else; the message carries the decoded error)',
     example: 'SESSION_NOT_ACTIVE',
   })
   code: string;

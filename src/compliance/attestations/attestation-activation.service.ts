@@ -1,0 +1,134 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { getAddress } from 'ethers';
+import type { Principal } from '../../auth/principal';
+import { ApiError } from '../../common/errors/api-error';
+import type { RequestMeta } from '../../common/http/request-meta';
+import { appConfig, AppConfig } from '../../config/app.config';
+import { claimForActivation, ComplianceActivity } from '../compliance-activity';
+import { CompliancePolicyService } from '../policy/compliance-policy.service';
+import { SessionsService } from '../sessions/sessions.service';
+import { WalletsService } from '../wallets/wallets.service';
+import { closestFinding, codeOfReason, SourceFinding } from './attestation-judge';
+import { AttestationReaderService } from './attestation-reader.service';
+
+export interface AttestationActivation {
+  walletAddress: string;
+  activeUntil: string;
+  activeUntilUnix: number;
+  txHash: string;
+  blockNumber: number;
+  source: { kind: 'attestation'; name: string; uid: string };
+}
+
+const REASON_TEXT: Record<SourceFinding['reason'], string> = {
+  ok: 'valid',
+  not_found: 'no attestation of this schema is indexed for the wallet',
+  other_attester: "the indexed attestation was made by another attester than the source's",
+  other_schema: "the indexed attestation is of another schema than the source's",
+  other_recipient: 'the indexed attestation names another recipient',
+  not_verified: "the attestation's data does not verify (verifiedAccount false, or no country)",
+  revoked: 'the attestation was revoked',
+  expired: 'the attestation has expired',
+};
+
+/**
+ * POST /onboarding/activate-session-attestation: a wallet's attestation of an accepted source
+ * (unrevoked, unexpired, of the source's attester and schema) opens or renews its session, which
+ * never outlives the attestation. Order: source named (403) -> on-chain findings (403) ->
+ * the account's policy (403) -> ownership (403) -> activation (502/503).
+ */
+@Injectable()
+export class AttestationActivationService {
+  constructor(
+    private readonly attestations: AttestationReaderService,
+    private readonly wallets: WalletsService,
+    private readonly sessions: SessionsService,
+    private readonly activity: ComplianceActivity,
+    private readonly policy: CompliancePolicyService,
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+  ) {}
+
+  async activate(
+    principal: Principal,
+    wallet: string,
+    sourceName?: string,
+    meta?: RequestMeta,
+  ): Promise<AttestationActivation> {
+    const walletAddress = getAddress(wallet.toLowerCase());
+    const usable = this.acceptedSources(sourceName);
+    // Every source is read (one batch): the policy's rules may need the others (a country).
+    const { findings, chainTime } = await this.attestations.read(walletAddress);
+    const candidates = findings.filter((f) => usable.includes(f.source));
+    const valid = candidates.find((f) => f.reason === 'ok');
+    if (!valid) throw refusal(walletAddress, candidates);
+    await this.policy.enforce(principal.accountId, walletAddress, {
+      kind: 'attestation',
+      findings,
+      used: valid,
+      chainTime: chainTime!,
+    });
+    await claimForActivation(
+      this.wallets,
+      this.activity,
+      this.app.mode === 'production',
+      principal,
+      walletAddress,
+      meta,
+    );
+    const session = await this.sessions.activate(
+      walletAddress,
+      valid.expirationTime === 0 ? undefined : valid.expirationTime,
+    );
+    const source = { kind: 'attestation' as const, name: valid.source.name, uid: valid.uid! };
+    await this.activity.sessionActivated(principal, session, 'attestation', meta, source);
+    return { ...session, source };
+  }
+
+  /** The sources an activation may use: the one named, or every accepted one (account kind first). */
+  private acceptedSources(name?: string) {
+    const all = this.attestations.sources;
+    if (all.length === 0)
+      throw new ApiError(
+        'ATTESTATION_SOURCE_NOT_ACCEPTED',
+        'This network accepts no attestation source',
+        {
+          hint: "The operator lists accepted sources in the network file's compliance.attestationSources (docs/operators.md).",
+        },
+      );
+    if (name === undefined) return all;
+    const named = all.filter((s) => s.name === name);
+    if (named.length === 0)
+      throw new ApiError(
+        'ATTESTATION_SOURCE_NOT_ACCEPTED',
+        `No accepted attestation source is named ${name}`,
+        {
+          hint: `Accepted sources: ${all.map((s) => s.name).join(', ')}.`,
+          details: [
+            {
+              field: 'source',
+              reason: 'ATTESTATION_SOURCE_NOT_ACCEPTED',
+              message: `unknown source ${name}`,
+            },
+          ],
+        },
+      );
+    return named;
+  }
+}
+
+function refusal(wallet: string, findings: SourceFinding[]): ApiError {
+  const closest = closestFinding(findings)!;
+  const code = codeOfReason(closest.reason as Exclude<SourceFinding['reason'], 'ok'>);
+  return new ApiError(
+    code,
+    `Wallet ${wallet} has no valid attestation of an accepted source: ${closest.source.name}: ${REASON_TEXT[closest.reason]}`,
+    {
+      details: findings.map((f) => ({
+        source: f.source.name,
+        reason: f.reason,
+        uid: f.uid,
+        message: REASON_TEXT[f.reason],
+      })),
+    },
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The service's side of the sanctions gate: the network's oracle (compliance.sanctionsOracle,
+ * Chainalysis' SanctionsList interface) asked about one wallet (activation) or many at once with
+ * their sessions (the screening watcher: one Multicall3 eth_call per batch). Fails closed like
+ * the hook: an oracle that reverts or answers anything but `false` lists the wallet.
+ */
+import { Injectable } from '@nestjs/common';
+import { getAddress } from 'ethers';
+import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
+import { MULTICALL3 } from '../../chain/abi/multicall3';
+import { ChainConnection } from '../../chain/chain-connection';
+import { encodeStaticCall, readWord } from '../../chain/encoding/abi-words';
+import {
+  Call3,
+  Call3Result,
+  decodeAggregate3,
+  encodeAggregate3,
+} from '../../chain/encoding/multicall';
+import { isSanctionedAnswer, sanctionsCall } from '../../chain/encoding/wallet-reads';
+import { ApiError } from '../../common/errors/api-error';
+import { chainUnavailable } from '../sessions/chain-errors';
+
+/** A wallet's session on chain and the oracle's answer, read at one block. */
+export interface ScreenedWallet {
+  walletAddress: string;
+  activeUntil: number;
+  active: boolean;
+  sanctioned: boolean;
+}
+
+const TIMESTAMP = MULTICALL3.getFunction('getCurrentBlockTimestamp')!.selector;
+const ACTIVE_UNTIL = COMPLIANCE_REGISTRY.getFunction('activeUntil')!.selector;
+
+/** 403 WALLET_SANCTIONED (phase preflight) naming the wallet. */
+export function walletSanctionedError(
+  wallet: string,
+  consequence = 'no compliance session can be opened for it',
+): ApiError {
+  const walletAddress = getAddress(wallet);
+  return new ApiError(
+    'WALLET_SANCTIONED',
+    `Wallet ${walletAddress} is on the sanctions list of this network's oracle: ${consequence}`,
+    { extra: { walletAddress } },
+  );
+}
+
+@Injectable()
+export class SanctionsScreen {
+  constructor(private readonly chain: ChainConnection) {}
+
+  /** The oracle of this network; null: no screening. */
+  get oracle(): string | null {
+    return this.chain.network.compliance.sanctionsOracle;
+  }
+
+  /** Throws WALLET_SANCTIONED when the oracle lists the wallet (or cannot answer). */
+  async assertNotSanctioned(wallet: string): Promise<void> {
+    const [screened] = await this.screen([wallet]);
+    if (screened.sanctioned) throw walletSanctionedError(wallet);
+  }
+
+  /** Sessions and oracle answers of `wallets`, in ONE eth_call (the chain clock read with them). */
+  async screen(wallets: readonly string[]): Promise<ScreenedWallet[]> {
+    const c = this.chain.network.contracts;
+    const oracle = this.oracle;
+    const read = (target: string, selector: string, args: string[] = []): Call3 => ({
+      target,
+      allowFailure: false,
+      callData: encodeStaticCall(selector, args),
+    });
+    const calls: Call3[] = [read(c.multicall3, TIMESTAMP)];
+    for (const wallet of wallets) {
+      calls.push(read(c.complianceRegistry, ACTIVE_UNTIL, [getAddress(wallet)]));
+      if (oracle) calls.push(sanctionsCall(oracle, wallet));
+    }
+    let results: Call3Result[];
+    try {
+      const raw = await this.chain.provider.call({
+        to: c.multicall3,
+        data: encodeAggregate3(calls),
+      });
+      results = decodeAggregate3(raw);
+    } catch (error) {
+      throw chainUnavailable(error);
+    }
+    const now = Number(readWord(results[0].returnData, 0));
+    const stride = oracle ? 2 : 1;
+    return wallets.map((wallet, i) => {
+      const activeUntil = Number(readWord(results[1 + i * stride].returnData, 0));
+      return {
+        walletAddress: getAddress(wallet),
+        activeUntil,
+        active: now < activeUntil,
+        sanctioned: oracle ? isSanctionedAnswer(results[2 + i * stride]) : false,
+      };
+    });
+  }
+}

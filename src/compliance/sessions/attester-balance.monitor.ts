@@ -1,0 +1,51 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PeriodicScan } from '../../common/scheduling/periodic-scan';
+import { withTimeout } from '../../common/scheduling/with-timeout';
+import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { Metrics } from '../../metrics/metrics.service';
+import { AttesterService } from './attester.service';
+
+/** The start's check may hold the boot this long at most (a slow RPC must not stop a start). */
+const START_CHECK_TIMEOUT_MS = 3_000;
+
+/**
+ * Reads the attester's balance at the start (so a start with an unfunded attester logs
+ * `attester.balance.low` before it says ready) and every ATTESTER_BALANCE_CHECK_MS after, and
+ * exports it: cgk_attester_balance_wei, cgk_attester_low_balance, cgk_attester_pending_transactions.
+ * The warning itself is the BalanceWatch's, once per crossing of ATTESTER_LOW_BALANCE_ETH.
+ */
+@Injectable()
+export class AttesterBalanceMonitor extends PeriodicScan<boolean> {
+  protected readonly logger = new Logger(AttesterBalanceMonitor.name);
+
+  constructor(
+    private readonly attester: AttesterService,
+    private readonly metrics: Metrics,
+    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+  ) {
+    super();
+    metrics.attesterLowBalanceThresholdWei.set(Number(config.attesterLowBalanceWei));
+  }
+
+  protected intervalMs(): number {
+    return this.config.attesterBalanceCheckMs;
+  }
+
+  override async onApplicationBootstrap(): Promise<void> {
+    await withTimeout(this.runOnce(), START_CHECK_TIMEOUT_MS).catch(() => undefined);
+    if (this.config.attesterBalanceCheckMs > 0) super.onApplicationBootstrap();
+  }
+
+  /** One reading; resolves to whether the balance is low. */
+  protected async scan(): Promise<boolean> {
+    const status = await this.attester.status();
+    this.metrics.attesterBalanceWei.set(Number(status.balanceWei));
+    this.metrics.attesterLowBalance.set(status.lowBalance ? 1 : 0);
+    this.metrics.attesterPending.set(status.pendingOnNode);
+    return status.lowBalance;
+  }
+
+  protected override failedPass(): boolean {
+    return false;
+  }
+}

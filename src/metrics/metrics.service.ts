@@ -1,0 +1,108 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { withTimeout } from '../common/scheduling/with-timeout';
+
+/** A scrape waits this long at most for one collector (a chain or database read). */
+const COLLECT_TIMEOUT_MS = 2_000;
+
+/** A reading taken when Prometheus scrapes (queue depth, head age); it sets its own gauges. */
+export type ScrapeCollector = () => Promise<void>;
+
+/**
+ * Every `cgk_` metric (names fixed by design.md §9), in one registry. Features own the readings:
+ * they set these from where the cause lives (the attester's timer, the RPC failover, the Redis
+ * fail-open policy) or register a collector run on each scrape (webhook backlog, chain head age).
+ */
+@Injectable()
+export class Metrics {
+  private readonly logger = new Logger('Metrics');
+  readonly registry = new Registry();
+  private readonly collectors: Array<{ name: string; collect: ScrapeCollector }> = [];
+
+  readonly httpRequests = new Counter({
+    name: 'cgk_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method, status and auth method (api_key, jwt, none)',
+    labelNames: ['route', 'method', 'status', 'auth_method'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'cgk_http_request_duration_seconds',
+    help: 'HTTP request latency, from the first byte read to the last byte written',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly inFlight = new Gauge({
+    name: 'cgk_http_in_flight_requests',
+    help: 'HTTP requests started and not yet answered',
+    registers: [this.registry],
+  });
+  readonly attesterBalanceWei = new Gauge({
+    name: 'cgk_attester_balance_wei',
+    help: "The attester's balance in wei (a float: exact to about 1e-9 ETH at 10 ETH), read every ATTESTER_BALANCE_CHECK_MS",
+    registers: [this.registry],
+  });
+  readonly attesterLowBalance = new Gauge({
+    name: 'cgk_attester_low_balance',
+    help: '1 while the attester balance is below ATTESTER_LOW_BALANCE_ETH',
+    registers: [this.registry],
+  });
+  readonly attesterLowBalanceThresholdWei = new Gauge({
+    name: 'cgk_attester_low_balance_threshold_wei',
+    help: 'ATTESTER_LOW_BALANCE_ETH in wei',
+    registers: [this.registry],
+  });
+  readonly attesterPending = new Gauge({
+    name: 'cgk_attester_pending_transactions',
+    help: "The attester key's sent and unmined transactions on the node (every instance's)",
+    registers: [this.registry],
+  });
+  readonly webhookQueueDepth = new Gauge({
+    name: 'cgk_webhook_queue_depth',
+    help: 'Webhook deliveries not yet delivered nor given up (pending, due now or later)',
+    registers: [this.registry],
+  });
+  readonly webhookOldestDueAge = new Gauge({
+    name: 'cgk_webhook_oldest_due_age_seconds',
+    help: 'How long the oldest pending webhook delivery has waited since it first fell due (0 when none)',
+    registers: [this.registry],
+  });
+  readonly chainHeadAge = new Gauge({
+    name: 'cgk_chain_head_age_seconds',
+    help: "Wall-clock seconds since the latest block's timestamp (absent while the RPC does not answer)",
+    registers: [this.registry],
+  });
+  readonly rpcErrors = new Counter({
+    name: 'cgk_rpc_errors_total',
+    help: 'Chain RPC provider failures (transport, HTTP 429/5xx, JSON-RPC rate limits) by RPC URL (scheme://host[:port])',
+    labelNames: ['url'] as const,
+    registers: [this.registry],
+  });
+  readonly redisFailOpen = new Gauge({
+    name: 'cgk_redis_fail_open',
+    help: '1 while a Redis-backed store (rate_limit, quota) counts in this instance only because Redis does not answer',
+    labelNames: ['store'] as const,
+    registers: [this.registry],
+  });
+
+  /** Runs `collect` before each scrape renders; a failing or slow one leaves its gauges as they were. */
+  onScrape(name: string, collect: ScrapeCollector): void {
+    this.collectors.push({ name, collect });
+  }
+
+  /** The text exposition format, after every collector has run (in parallel). */
+  async render(): Promise<string> {
+    await Promise.all(
+      this.collectors.map(({ name, collect }) =>
+        withTimeout(collect(), COLLECT_TIMEOUT_MS).catch((error: unknown) =>
+          this.logger.debug({ collector: name, err: (error as Error).message }, 'collector failed'),
+        ),
+      ),
+    );
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
