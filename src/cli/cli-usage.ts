@@ -61,7 +61,9 @@ ${CREDENTIAL_USAGE}
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
   if (
-    ['credentials', 'keys', 'users', 'attester', 'sanctions', 'attest', 'issuers'].includes(first) &&
+    ['credentials', 'keys', 'users', 'attester', 'sanctions', 'attest', 'issuers'].includes(
+      first,
+    ) &&
     rest[0] &&
     !rest[0].startsWith('--')
   )
