@@ -296,7 +296,7 @@ export function resolveNetworkFile(
       contracts.complianceHook,
     ),
     deprecatedPools: resolveDeprecatedPools(file),
-    compliance: { ...resolveComplianceSettings(file.compliance), ...resolveCompliance(file) },
+    compliance: Object.assign(resolveComplianceSettings(file.compliance), resolveCompliance(file)),
   };
 }
 
