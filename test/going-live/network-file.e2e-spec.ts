@@ -110,6 +110,9 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
       WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
       SIWE_DOMAIN: 'app.example.com',
       ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
+      // A twin chain with the repository's test trusted setup (issue 40: production refuses it
+      // unless this says so).
+      ZK_TEST_SETUP_ALLOWED: 'true',
       ATTESTER_PRIVATE_KEY: chain.attesterKey,
       CHAIN_RPC_URL: chain.rpcUrl,
     };
