@@ -11,6 +11,7 @@
  * time. Issue 40 item 5: a policy names registered issuers as sources.
  */
 import { Contract, Transaction, Wallet, id as topicOf } from 'ethers';
+import { DataSource, In } from 'typeorm';
 import request from 'supertest';
 import { COMPLIANCE_REGISTRY } from '../../src/chain/abi/compliance-registry';
 import { decodeRevert } from '../../src/chain/encoding/revert-decoder';
@@ -18,6 +19,7 @@ import type { UnsignedTx } from '../../src/defi-builder/encoding/approvals';
 import { sanctionsCommand } from '../../src/cli/sanctions-command';
 import { ChainReaderService } from '../../src/chain/chain-reader.service';
 import { AttestationReaderService } from '../../src/compliance/attestations/attestation-reader.service';
+import { AttestationSession } from '../../src/compliance/attestations/attestation-session.entity';
 import { DemoIssuerService } from '../../src/compliance/credentials/demo-issuer.service';
 import { IssuersService } from '../../src/compliance/credentials/issuers.service';
 import { ScreeningWatcher } from '../../src/compliance/screening/screening.watcher';
@@ -336,6 +338,14 @@ describe('Screening: a revoked credential, issuer or attestation ends the sessio
       Wallet.createRandom().address,
       Wallet.createRandom().address,
     ];
+    // A record of a session that ended long ago: the next activation clears it.
+    const records = t.app.get(DataSource).getRepository(AttestationSession);
+    const stale = await records.save({
+      walletAddress: Wallet.createRandom().address,
+      sessionUntil: Math.floor(Date.now() / 1000) - 2 * 86_400,
+      source: 'verified-account',
+      uid: `0x${'ab'.repeat(32)}`,
+    });
     const uids: string[] = [];
     for (const wallet of [revokedWallet, keptWallet]) {
       const { uid } = (await kit.cli(`attest --kind account --wallet ${wallet}`)) as {
@@ -350,6 +360,14 @@ describe('Screening: a revoked credential, issuer or attestation ends the sessio
       expect(opened.body.source).toMatchObject({ kind: 'attestation', uid });
       expect(await chain.isActive(wallet)).toBe(true);
     }
+    // What the watcher reads: which attestation opened each current session.
+    expect(await records.findBy({ uid: In(uids) })).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ walletAddress: revokedWallet, uid: uids[0] }),
+        expect.objectContaining({ walletAddress: keptWallet, uid: uids[1] }),
+      ]),
+    );
+    expect(await records.findOneBy({ id: stale.id })).toBeNull();
 
     // The watcher's read: every uid asked of EAS in one eth_call (a spy, not a stand-in).
     const reader = t.app.get(AttestationReaderService);

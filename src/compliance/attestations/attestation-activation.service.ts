@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
-import { Repository } from 'typeorm';
+import { LessThan, Repository } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
@@ -22,6 +22,8 @@ export interface AttestationActivation {
   blockNumber: number;
   source: { kind: 'attestation'; name: string; uid: string };
 }
+
+const DAY = 86_400;
 
 const REASON_TEXT: Record<SourceFinding['reason'], string> = {
   ok: 'valid',
@@ -86,6 +88,8 @@ export class AttestationActivationService {
     );
     const source = { kind: 'attestation' as const, name: valid.source.name, uid: valid.uid! };
     // Which attestation opened this session: the screening watcher ends it once EAS revokes it.
+    // Housekeeping on the write path: a session that ended a day ago is no one's current one.
+    await this.opened.delete({ sessionUntil: LessThan(Math.floor(Date.now() / 1000) - DAY) });
     await this.opened.insert({
       walletAddress,
       sessionUntil: session.activeUntilUnix,
