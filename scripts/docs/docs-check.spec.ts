@@ -43,8 +43,8 @@ function settings(): string[] {
 }
 
 function markdownPages(): string[] {
-  const pages = ['README.md', 'bench/README.md', 'clients/typescript/README.md'];
-  for (const dir of ['docs', 'circuits'])
+  const pages = ['README.md', 'clients/typescript/README.md'];
+  for (const dir of ['docs', 'circuits', 'bench'])
     if (existsSync(join(ROOT, dir)))
       for (const file of readdirSync(join(ROOT, dir), { recursive: true }) as string[])
         if (file.endsWith('.md')) pages.push(join(dir, file));

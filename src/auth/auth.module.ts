@@ -18,6 +18,7 @@ import { MfaKeys } from './mfa/mfa-keys';
 import { MFA_STATUS } from './mfa/mfa-status';
 import { MfaController } from './mfa/mfa.controller';
 import { MfaService } from './mfa/mfa.service';
+import { TotpSecrets } from './mfa/totp-secrets';
 import { RecoveryCode } from './mfa/recovery-code.entity';
 import { UserTotp } from './mfa/user-totp.entity';
 import { AuthSession } from './tokens/auth-session.entity';
@@ -59,6 +60,7 @@ import { UsersModule } from './users/users.module';
     AuthService,
     SignupService,
     MfaKeys,
+    TotpSecrets,
     MfaService,
     AccountSecurityService,
     { provide: MFA_STATUS, useExisting: MfaService },

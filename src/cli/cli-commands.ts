@@ -5,6 +5,9 @@ import { AccountsService } from '../accounts/accounts.service';
 import { printableNameProblem } from '../common/validation/is-printable-name';
 import { OPERATOR_ACTOR } from '../events/activity-event';
 import { ActivityLog } from '../events/activity-log';
+import { DataSource } from 'typeorm';
+import { resetSecondFactor } from '../auth/mfa/mfa-reset';
+import { UsersService } from '../auth/users/users.service';
 import { CliUsageError, required } from './cli-usage';
 
 export { parseFlags, splitCommand, USAGE } from './cli-usage';
@@ -111,6 +114,16 @@ export async function runCommand(
       await accounts.setMonthlyQuotaOverride(accountId, perMonth);
       await recordOperatorChange(app, accountId, 'monthlyQuota', before?.monthlyQuota, perMonth);
       return { accountId, monthlyQuota: perMonth };
+    }
+    case 'users reset-mfa': {
+      const user = await app.get(UsersService).findByEmail(required(flags, 'email'));
+      if (!user) throw new CliUsageError(`No user with email ${flags.email}`);
+      return {
+        ...(await resetSecondFactor(app.get(DataSource), app.get(ActivityLog), {
+          userId: user.id,
+          accountId: user.accountId,
+        })),
+      };
     }
     default: {
       const result =

@@ -33,6 +33,8 @@ export const USAGE = `Usage: npm run cli -- [--require-database-url] <command> [
   set-plan --email EMAIL --plan free|pro|enterprise
   set-rate-limit --email EMAIL --per-minute N   (N = 0 removes the override)
   set-quota --email EMAIL --per-month N         (N = 0 removes the override)
+  users reset-mfa --email EMAIL         (removes the user's authenticator and recovery codes: a
+                                        lost device; the password alone then signs in; audited)
 ${CREDENTIAL_USAGE}
   keys generate [--out-dir D] [--json]  (issuer and attester key pairs, no database or config;
                                         --out-dir writes the private keys to files, mode 0600)
@@ -52,10 +54,19 @@ ${CREDENTIAL_USAGE}
                                         (sends ETH from the key in F to the attester: by default the
                                         address of ATTESTER_PRIVATE_KEY; waits until mined)`;
 
-/** `credentials <verb>`, `keys <verb>`, `attester <verb>`, `sanctions <verb>`, `issuers <verb>` and `attest revoke` are commands of two words; every other is one word. */
+/**
+ * `credentials <verb>`, `keys <verb>`, `users <verb>`, `attester <verb>`, `sanctions <verb>`,
+ * `issuers <verb>` and `attest revoke` are commands of two words; every other is one word.
+ */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
-  if (['credentials', 'keys', 'attester', 'sanctions', 'attest', 'issuers'].includes(first) && rest[0] && !rest[0].startsWith('--'))
+  if (
+    ['credentials', 'keys', 'users', 'attester', 'sanctions', 'attest', 'issuers'].includes(
+      first,
+    ) &&
+    rest[0] &&
+    !rest[0].startsWith('--')
+  )
     return { command: `${first} ${rest[0]}`, args: rest.slice(1) };
   return { command: first, args: rest };
 }

@@ -82,7 +82,13 @@ describe('keys generate', () => {
   it('prints values a production configuration accepts as they are', async () => {
     const env = envOf(await keysGenerate([]));
     const saved = process.env;
-    process.env = { APP_MODE: 'production', SIWE_DOMAIN: 'app.example.com', ...env };
+    process.env = {
+      APP_MODE: 'production',
+      SIWE_DOMAIN: 'app.example.com',
+      MFA_ENCRYPTION_KEY: 'm'.repeat(32),
+      WEBHOOK_SECRETS_KEY: 'w'.repeat(32),
+      ...env,
+    };
     try {
       expect(complianceConfig()).toMatchObject({
         issuerPublicKey: env.ZK_ISSUER_PUBLIC_KEY,

@@ -1,6 +1,6 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { appModeOf } from './app.config';
-import { envInt, envSecret, envString, invalidConfig } from './env-reader';
+import { envInt, envSecret, envSecretList, envString, invalidConfig } from './env-reader';
 
 export const API_KEY_PREFIX_PATTERN = /^[a-z][a-z0-9]{1,15}$/;
 export const MIN_SECRET_LENGTH = 32;
@@ -19,6 +19,11 @@ export const authConfig = registerAs('auth', () => {
       );
   return {
     jwtSecret: jwtSecret(env, mode),
+    /**
+     * Earlier signing secrets (comma-separated), still accepted when verifying tokens: set the old
+     * JWT_SECRET here when rotating it, and remove it once the refresh-token lifetime has passed.
+     */
+    jwtPreviousSecrets: envSecretList(env, 'JWT_PREVIOUS_SECRETS', MIN_SECRET_LENGTH),
     jwtIssuer: 'compliance-defi-builder',
     jwtAudience: 'compliance-defi-builder-api',
     accessTokenTtlSeconds: 15 * 60,

@@ -15,6 +15,8 @@ const SETTINGS = EXAMPLE.split('\n').flatMap((line) => {
 /** A valid value for each `<placeholder>` an operator must replace. */
 const FILLED: Record<string, string> = {
   JWT_SECRET: 'q'.repeat(48),
+  MFA_ENCRYPTION_KEY: 'm'.repeat(48),
+  WEBHOOK_SECRETS_KEY: 'w'.repeat(48),
   SIWE_DOMAIN: 'app.example.com',
   ZK_ISSUER_PUBLIC_KEY:
     '4658821707763369642962496220899601566415381978603315355108512783816817304920,14320331470559115920510823874129921797036944214367420761346230622331451152939',

@@ -159,3 +159,47 @@ export function envSecret(env: Env, name: string, minLength: number): string | u
     return invalidConfig(name, `must have at least ${minLength} characters`, given, undefined);
   return given;
 }
+
+/**
+ * A comma-separated list of secrets (older keys still accepted after a rotation): unset is [];
+ * each entry shorter than `minLength` is refused, naming its position (never its value).
+ */
+export function envSecretList(env: Env, name: string, minLength: number): string[] {
+  const entries = (envOptional(env, name) ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+  const short = entries.findIndex((entry) => entry.length < minLength);
+  if (short >= 0)
+    return invalidConfig(
+      name,
+      `entry ${short + 1} must have at least ${minLength} characters`,
+      entries[short],
+      [],
+    );
+  return entries;
+}
+
+/**
+ * A secret production must be given, distinct from JWT_SECRET (so rotating one never touches
+ * what the other protects); elsewhere optional, as envSecret.
+ */
+export function envProductionSecret(
+  env: Env,
+  name: string,
+  minLength: number,
+  production: boolean,
+): string | undefined {
+  const given = envSecret(env, name, minLength);
+  if (!production) return given;
+  if (given === undefined)
+    return invalidConfig(
+      name,
+      `is required in production mode: ${minLength}+ random characters, e.g. openssl rand -base64 48`,
+      undefined,
+      undefined,
+    );
+  if (given === raw(env, 'JWT_SECRET'))
+    return invalidConfig(name, 'must differ from JWT_SECRET', given, undefined);
+  return given;
+}

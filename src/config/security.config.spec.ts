@@ -7,6 +7,8 @@ describe('securityConfig', () => {
     'SIGNUP_ENABLED',
     'TOTP_ISSUER',
     'MFA_ENCRYPTION_KEY',
+    'MFA_ENCRYPTION_PREVIOUS_KEYS',
+    'JWT_SECRET',
     'AUDIT_RETENTION_DAYS',
   ];
 
@@ -29,15 +31,19 @@ describe('securityConfig', () => {
       signupEnabled: true,
       totpIssuer: 'Compliance DeFi Builder',
       mfaEncryptionKey: undefined,
+      mfaPreviousKeys: [],
       auditRetentionDays: 400,
     });
   });
 
   it('closes sign-up in production unless SIGNUP_ENABLED says otherwise', () => {
-    expect(withEnv({ APP_MODE: 'production' }, () => securityConfig().signupEnabled)).toBe(false);
+    const key = { MFA_ENCRYPTION_KEY: 'm'.repeat(32) };
+    expect(withEnv({ APP_MODE: 'production', ...key }, () => securityConfig().signupEnabled)).toBe(
+      false,
+    );
     expect(
       withEnv(
-        { APP_MODE: 'production', SIGNUP_ENABLED: 'true' },
+        { APP_MODE: 'production', SIGNUP_ENABLED: 'true', ...key },
         () => securityConfig().signupEnabled,
       ),
     ).toBe(true);
@@ -49,5 +55,34 @@ describe('securityConfig', () => {
     );
     expect(problems.map((p) => p.variable)).toEqual(['MFA_ENCRYPTION_KEY', 'AUDIT_RETENTION_DAYS']);
     expect(JSON.stringify(problems)).not.toContain('short');
+  });
+
+  it('requires MFA_ENCRYPTION_KEY in production, distinct from JWT_SECRET', () => {
+    const missing = withEnv({ APP_MODE: 'production' }, () => collectConfigErrors(securityConfig));
+    expect(missing.map((p) => p.message)).toEqual([
+      expect.stringMatching(/MFA_ENCRYPTION_KEY is required in production mode/),
+    ]);
+    const same = withEnv(
+      { APP_MODE: 'production', MFA_ENCRYPTION_KEY: 's'.repeat(40), JWT_SECRET: 's'.repeat(40) },
+      () => collectConfigErrors(securityConfig),
+    );
+    expect(same.map((p) => p.message)).toEqual([
+      expect.stringMatching(/MFA_ENCRYPTION_KEY must differ from JWT_SECRET \(got "<redacted>"\)/),
+    ]);
+  });
+
+  it('reads MFA_ENCRYPTION_PREVIOUS_KEYS as a list, refusing a short entry without echoing it', () => {
+    expect(
+      withEnv({ MFA_ENCRYPTION_PREVIOUS_KEYS: ` ${'a'.repeat(32)} ,${'b'.repeat(32)}` }, () =>
+        securityConfig(),
+      ).mfaPreviousKeys,
+    ).toEqual(['a'.repeat(32), 'b'.repeat(32)]);
+    const problems = withEnv({ MFA_ENCRYPTION_PREVIOUS_KEYS: `${'a'.repeat(32)},tooshort` }, () =>
+      collectConfigErrors(securityConfig),
+    );
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/MFA_ENCRYPTION_PREVIOUS_KEYS entry 2 must have at least 32/),
+    ]);
+    expect(JSON.stringify(problems)).not.toContain('tooshort');
   });
 });

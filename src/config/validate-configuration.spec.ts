@@ -28,10 +28,12 @@ describe(validateConfiguration.name, () => {
       'COMPLIANCE_REGISTRY_ADDRESS',
       'COMPLIANCE_HOOK_ADDRESS',
       'TUSDC_ADDRESS',
+      'MFA_ENCRYPTION_KEY',
+      'WEBHOOK_SECRETS_KEY',
     ]);
     const lines = error.message.split('\n');
     expect(lines).toEqual([
-      'Invalid configuration, 8 settings to fix:',
+      'Invalid configuration, 10 settings to fix:',
       expect.stringMatching(
         /^ {2}JWT_SECRET is required in production mode: .+ \(it is not set\)$/,
       ),
@@ -42,6 +44,8 @@ describe(validateConfiguration.name, () => {
       expect.stringMatching(/^ {2}COMPLIANCE_REGISTRY_ADDRESS is required with CHAIN_NETWORK=/),
       expect.stringMatching(/^ {2}COMPLIANCE_HOOK_ADDRESS is required with CHAIN_NETWORK=/),
       expect.stringMatching(/^ {2}TUSDC_ADDRESS is required with CHAIN_NETWORK=/),
+      expect.stringMatching(/^ {2}MFA_ENCRYPTION_KEY is required in production mode: /),
+      expect.stringMatching(/^ {2}WEBHOOK_SECRETS_KEY is required in production mode: /),
       'Every production setting is described in .env.production.example',
     ]);
   });
@@ -57,6 +61,8 @@ describe(validateConfiguration.name, () => {
       'ZK_ISSUER_PUBLIC_KEY',
       'ATTESTER_PRIVATE_KEY',
       'CHAIN_RPC_URL',
+      'MFA_ENCRYPTION_KEY',
+      'WEBHOOK_SECRETS_KEY',
     ]);
   });
 

@@ -1,5 +1,12 @@
 import { ConfigType, registerAs } from '@nestjs/config';
-import { envInt, envOptional, invalidConfig } from './env-reader';
+import { appModeOf } from './app.config';
+import {
+  envInt,
+  envOptional,
+  envProductionSecret,
+  envSecretList,
+  invalidConfig,
+} from './env-reader';
 
 /** Default retry delays after each failed attempt: 8 attempts over about 24 hours. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
@@ -82,21 +89,25 @@ export const webhooksConfig = registerAs('webhooks', () => {
     /** The previous secret keeps signing alongside the new one this long after a rotation. */
     previousSecretTtlMs: 24 * 3_600_000,
     /**
-     * The key webhook signing secrets are encrypted with at rest (32+ characters); unset: derived
-     * from the JWT secret. Changing it makes stored secrets unreadable: rotate them afterwards.
+     * The key webhook signing secrets are encrypted with at rest (32+ characters); required in
+     * production; unset elsewhere: derived from the JWT secret.
      */
-    secretsKey: secretsKey(env),
+    secretsKey: envProductionSecret(
+      env,
+      'WEBHOOK_SECRETS_KEY',
+      32,
+      appModeOf(env) === 'production',
+    ),
+    /**
+     * Keys stored signing secrets may still be under after a rotation of WEBHOOK_SECRETS_KEY
+     * (comma-separated): read, and re-encrypted under the current key at start.
+     */
+    secretsPreviousKeys: envSecretList(env, 'WEBHOOK_SECRETS_PREVIOUS_KEYS', 32),
     /** Settled deliveries (with their attempts and events) and settled relayed transactions are kept this long. */
     retentionDays: envInt(env, 'WEBHOOK_RETENTION_DAYS', 30, { min: 1, max: 3_650 }),
     /** Endpoints per account. */
     maxEndpointsPerAccount: envInt(env, 'WEBHOOK_MAX_ENDPOINTS', 20, { min: 1, max: 1_000 }),
   };
 });
-
-function secretsKey(env: Record<string, string | undefined>): string | undefined {
-  const given = envOptional(env, 'WEBHOOK_SECRETS_KEY');
-  if (given === undefined || given.length >= 32) return given;
-  return invalidConfig('WEBHOOK_SECRETS_KEY', 'must have at least 32 characters', given, undefined);
-}
 
 export type WebhooksConfig = ConfigType<typeof webhooksConfig>;

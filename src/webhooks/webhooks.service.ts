@@ -142,17 +142,21 @@ export class WebhooksService {
     });
   }
 
-  /** A new secret; the previous one keeps signing alongside for 24 h. */
+  /**
+   * A new secret; the previous one keeps signing alongside for 24 h, when it can be read: one no
+   * configured key opens (a lost WEBHOOK_SECRETS_KEY) is dropped, so the new secret signs alone.
+   */
   async rotateSecret(caller: WebhookCaller, id: string): Promise<CreatedWebhookResponse> {
     const endpoint = await this.find(caller.accountId, id);
     const secret = newSigningSecret();
+    const previous = this.secrets.open(endpoint.secretSealed);
     await this.dataSource.transaction(async (manager) => {
       await manager.getRepository(WebhookEndpoint).update(
         { id },
         {
           secretSealed: this.secrets.seal(secret),
-          previousSecretSealed: endpoint.secretSealed,
-          previousSecretUntil: Date.now() + this.config.previousSecretTtlMs,
+          previousSecretSealed: previous ? this.secrets.seal(previous.plaintext) : null,
+          previousSecretUntil: previous ? Date.now() + this.config.previousSecretTtlMs : null,
         },
       );
       await this.audit(manager, caller, 'webhook.updated', endpoint, { changed: ['secret'] });

@@ -33,6 +33,8 @@ describe.each(['demo', 'production'] as const)('Email that proves control (%s mo
       Object.assign(env, chain.env, {
         APP_MODE: 'production',
         JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
+        MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
+        WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
         SIWE_DOMAIN: 'localhost',
         ATTESTER_PRIVATE_KEY: chain.attesterKey,
         ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),

@@ -30,6 +30,8 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
         APP_MODE: 'production',
         ...chain.env,
         JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
+        MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
+        WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
         // Required in production; the wallets below sign for localhost (signSiwe's default).
         SIWE_DOMAIN: 'localhost',
         ATTESTER_PRIVATE_KEY: chain.attesterKey,
@@ -42,6 +44,8 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
     kit = await openCredentialKit(t, chain, {
       APP_MODE: 'production',
       JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
+      MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
+      WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
       SIWE_DOMAIN: 'localhost',
       ATTESTER_PRIVATE_KEY: chain.attesterKey,
       ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),

@@ -106,6 +106,8 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
       PORT: '0',
       HOST: '127.0.0.1',
       JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
+      MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
+      WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
       SIWE_DOMAIN: 'app.example.com',
       ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       ATTESTER_PRIVATE_KEY: chain.attesterKey,

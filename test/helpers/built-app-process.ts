@@ -33,9 +33,13 @@ export interface BuiltAppProcess {
  * Runs dist/main.js (call `ensureDistBuilt()` first) as `npm start` does, on ephemeral ports, and resolves once it
  * prints its Ready line.
  */
-export async function startBuiltApp(env: Record<string, string>): Promise<BuiltAppProcess> {
+export async function startBuiltApp(
+  env: Record<string, string>,
+  /** Where dist/ is (an installed copy of the app, e.g. the image's runtime recipe); default: here. */
+  cwd = ROOT,
+): Promise<BuiltAppProcess> {
   const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
-    cwd: ROOT,
+    cwd,
     env: {
       ...process.env,
       ...SERVICE_PROCESS_ENV,

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,27 @@ import { pollUntil } from './wait';
 const HAPROXY = '/usr/sbin/haproxy';
 /** The configuration the operators' docs show (docs/operators.md "Replicas"). */
 export const HAPROXY_CFG = join(__dirname, '..', '..', 'deploy', 'haproxy.cfg');
+
+/**
+ * `haproxy -c` on deploy/haproxy.cfg with `edit` applied (the stats socket always moved to a temp
+ * dir); returns HAProxy's output, throws when it finds the file invalid.
+ */
+export function checkHaproxyConfig(edit: (cfg: string) => string = (cfg) => cfg): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cgk-haproxy-check-'));
+  try {
+    const cfg = edit(readFileSync(HAPROXY_CFG, 'utf8')).replace(
+      /stats socket \S+/,
+      `stats socket ${join(dir, 'admin.sock')}`,
+    );
+    writeFileSync(join(dir, 'haproxy.cfg'), cfg);
+    return execFileSync(HAPROXY, ['-c', '-f', join(dir, 'haproxy.cfg')], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 export interface HaproxyServerStat {
   name: string;

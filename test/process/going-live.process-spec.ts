@@ -186,6 +186,8 @@ describe('Going live: bare chain -> deploy -> verify -> production service -> a 
       CHAIN_RPC_URL: rpcUrl,
       CHAIN_NETWORK_FILE: networkFile,
       JWT_SECRET: 'a-production-secret-of-at-least-32-characters-long',
+      MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
+      WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
       SIWE_DOMAIN: 'app.example.com',
       ATTESTER_PRIVATE_KEY: attesterKey,
       ZK_ISSUER_PUBLIC_KEY: issuer.ZK_ISSUER_PUBLIC_KEY,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { toDataURL } from 'qrcode';
-import { DataSource, EntityManager, IsNull, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { mfaConfig, MfaConfig } from '../../config/mfa.config';
@@ -13,6 +13,7 @@ import { MfaKeys } from './mfa-keys';
 import { MfaLockout } from './mfa-lockout';
 import { MfaStatus } from './mfa-status';
 import { RecoveryCode } from './recovery-code.entity';
+import { TotpSecrets } from './totp-secrets';
 import {
   newRecoveryCodes,
   newTotpSecret,
@@ -54,6 +55,7 @@ export class MfaService implements MfaStatus {
     @InjectRepository(UserTotp) private readonly totps: Repository<UserTotp>,
     @InjectRepository(RecoveryCode) private readonly recoveryCodes: Repository<RecoveryCode>,
     private readonly keys: MfaKeys,
+    private readonly totpSecrets: TotpSecrets,
     private readonly users: UsersService,
     private readonly activityLog: ActivityLog,
     @Inject(securityConfig.KEY) private readonly config: SecurityConfig,
@@ -99,7 +101,7 @@ export class MfaService implements MfaStatus {
         { hint: 'Call POST /api/v1/auth/mfa/totp/setup first, then enable with a code it shows.' },
       );
     }
-    const secret = this.keys.decrypt(pending.secretEncrypted);
+    const secret = await this.totpSecrets.secretOf(pending);
     const step = await this.lockout.attempt(user.userId, () =>
       verifiedTotpStep(secret, code, null),
     );
@@ -170,7 +172,7 @@ export class MfaService implements MfaStatus {
     const totp = await this.totps.findOneBy({ userId, enabledAt: Not(IsNull()) });
     if (!totp) return undefined;
     if (TOTP_CODE.test(code)) {
-      const secret = this.keys.decrypt(totp.secretEncrypted);
+      const secret = await this.totpSecrets.secretOf(totp);
       const step = await verifiedTotpStep(secret, code, totp.lastUsedStep);
       if (step === undefined) return undefined;
       const spent = await this.totps
@@ -186,8 +188,9 @@ export class MfaService implements MfaStatus {
     }
     const normalized = normalizeRecoveryCode(code);
     if (normalized.length !== 10) return undefined;
+    // Matched under every listed key: codes issued before a key rotation stay valid.
     const spent = await this.recoveryCodes.update(
-      { userId, codeHash: this.keys.recoveryCodeHash(normalized), usedAt: IsNull() },
+      { userId, codeHash: In(this.keys.recoveryCodeHashes(normalized)), usedAt: IsNull() },
       { usedAt: new Date() },
     );
     return spent.affected === 1 ? 'recovery_code' : undefined;

@@ -43,6 +43,7 @@ export class JwtTokensService {
     const token = this.jwt.sign(payload, {
       secret: this.secret.value,
       algorithm: 'HS256',
+      keyid: this.secret.keyId,
       issuer: this.config.jwtIssuer,
       audience: this.config.jwtAudience,
       subject: claims.userId,
@@ -59,19 +60,8 @@ export class JwtTokensService {
    * understand must be refused, and we understand none (we never issue `crit`).
    */
   async verify(token: string, typ: TokenType): Promise<TokenClaims> {
-    let verified: { header: Record<string, unknown>; payload: Record<string, unknown> };
-    try {
-      verified = await this.jwt.verifyAsync<typeof verified>(token, {
-        secret: this.secret.value,
-        algorithms: ['HS256'],
-        issuer: this.config.jwtIssuer,
-        audience: this.config.jwtAudience,
-        clockTolerance: this.config.clockSkewSeconds,
-        complete: true,
-      });
-    } catch {
-      throw invalid(typ);
-    }
+    const verified = await this.verifiedWithAnyKey(token);
+    if (!verified) throw invalid(typ);
     const { header, payload } = verified;
     if ('crit' in header) throw invalid(typ);
     const { sub, acc, sid, jti, exp, iat } = payload;
@@ -80,7 +70,35 @@ export class JwtTokensService {
       throw invalid(typ);
     return { sub, acc, sid, jti, typ };
   }
+
+  /**
+   * Verified with the secret its `kid` names (the current one or one of JWT_PREVIOUS_SECRETS);
+   * a token without `kid` (signed before key ids) is tried with each. Undefined: no key verifies it.
+   */
+  private async verifiedWithAnyKey(token: string): Promise<Verified | undefined> {
+    const decoded = this.jwt.decode<{ header?: Record<string, unknown> } | null>(token, {
+      complete: true,
+    });
+    const kid = decoded?.header?.kid;
+    for (const secret of this.secret.verificationSecrets(kid)) {
+      try {
+        return await this.jwt.verifyAsync<Verified>(token, {
+          secret,
+          algorithms: ['HS256'],
+          issuer: this.config.jwtIssuer,
+          audience: this.config.jwtAudience,
+          clockTolerance: this.config.clockSkewSeconds,
+          complete: true,
+        });
+      } catch {
+        // Not this secret (or not a valid token at all): try the next one.
+      }
+    }
+    return undefined;
+  }
 }
+
+type Verified = { header: Record<string, unknown>; payload: Record<string, unknown> };
 
 function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= 64;

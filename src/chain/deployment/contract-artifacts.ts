@@ -13,7 +13,11 @@ export interface LoadedArtifact {
 }
 
 export type OwnContractName =
-  'ComplianceRegistry' | 'ComplianceHook' | 'TestUSDC' | 'Multicall3' | 'SanctionsOracle'
+  | 'ComplianceRegistry'
+  | 'ComplianceHook'
+  | 'TestUSDC'
+  | 'Multicall3'
+  | 'SanctionsOracle'
   | 'AttestationIndexer';
 
 /** Walks up from this file to the repository root (works from src/ under ts and from dist/). */

@@ -38,6 +38,13 @@ describe('network file I/O', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'network-file-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('creates the folders of a new file (devnet --bare --network-file a/b.json)', () => {
+    const path = join(dir, 'a', 'b', 'bare.json');
+    writeNetworkFileAtomically(path, FILE);
+    expect(readOperatorNetworkFile(path)).toEqual(FILE);
+    expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['bare.json']);
+  });
+
   it('names each missing infrastructure field, and defaults the CREATE2 deployer', () => {
     const broken = structuredClone(FILE);
     broken.contracts.v4Quoter = null;

@@ -3,7 +3,7 @@
  * back atomically (a temporary file renamed over it: a crash leaves the old file or the new one,
  * never half of one).
  */
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { getAddress, isAddress } from 'ethers';
 import type { NetworkDeploymentRecord, NetworkFile } from '../network/network-definition';
@@ -38,7 +38,9 @@ export function readOperatorNetworkFile(path: string): NetworkFile {
   return file;
 }
 
+/** Writes `path` whole or not at all (a temporary file renamed), creating its folders. */
 export function writeNetworkFileAtomically(path: string, file: NetworkFile): void {
+  mkdirSync(dirname(path), { recursive: true });
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   let mode = 0o644;
   try {

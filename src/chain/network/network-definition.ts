@@ -214,7 +214,7 @@ export function resolveNetworkFile(
         DEFAULT_POSITION_LOGS.pageBlocks,
     },
     deprecated: resolveDeprecated(file.deprecated, tusdc.address, contracts.complianceHook),
-    compliance: { ...resolveComplianceSettings(file.compliance), ...resolveCompliance(file) },
+    compliance: Object.assign(resolveComplianceSettings(file.compliance), resolveCompliance(file)),
   };
 }
 

@@ -6,7 +6,6 @@ import { appConfig, AppConfig } from '../../config/app.config';
 import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { claimForActivation, ComplianceActivity } from '../compliance-activity';
-import { ComplianceKeys } from '../compliance-keys';
 import { CredentialRootsService } from '../credentials/credential-roots.service';
 import { CompliancePolicyService } from '../policy/compliance-policy.service';
 import { zkSourceName } from '../policy/zk-source';
