@@ -313,6 +313,16 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await wallets.getByRole('button', { name: 'Bind wallet' }).click();
     const row = wallets.locator('li', { hasText: wallet });
     await row.getByText('No session').waitFor();
+    // A file that is not a credential: said in the page, nothing asked of the service.
+    const before = browser.requests.length;
+    await row.getByLabel(`Credential file for ${wallet}`).setInputFiles({
+      name: 'notes.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"hello":"world"}'),
+    });
+    const alert = wallets.getByRole('alert');
+    await alert.getByText('the file is not a compliance credential (version 2)').waitFor();
+    expect(browser.requests.slice(before).filter((url) => url.includes('/verify'))).toEqual([]);
     const downloaded = browser.requests.length;
 
     await row.getByLabel(`Credential file for ${wallet}`).setInputFiles({
@@ -323,6 +333,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     const result = wallets.getByTestId('proof-result');
     await result.waitFor({ timeout: 120_000 });
     await row.getByText(/Active until/).waitFor({ timeout: 30_000 });
+    await alert.waitFor({ state: 'detached' });
     expect(await chain.isActive(wallet)).toBe(true);
     const until = new Date((await chain.activeUntil(wallet)) * 1000);
     const text = await result.innerText();
