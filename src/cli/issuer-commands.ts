@@ -69,7 +69,10 @@ export async function runIssuerCommand(
         const open = await app.get(VerifyChallengesService).walletsWithOpenSessionsOfIssuer(name);
         const sessionsRevoked = [];
         for (const wallet of open)
-          sessionsRevoked.push({ wallet, ...(await app.get(AttesterService).revoke(wallet)) });
+          sessionsRevoked.push({
+            wallet,
+            ...(await app.get(AttesterService).revoke(wallet, 'issuer_revoked')),
+          });
         return { issuer, sessionsRevoked };
       }
       default:

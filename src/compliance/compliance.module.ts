@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttestationActivationService } from './attestations/attestation-activation.service';
 import { AttestationReaderService } from './attestations/attestation-reader.service';
+import { AttestationSession } from './attestations/attestation-session.entity';
 import { AttestationsController } from './attestations/attestations.controller';
 import { ComplianceActivity } from './compliance-activity';
 import { CompliancePolicy } from './policy/compliance-policy.entity';
@@ -16,7 +17,11 @@ import { SiweNoncesService } from './onboarding/siwe-nonces.service';
 import { SessionStatusController } from './session-status/session-status.controller';
 import { SessionStatusService } from './session-status/session-status.service';
 import { AttesterBalanceMonitor } from './sessions/attester-balance.monitor';
-import { CredentialRevocationCheck } from './screening/credential-revocation.check';
+import { AttestationRevocationCheck } from './screening/attestation-revocation.check';
+import {
+  CredentialRevocationCheck,
+  IssuerRevocationCheck,
+} from './screening/credential-revocation.check';
 import { REVOCATION_CHECKS, RevocationCheck, sanctionsCheck } from './screening/revocation-checks';
 import { SanctionsScreen } from './screening/sanctions-screen.service';
 import { ScreeningWatcher } from './screening/screening.watcher';
@@ -41,7 +46,7 @@ import { WalletsModule } from './wallets/wallets.module';
   imports: [
     WalletsModule,
     CredentialsModule,
-    TypeOrmModule.forFeature([SiweNonce, VerifyChallenge, CompliancePolicy]),
+    TypeOrmModule.forFeature([SiweNonce, VerifyChallenge, CompliancePolicy, AttestationSession]),
   ],
   controllers: [
     OnboardingController,
@@ -67,15 +72,18 @@ import { WalletsModule } from './wallets/wallets.module';
     VerificationService,
     SanctionsScreen,
     CredentialRevocationCheck,
+    IssuerRevocationCheck,
+    AttestationRevocationCheck,
     // The screening watcher's checks, in order: the first that revokes names the reason. A
-    // source of sessions adds its own RevocationCheck here (e.g. attestation_revoked).
+    // source of sessions adds its own RevocationCheck here.
     {
       provide: REVOCATION_CHECKS,
-      useFactory: (credentials: CredentialRevocationCheck): RevocationCheck[] => [
-        sanctionsCheck,
-        credentials,
-      ],
-      inject: [CredentialRevocationCheck],
+      useFactory: (
+        credentials: CredentialRevocationCheck,
+        issuers: IssuerRevocationCheck,
+        attestations: AttestationRevocationCheck,
+      ): RevocationCheck[] => [sanctionsCheck, credentials, issuers, attestations],
+      inject: [CredentialRevocationCheck, IssuerRevocationCheck, AttestationRevocationCheck],
     },
     ScreeningWatcher,
     AttestationReaderService,

@@ -16,16 +16,25 @@ export const UI_LIBRARY_FILE = join(
   'standalone.module.js',
 );
 export const UI_LIBRARY_PATH = '/vendor/preact-htm.js';
+/**
+ * snarkjs' browser build (a classic script defining globalThis.snarkjs; its exports map calls it
+ * "umd"), for proving a credential file in the page (js/prove.js). Beside its main entry, build/.
+ */
+export const SNARKJS_FILE = join(dirname(require.resolve('snarkjs')), 'snarkjs.min.js');
+export const SNARKJS_PATH = '/vendor/snarkjs.js';
 /** Server facts the page needs before sign-in (the API key scopes). */
 export const SETTINGS_PATH = '/settings.json';
 
 /**
  * Only the service's own origin: scripts, styles, API calls, images. No inline script or style
  * (Preact sets styles through the CSSOM, which style-src does not govern), no framing.
+ * 'wasm-unsafe-eval' lets the page compile WebAssembly (and nothing else: no eval, no Function):
+ * proving a credential in the page runs the circuit's witness generator and snarkjs' curve code as
+ * WebAssembly, which Chromium refuses to compile under a script-src without it.
  */
 export const DASHBOARD_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",

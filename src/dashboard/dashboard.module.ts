@@ -7,6 +7,8 @@ import {
   DASHBOARD_CSP,
   DASHBOARD_PATH,
   SETTINGS_PATH,
+  SNARKJS_FILE,
+  SNARKJS_PATH,
   UI_LIBRARY_FILE,
   UI_LIBRARY_PATH,
 } from './dashboard-assets';
@@ -28,6 +30,9 @@ export class DashboardModule implements OnModuleInit {
     router.get(SETTINGS_PATH, (_req: Request, res: Response) => res.json({ scopes: SCOPES }));
     router.get(UI_LIBRARY_PATH, (_req: Request, res: Response) =>
       res.sendFile(UI_LIBRARY_FILE, { maxAge: '1h' }),
+    );
+    router.get(SNARKJS_PATH, (_req: Request, res: Response) =>
+      res.sendFile(SNARKJS_FILE, { maxAge: '1h' }),
     );
     router.use(express.static(DASHBOARD_ASSETS_DIR, { index: 'index.html', maxAge: 0 }));
     http.use(DASHBOARD_PATH, router);

@@ -17,6 +17,7 @@ import {
   CredentialIssuerKey,
 } from '../compliance/credentials/credential-issuer.entity';
 import { VerifyChallenge } from '../compliance/verification/verify-challenge.entity';
+import { AttestationSession } from '../compliance/attestations/attestation-session.entity';
 import { AuditEvent } from '../audit/audit-event.entity';
 import { AccountSecurity } from '../auth/mfa/account-security.entity';
 import { RecoveryCode } from '../auth/mfa/recovery-code.entity';
@@ -65,4 +66,5 @@ export const ENTITIES = [
   CompliancePolicy,
   CredentialIssuer,
   CredentialIssuerKey,
+  AttestationSession,
 ];

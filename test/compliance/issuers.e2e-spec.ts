@@ -1,17 +1,16 @@
 import { Wallet } from 'ethers';
-import { randomBytes } from 'node:crypto';
+import request from 'supertest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issuerPublicKeyOf } from '../../src/compliance/zk/credential-issuer';
 import { parseCredentialFile, type CredentialFile } from '../../src/compliance/zk/credential-file';
-import { formatIssuerPublicKey } from '../../src/compliance/zk/issuer-key';
 import { mintStandaloneCredential } from '../../src/compliance/zk/proof-generator';
 import { createTestApp, TestApp } from '../helpers/app';
 import { login } from '../helpers/auth';
 import {
   ComplianceDevnet,
   CredentialKit,
+  IssuerKey,
   openCredentialKit,
   postVerify,
   startComplianceDevnet,
@@ -20,8 +19,6 @@ import {
 /** Issue 40 item 2: several credential issuers, registered, rotated and revoked by the operator. */
 // Real Groth16 proofs: seconds each on the 2 shared cores.
 jest.setTimeout(300_000);
-
-type IssuerKey = { privateKey: string; publicKey: string; file: string };
 
 describe('Credential issuers: two issuers, a rotation, a revocation (`cli issuers`)', () => {
   let chain: ComplianceDevnet;
@@ -45,25 +42,8 @@ describe('Credential issuers: two issuers, a rotation, a revocation (`cli issuer
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function newIssuerKey(): Promise<IssuerKey> {
-    const privateKey = `0x${randomBytes(32).toString('hex')}`;
-    const file = join(dir, `issuer-${++files}.env`);
-    // The shape `keys generate --out-dir` writes.
-    writeFileSync(file, `ZK_ISSUER_PRIVATE_KEY=${privateKey}\n`, { mode: 0o600 });
-    return {
-      privateKey,
-      file,
-      publicKey: formatIssuerPublicKey(await issuerPublicKeyOf(privateKey)),
-    };
-  }
-
-  async function issue(wallet: string, key: IssuerKey): Promise<CredentialFile> {
-    const out = join(dir, `credential-${++files}.json`);
-    await kit.cli(
-      `credentials issue --wallet ${wallet} --out ${out} --issuer-key-file ${key.file}`,
-    );
-    return parseCredentialFile(JSON.parse(readFileSync(out, 'utf8')));
-  }
+  const newIssuerKey = () => kit.newIssuerKey();
+  const issue = (wallet: string, key: IssuerKey) => kit.issue(wallet, undefined, key);
 
   async function refresh(credential: CredentialFile): Promise<CredentialFile> {
     const file = join(dir, `credential-${++files}.json`);
@@ -114,6 +94,17 @@ describe('Credential issuers: two issuers, a rotation, a revocation (`cli issuer
       sessionsRevoked: [{ wallet: walletB }],
     });
     expect(await chain.isActive(walletB)).toBe(false);
+    // The session it ended is audited (and sent to webhooks) with the reason issuer_revoked.
+    const audit = await request(t.server)
+      .get('/api/v1/audit-events')
+      .query({ type: 'session.revoked' })
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(audit.body.items).toContainEqual(
+      expect.objectContaining({
+        data: expect.objectContaining({ walletAddress: walletB, reason: 'issuer_revoked' }),
+      }),
+    );
     const refused = await postVerify(t, token, inFlight).expect(403);
     expect(refused.body).toMatchObject({
       code: 'CREDENTIAL_ISSUER_REVOKED',

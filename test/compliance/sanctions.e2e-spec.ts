@@ -5,14 +5,23 @@
  * revokes its session on chain, the session.revoked webhook says why and the audit trail has it;
  * preflight, build, relay and activation all say WALLET_SANCTIONED; unflagged, it is activated
  * again. On PostgreSQL, two replicas revoke a flagged wallet once.
+ * The watcher also ends a session whose source was revoked since it opened it: a credential
+ * (credential_revoked), an EAS attestation revoked upstream (`attest revoke`: attestation_revoked),
+ * a ZK issuer revoked by the operator (issuer_revoked), even when nothing ended the session at the
+ * time. Issue 40 item 5: a policy names registered issuers as sources.
  */
 import { Contract, Transaction, Wallet, id as topicOf } from 'ethers';
+import { DataSource, In } from 'typeorm';
 import request from 'supertest';
 import { COMPLIANCE_REGISTRY } from '../../src/chain/abi/compliance-registry';
 import { decodeRevert } from '../../src/chain/encoding/revert-decoder';
 import type { UnsignedTx } from '../../src/defi-builder/encoding/approvals';
 import { sanctionsCommand } from '../../src/cli/sanctions-command';
+import { ChainReaderService } from '../../src/chain/chain-reader.service';
+import { AttestationReaderService } from '../../src/compliance/attestations/attestation-reader.service';
+import { AttestationSession } from '../../src/compliance/attestations/attestation-session.entity';
 import { DemoIssuerService } from '../../src/compliance/credentials/demo-issuer.service';
+import { IssuersService } from '../../src/compliance/credentials/issuers.service';
 import { ScreeningWatcher } from '../../src/compliance/screening/screening.watcher';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
@@ -262,7 +271,7 @@ describe('Sanctions: the hook refuses at once, the watcher revokes within one in
   });
 });
 
-describe('Screening: a revoked credential ends the session it opened', () => {
+describe('Screening: a revoked credential, issuer or attestation ends the session it opened', () => {
   let chain: ComplianceDevnet;
   let t: TestApp;
   let kit: CredentialKit;
@@ -282,12 +291,7 @@ describe('Screening: a revoked credential ends the session it opened', () => {
   });
 
   it('the watcher revokes it on chain and the webhook says credential_revoked', async () => {
-    const token = await login(t, await t.createAccount());
-    const hook = await request(t.server)
-      .post('/api/v1/webhooks')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ url: receiver.url, events: ['session.revoked'] })
-      .expect(201);
+    const { token, secret } = await account();
     const wallet = Wallet.createRandom().address;
     const credential = await kit.issue(wallet);
     await postVerify(t, token, await kit.prove(token, credential)).expect(200);
@@ -295,12 +299,171 @@ describe('Screening: a revoked credential ends the session it opened', () => {
 
     // The issuer revokes the credential (its leaf only: the session is left to the watcher).
     await t.app.get(DemoIssuerService).revoke(wallet);
+    const { webhook, audit } = await revokedBecause(token, secret, wallet);
+    expect(webhook).toMatchObject({ walletAddress: wallet, reason: 'credential_revoked' });
+    expect(audit.data.reason).toBe('credential_revoked');
+    expect(await chain.isActive(wallet)).toBe(false);
+  });
+
+  /** A fresh account listening to session.revoked: its token and webhook secret. */
+  async function account(): Promise<{ token: string; secret: string }> {
+    const token = await login(t, await t.createAccount());
+    const hook = await request(t.server)
+      .post('/api/v1/webhooks')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ url: receiver.url, events: ['session.revoked'] })
+      .expect(201);
+    return { token, secret: hook.body.secret };
+  }
+
+  /** The session.revoked webhook for `wallet` (within the watcher's interval) and its audit event. */
+  async function revokedBecause(token: string, secret: string, wallet: string) {
     const [delivered] = await receiver.waitFor(
       (h) => typeOf(h) === 'session.revoked' && h.body.includes(wallet),
     );
-    expect(verified(hook.body.secret, delivered).data).toMatchObject({
-      walletAddress: wallet,
-      reason: 'credential_revoked',
+    const audit = await request(t.server)
+      .get('/api/v1/audit-events')
+      .query({ type: 'session.revoked' })
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    const event = audit.body.items.find(
+      (e: { data: { walletAddress: string } }) => e.data.walletAddress === wallet,
+    );
+    return { webhook: verified(secret, delivered).data, audit: event };
+  }
+
+  it('an attestation revoked upstream: the session it opened is revoked within one interval (attestation_revoked); another stays', async () => {
+    const { token, secret } = await account();
+    const [revokedWallet, keptWallet] = [
+      Wallet.createRandom().address,
+      Wallet.createRandom().address,
+    ];
+    // A record of a session that ended long ago: the next activation clears it.
+    const records = t.app.get(DataSource).getRepository(AttestationSession);
+    const stale = await records.save({
+      walletAddress: Wallet.createRandom().address,
+      sessionUntil: Math.floor(Date.now() / 1000) - 2 * 86_400,
+      source: 'verified-account',
+      uid: `0x${'ab'.repeat(32)}`,
+    });
+    const uids: string[] = [];
+    for (const wallet of [revokedWallet, keptWallet]) {
+      const { uid } = (await kit.cli(`attest --kind account --wallet ${wallet}`)) as {
+        uid: string;
+      };
+      uids.push(uid);
+      const opened = await request(t.server)
+        .post('/api/v1/onboarding/activate-session-attestation')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ walletAddress: wallet })
+        .expect(200);
+      expect(opened.body.source).toMatchObject({ kind: 'attestation', uid });
+      expect(await chain.isActive(wallet)).toBe(true);
+    }
+    // What the watcher reads: which attestation opened each current session.
+    expect(await records.findBy({ uid: In(uids) })).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ walletAddress: revokedWallet, uid: uids[0] }),
+        expect.objectContaining({ walletAddress: keptWallet, uid: uids[1] }),
+      ]),
+    );
+    expect(await records.findOneBy({ id: stale.id })).toBeNull();
+
+    // The watcher's read: every uid asked of EAS in one eth_call (a spy, not a stand-in).
+    const reader = t.app.get(AttestationReaderService);
+    const calls = jest.spyOn(t.app.get(ChainReaderService), 'aggregate3');
+    try {
+      expect(await reader.revokedAttestations(uids)).toEqual(new Set());
+      expect(calls).toHaveBeenCalledTimes(1);
+    } finally {
+      calls.mockRestore();
+    }
+
+    expect(await kit.cli(`attest revoke --uid ${uids[0]}`)).toEqual({
+      uid: uids[0],
+      revoked: true,
+    });
+    const { webhook, audit } = await revokedBecause(token, secret, revokedWallet);
+    expect(webhook).toMatchObject({
+      walletAddress: revokedWallet,
+      reason: 'attestation_revoked',
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    expect(audit).toMatchObject({
+      type: 'session.revoked',
+      actor: expect.objectContaining({ type: 'system' }),
+      data: expect.objectContaining({ reason: 'attestation_revoked' }),
+    });
+    expect(await chain.isActive(revokedWallet)).toBe(false);
+
+    // A full pass later, the session whose attestation stands is still open.
+    await t.app.get(ScreeningWatcher).runOnce();
+    expect(await chain.isActive(keptWallet)).toBe(true);
+  });
+
+  it('a policy names a registered issuer: another issuer is refused, acme-kyc accepted; once the operator revokes acme-kyc its session does not outlive one interval (issuer_revoked)', async () => {
+    const { token, secret } = await account();
+    const acme = await kit.newIssuerKey();
+    const other = await kit.newIssuerKey();
+    await kit.cli(`issuers add --name acme-kyc --public-key ${acme.publicKey}`);
+    await kit.cli(`issuers add --name other-kyc --public-key ${other.publicKey}`);
+
+    // The registered issuers are policy sources: listed, accepted by PUT and by the dry run.
+    const policy = { sources: { mode: 'any', names: ['acme-kyc'] }, countries: {} };
+    const put = await request(t.server)
+      .put('/api/v1/compliance/policy')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ ...policy, minSessionSeconds: 0 })
+      .expect(200);
+    expect(put.body.sources).toEqual({ mode: 'any', names: ['acme-kyc'] });
+    expect(put.body.knownSources).toEqual(
+      expect.arrayContaining([
+        { name: 'default', kind: 'zk' },
+        { name: 'acme-kyc', kind: 'zk' },
+        { name: 'other-kyc', kind: 'zk' },
+      ]),
+    );
+    const unknown = await request(t.server)
+      .put('/api/v1/compliance/policy')
+      .set('Authorization', `Bearer ${token}`)
+      .send({
+        sources: { mode: 'any', names: ['nobody-kyc'] },
+        countries: {},
+        minSessionSeconds: 0,
+      })
+      .expect(400);
+    expect(unknown.body).toMatchObject({ code: 'INVALID_PARAMS' });
+    expect(unknown.body.details).toContainEqual(
+      expect.objectContaining({ field: 'sources.names', message: 'unknown: nobody-kyc' }),
+    );
+
+    const refusedWallet = Wallet.createRandom().address;
+    const refused = await postVerify(
+      t,
+      token,
+      await kit.prove(token, await kit.issue(refusedWallet, undefined, other)),
+    ).expect(403);
+    expect(refused.body).toMatchObject({ code: 'COMPLIANCE_POLICY_REFUSED', phase: 'preflight' });
+    expect(refused.body.details).toContainEqual(expect.objectContaining({ rule: 'sources.any' }));
+    expect(await chain.isActive(refusedWallet)).toBe(false);
+
+    const wallet = Wallet.createRandom().address;
+    const accepted = await postVerify(
+      t,
+      token,
+      await kit.prove(token, await kit.issue(wallet, undefined, acme)),
+    ).expect(200);
+    expect(accepted.body.issuer).toEqual({ name: 'acme-kyc' });
+    expect(await chain.isActive(wallet)).toBe(true);
+
+    // The issuer's revocation as `issuers revoke` writes it, without the CLI's own ending of the
+    // sessions (as when that failed, or the session was opened on another replica).
+    await t.app.get(IssuersService).revoke('acme-kyc');
+    const { webhook, audit } = await revokedBecause(token, secret, wallet);
+    expect(webhook).toMatchObject({ walletAddress: wallet, reason: 'issuer_revoked' });
+    expect(audit).toMatchObject({
+      actor: expect.objectContaining({ type: 'system' }),
+      data: expect.objectContaining({ reason: 'issuer_revoked' }),
     });
     expect(await chain.isActive(wallet)).toBe(false);
   });

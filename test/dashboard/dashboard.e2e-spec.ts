@@ -8,7 +8,12 @@ import { SCOPES } from '../../src/auth/scopes';
 import { issueTestAttestation, testAttesterKey } from '../../src/chain/devnet/test-attester';
 import { createTestApp, TestAccount, TestApp } from '../helpers/app';
 import { login } from '../helpers/auth';
-import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
+import {
+  ComplianceDevnet,
+  CredentialKit,
+  openCredentialKit,
+  startComplianceDevnet,
+} from '../helpers/compliance';
 import { pollUntil } from '../helpers/wait';
 import { BrowserSession, openBrowser } from './browser';
 
@@ -28,6 +33,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   let page: Page;
   let keyId: string;
   let fullKey: string;
+  let kit: CredentialKit;
 
   beforeAll(async () => {
     chain = await startComplianceDevnet();
@@ -37,8 +43,10 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     token = await login(t, account);
     browser = await openBrowser(origin);
     page = browser.page;
+    kit = await openCredentialKit(t, chain);
   }, 120_000);
   afterAll(async () => {
+    await kit?.close();
     await browser?.close();
     await t?.close();
     await chain?.close();
@@ -68,11 +76,16 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     expect(res.headers['content-type']).toMatch(/text\/html/);
     const csp = res.headers['content-security-policy'];
     expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("script-src 'self'");
+    // WebAssembly compiles (proving in the page); eval and new Function stay refused.
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval';");
     expect(csp).toContain("connect-src 'self'");
-    expect(csp).not.toMatch(/https:|http:|\*|unsafe-inline|unsafe-eval/);
+    expect(csp.replace("'wasm-unsafe-eval'", '')).not.toMatch(
+      /https:|http:|\*|unsafe-inline|unsafe-eval/,
+    );
     const vendor = await api().get('/dashboard/vendor/preact-htm.js').expect(200);
     expect(vendor.headers['content-type']).toMatch(/javascript/);
+    const prover = await api().get('/dashboard/vendor/snarkjs.js').expect(200);
+    expect(prover.headers['content-type']).toMatch(/javascript/);
     const settings = await api().get('/dashboard/settings.json').expect(200);
     expect(settings.body).toEqual({ scopes: [...SCOPES] });
     await api().get('/dashboard').expect(301).expect('location', '/dashboard/');
@@ -290,6 +303,57 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await row.getByText(/Active until/).waitFor({ timeout: 30_000 });
     expect(await chain.isActive(wallet)).toBe(true);
   });
+
+  it('proves a credential file chosen in the page: the session opens, the issuer and its end show', async () => {
+    const wallet = Wallet.createRandom().address;
+    // The credential file the issuer hands the holder (`credentials issue --out FILE`).
+    const credential = await kit.issue(wallet);
+    const wallets = page.locator('#wallets');
+    await wallets.getByLabel('Wallet address').fill(wallet);
+    await wallets.getByRole('button', { name: 'Bind wallet' }).click();
+    const row = wallets.locator('li', { hasText: wallet });
+    await row.getByText('No session').waitFor();
+    // A file that is not a credential: said in the page, nothing asked of the service.
+    const before = browser.requests.length;
+    await row.getByLabel(`Credential file for ${wallet}`).setInputFiles({
+      name: 'notes.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"hello":"world"}'),
+    });
+    const alert = wallets.getByRole('alert');
+    await alert.getByText('the file is not a compliance credential (version 2)').waitFor();
+    expect(browser.requests.slice(before).filter((url) => url.includes('/verify'))).toEqual([]);
+    const downloaded = browser.requests.length;
+
+    await row.getByLabel(`Credential file for ${wallet}`).setInputFiles({
+      name: 'credential.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(credential)),
+    });
+    const result = wallets.getByTestId('proof-result');
+    await result.waitFor({ timeout: 120_000 });
+    await row.getByText(/Active until/).waitFor({ timeout: 30_000 });
+    await alert.waitFor({ state: 'detached' });
+    expect(await chain.isActive(wallet)).toBe(true);
+    const until = new Date((await chain.activeUntil(wallet)) * 1000);
+    const text = await result.innerText();
+    expect(text).toContain(wallet);
+    expect(text).toMatch(/issuer\s+default/);
+    expect(text).toContain(String(until.getFullYear()));
+    // Proved in the page with the files this service serves, pinned by their SHA-256.
+    const fetched = browser.requests.slice(downloaded).map((url) => new URL(url).pathname);
+    expect(fetched).toEqual(
+      expect.arrayContaining([
+        '/api/v1/verify/challenge',
+        '/verify/artifacts',
+        expect.stringMatching(/^\/zk\/[0-9a-f]{64}\/compliance_credential\.wasm$/),
+        expect.stringMatching(/^\/zk\/[0-9a-f]{64}\/compliance_credential\.zkey$/),
+        '/dashboard/vendor/snarkjs.js',
+        '/api/v1/verify',
+      ]),
+    );
+    // Real Groth16 in the page, on one thread of the shared cores.
+  }, 180_000);
 
   it('sets the compliance policy from the wallets page (owner)', async () => {
     const panel = page.getByRole('region', { name: 'Compliance policy' });

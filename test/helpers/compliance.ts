@@ -5,7 +5,8 @@
  */
 import { NestFactory } from '@nestjs/core';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -16,7 +17,9 @@ import { CliModule } from '../../src/cli/cli.module';
 import { parseFlags, runCommand, splitCommand } from '../../src/cli/cli-commands';
 import { buildSiweMessage } from '../../src/compliance/siwe';
 import type { Groth16Proof } from '../../src/compliance/zk';
+import { issuerPublicKeyOf } from '../../src/compliance/zk/credential-issuer';
 import { parseCredentialFile, type CredentialFile } from '../../src/compliance/zk/credential-file';
+import { formatIssuerPublicKey } from '../../src/compliance/zk/issuer-key';
 import { proveCredential } from '../../src/compliance/zk/proof-generator';
 import type { TestApp } from './app';
 import { acquireDevnet } from './devnet';
@@ -136,10 +139,18 @@ export type VerifyBody = { walletAddress: string; proof: Groth16Proof; publicSig
  * CLI on the app's database and chain (`credentials issue|revoke`, `revoke-session`), and
  * challenge -> proof, as an integrator's client does it.
  */
+/** A fresh Baby Jubjub issuer key: its key file (as `keys generate --out-dir` writes it). */
+export type IssuerKey = { privateKey: string; publicKey: string; file: string };
+
 export interface CredentialKit {
   cli(line: string): Promise<Record<string, unknown>>;
-  /** `credentials issue --wallet W [--expires-in S] --out FILE`, then the file as the holder reads it. */
-  issue(wallet: string, expiresInSeconds?: number): Promise<CredentialFile>;
+  /**
+   * `credentials issue --wallet W [--expires-in S] [--issuer-key-file F] --out FILE`, then the
+   * file as the holder reads it (signed by the devnet issuer unless `issuer` is given).
+   */
+  issue(wallet: string, expiresInSeconds?: number, issuer?: IssuerKey): Promise<CredentialFile>;
+  /** A new issuer key (not registered: `issuers add --name N --public-key <publicKey>`). */
+  newIssuerKey(): Promise<IssuerKey>;
   /** GET /verify/challenge for the credential's wallet, then a real proof for it. */
   prove(auth: Auth | string, credential: CredentialFile): Promise<VerifyBody>;
   close(): Promise<void>;
@@ -161,11 +172,22 @@ export async function openCredentialKit(
   };
   return {
     cli,
-    async issue(wallet, expiresInSeconds) {
+    async issue(wallet, expiresInSeconds, issuer) {
       const out = join(dir, `credential-${++files}.json`);
       const expiry = expiresInSeconds === undefined ? '' : ` --expires-in ${expiresInSeconds}`;
-      await cli(`credentials issue --wallet ${wallet}${expiry} --out ${out}`);
+      const key = issuer ? ` --issuer-key-file ${issuer.file}` : '';
+      await cli(`credentials issue --wallet ${wallet}${expiry}${key} --out ${out}`);
       return parseCredentialFile(JSON.parse(readFileSync(out, 'utf8')));
+    },
+    async newIssuerKey() {
+      const privateKey = `0x${randomBytes(32).toString('hex')}`;
+      const file = join(dir, `issuer-${++files}.env`);
+      writeFileSync(file, `ZK_ISSUER_PRIVATE_KEY=${privateKey}\n`, { mode: 0o600 });
+      return {
+        privateKey,
+        file,
+        publicKey: formatIssuerPublicKey(await issuerPublicKeyOf(privateKey)),
+      };
     },
     async prove(auth, credential) {
       const res = await getChallenge(t, auth, credential.wallet).expect(200);

@@ -80,11 +80,14 @@ export async function startDefiDevnet(): Promise<DefiDevnet> {
       } catch (err) {
         const revertData = revertDataOf(err);
         if (!revertData) throw err;
-        // Automine: a failing transaction is still mined; find it by the sender's nonce.
-        const block = await provider.getBlock('latest', true);
-        const minedTx = block!.prefetchedTransactions.find(
-          (t) => t.from === wallet.address && t.nonce === nonce,
-        );
+        // Automine: a failing transaction is still mined; find it by the sender's nonce, in one
+        // of the last blocks (a watcher of the app may have mined its own transaction since).
+        const head = await provider.getBlockNumber();
+        let minedTx;
+        for (let n = head; !minedTx && n >= Math.max(0, head - 5); n -= 1)
+          minedTx = (await provider.getBlock(n, true))!.prefetchedTransactions.find(
+            (t) => t.from === wallet.address && t.nonce === nonce,
+          );
         const receipt = minedTx ? await provider.getTransactionReceipt(minedTx.hash) : null;
         return { revertData, mined: receipt?.status === 0 };
       }

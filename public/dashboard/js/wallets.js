@@ -3,12 +3,14 @@ import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { api } from './api.js';
 import { dateTime, sessionText, tokenAmount } from './format.js';
 import { PolicyPanel } from './policy.js';
+import { parseCredential, proveCredential } from './prove.js';
 import { ErrorMessage, Section } from './ui.js';
 
 /**
  * @typedef {import('../../../clients/typescript/src/schema').components['schemas']} Schemas
  * @typedef {Schemas['PreflightResponseDto']} Preflight
  * @typedef {Schemas['BoundWalletResponse'] & {preflight?: Preflight, failure?: any}} WalletRow
+ * @typedef {Schemas['VerifyResponse']} Verified
  */
 
 /** Decimals per symbol, from GET /api/v1/defi/config (ETH is native: 18). */
@@ -24,6 +26,7 @@ export function WalletsSection({ role = null }) {
   const [selected, setSelected] = useState(/** @type {string | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
   const [busy, setBusy] = useState('');
+  const [proved, setProved] = useState(/** @type {Verified | null} */ (null));
 
   async function load() {
     try {
@@ -90,6 +93,32 @@ export function WalletsSection({ role = null }) {
       }),
     );
 
+  /**
+   * A credential file chosen on the wallet's row: a challenge, a proof made in the page with the
+   * circuit files this service serves (js/prove.js), then POST /verify opens the session.
+   * @param {string} walletAddress @param {Event} event
+   */
+  function proveFromFile(walletAddress, event) {
+    const input = /** @type {HTMLInputElement} */ (event.currentTarget);
+    const file = input.files?.[0];
+    if (!file) return;
+    setProved(null);
+    void run(`prove ${walletAddress}`, async () => {
+      try {
+        const credential = parseCredential(await file.text());
+        if (credential.wallet.toLowerCase() !== walletAddress.toLowerCase())
+          throw new Error(`This credential is for ${credential.wallet}, not ${walletAddress}`);
+        const { challenge } = await api(
+          `/api/v1/verify/challenge?walletAddress=${encodeURIComponent(walletAddress)}`,
+        );
+        const body = await proveCredential(credential, challenge);
+        setProved(await api('/api/v1/verify', { method: 'POST', body }));
+      } finally {
+        input.value = '';
+      }
+    });
+  }
+
   const chosen = wallets?.find((w) => w.address === selected);
   return html`<${Section} id="wallets" title="Wallets and sessions">
     <form class="bind" onSubmit=${bind}>
@@ -110,7 +139,15 @@ export function WalletsSection({ role = null }) {
     <${ErrorMessage} error=${error} />
     <p class="status" role="status">
       ${busy.startsWith('activate') ? 'Activating the session…' : ''}
+      ${busy.startsWith('prove') ? 'Proving the credential in this page…' : ''}
     </p>
+    ${
+      proved &&
+      html`<p class="status" data-testid="proof-result">
+        Session of <code>${proved.walletAddress}</code> opened by a credential of issuer${' '}
+        <strong>${proved.issuer.name}</strong>, active until ${dateTime(proved.activeUntil)}
+      </p>`
+    }
     ${
       wallets === null
         ? html`<p>Loading wallets…</p>`
@@ -146,6 +183,16 @@ export function WalletsSection({ role = null }) {
                       >
                         Activate from attestation
                       </button>
+                      <label class="file-button">
+                        Prove from a credential file
+                        <input
+                          type="file"
+                          accept="application/json,.json"
+                          onChange=${(/** @type {Event} */ e) => proveFromFile(w.address, e)}
+                          disabled=${busy !== ''}
+                          aria-label=${`Credential file for ${w.address}`}
+                        />
+                      </label>
                       <button
                         type="button"
                         onClick=${() => setSelected(w.address)}

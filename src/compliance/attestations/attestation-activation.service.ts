@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
+import { LessThan, Repository } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
@@ -10,6 +12,7 @@ import { SessionsService } from '../sessions/sessions.service';
 import { WalletsService } from '../wallets/wallets.service';
 import { closestFinding, codeOfReason, SourceFinding } from './attestation-judge';
 import { AttestationReaderService } from './attestation-reader.service';
+import { AttestationSession } from './attestation-session.entity';
 
 export interface AttestationActivation {
   walletAddress: string;
@@ -19,6 +22,8 @@ export interface AttestationActivation {
   blockNumber: number;
   source: { kind: 'attestation'; name: string; uid: string };
 }
+
+const DAY = 86_400;
 
 const REASON_TEXT: Record<SourceFinding['reason'], string> = {
   ok: 'valid',
@@ -45,6 +50,8 @@ export class AttestationActivationService {
     private readonly sessions: SessionsService,
     private readonly activity: ComplianceActivity,
     private readonly policy: CompliancePolicyService,
+    @InjectRepository(AttestationSession)
+    private readonly opened: Repository<AttestationSession>,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
   ) {}
 
@@ -80,6 +87,15 @@ export class AttestationActivationService {
       valid.expirationTime === 0 ? undefined : valid.expirationTime,
     );
     const source = { kind: 'attestation' as const, name: valid.source.name, uid: valid.uid! };
+    // Which attestation opened this session: the screening watcher ends it once EAS revokes it.
+    // Housekeeping on the write path: a session that ended a day ago is no one's current one.
+    await this.opened.delete({ sessionUntil: LessThan(Math.floor(Date.now() / 1000) - DAY) });
+    await this.opened.insert({
+      walletAddress,
+      sessionUntil: session.activeUntilUnix,
+      source: source.name,
+      uid: source.uid,
+    });
     await this.activity.sessionActivated(principal, session, 'attestation', meta, source);
     return { ...session, source };
   }

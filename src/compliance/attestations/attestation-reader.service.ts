@@ -68,9 +68,24 @@ export class AttestationReaderService {
    * longer there). One eth_call.
    */
   async isAttestationRevoked(uid: string): Promise<boolean> {
-    const { records } = await this.readAttestations([uid]);
-    const record = records[0];
-    return !record || BigInt(record.uid) === 0n || record.revocationTime !== 0;
+    return (await this.revokedAttestations([uid])).has(uid);
+  }
+
+  /**
+   * The uids among these that EAS shows revoked (or no longer there), all read in ONE Multicall3
+   * eth_call whatever their number: the screening watcher asks about every screened session at
+   * once.
+   */
+  async revokedAttestations(uids: readonly string[]): Promise<Set<string>> {
+    const distinct = [...new Set(uids)];
+    if (distinct.length === 0) return new Set();
+    const { records } = await this.readAttestations(distinct);
+    return new Set(
+      distinct.filter((uid, i) => {
+        const record = records[i];
+        return !record || BigInt(record.uid) === 0n || record.revocationTime !== 0;
+      }),
+    );
   }
 
   /** EAS.getAttestation for each non-zero uid and the block timestamp, in ONE eth_call. */

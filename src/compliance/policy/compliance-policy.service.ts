@@ -11,6 +11,7 @@ import { actorOf } from '../../events/activity-event';
 import { ActivityLog } from '../../events/activity-log';
 import type { SourceFinding } from '../attestations/attestation-judge';
 import { AttestationReaderService } from '../attestations/attestation-reader.service';
+import { IssuersService } from '../credentials/issuers.service';
 import { CompliancePolicy } from './compliance-policy.entity';
 import {
   CompliancePolicyRules,
@@ -49,6 +50,7 @@ export class CompliancePolicyService {
   constructor(
     @InjectRepository(CompliancePolicy) private readonly policies: Repository<CompliancePolicy>,
     private readonly attestations: AttestationReaderService,
+    private readonly issuers: IssuersService,
     private readonly activity: ActivityLog,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
@@ -64,21 +66,21 @@ export class CompliancePolicyService {
     return {
       ...(row?.rules ?? DEFAULT_POLICY),
       updatedAt: row?.updatedAt.toISOString() ?? null,
-      knownSources: this.knownSources(),
+      knownSources: await this.knownSources(),
     };
   }
 
   /** Source names a policy may list: the network's attestation sources, ZK issuers, demo. */
-  knownSources(): { name: string; kind: string }[] {
+  async knownSources(): Promise<{ name: string; kind: string }[]> {
     return [
       ...this.attestations.sources.map((s) => ({ name: s.name, kind: s.kind })),
-      ...zkSourceNames().map((name) => ({ name, kind: 'zk' })),
+      ...(await this.zkNames()).map((name) => ({ name, kind: 'zk' })),
       ...(this.app.mode === 'demo' ? [{ name: DEMO_SOURCE_NAME, kind: 'demo' }] : []),
     ];
   }
 
   async update(principal: Principal, rules: CompliancePolicyRules, meta?: RequestMeta) {
-    const normalized = this.normalize(rules);
+    const normalized = await this.normalize(rules);
     const before = await this.rulesOf(principal.accountId);
     await this.policies.manager.transaction(async (manager) => {
       await manager.getRepository(CompliancePolicy).save({
@@ -104,11 +106,11 @@ export class CompliancePolicyService {
 
   /** The dry run: the wallet's sources against the account's policy or a draft; changes nothing. */
   async evaluate(principal: Principal, wallet: string, draft?: CompliancePolicyRules) {
-    const rules = draft ? this.normalize(draft) : await this.rulesOf(principal.accountId);
+    const rules = draft ? await this.normalize(draft) : await this.rulesOf(principal.accountId);
     const { findings, chainTime } = await this.attestations.read(getAddress(wallet.toLowerCase()));
     const sources = [
       ...findings.map(resultOf),
-      ...zkSourceNames().map((name) => ({
+      ...(await this.zkNames()).map((name) => ({
         name,
         kind: 'zk' as const,
         ok: false,
@@ -202,8 +204,13 @@ export class CompliancePolicyService {
     return Math.min(this.config.sessionTtlSeconds, notAfter - now);
   }
 
-  private normalize(rules: CompliancePolicyRules): CompliancePolicyRules {
-    const known = new Set(this.knownSources().map((s) => s.name));
+  /** The registered ZK issuers' names (the configured "default" included), read per call. */
+  private async zkNames(): Promise<string[]> {
+    return zkSourceNames(await this.issuers.list());
+  }
+
+  private async normalize(rules: CompliancePolicyRules): Promise<CompliancePolicyRules> {
+    const known = new Set((await this.knownSources()).map((s) => s.name));
     const unknown = rules.sources.names.filter((n) => !known.has(n));
     if (unknown.length > 0)
       throw new ApiError(

@@ -1,9 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { placeholders } from '../../common/database/placeholders';
+import type { SessionRevocationReason } from '../sessions/attester.service';
+import { rowsOfCurrentSessions } from './current-sessions';
 import type { RevocationCheck } from './revocation-checks';
 import type { ScreenedWallet } from './sanctions-screen.service';
+
+/**
+ * A check answered by the database alone: the wallets whose current session was opened by a
+ * verified proof (verify_challenges, alias `t`) joined as `from` says, where `where` holds.
+ */
+abstract class ProofSessionCheck implements RevocationCheck {
+  abstract readonly reason: SessionRevocationReason;
+  protected abstract readonly from: string;
+  protected abstract readonly where: string;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async revoked(sessions: readonly ScreenedWallet[]): Promise<Set<string>> {
+    const rows = await rowsOfCurrentSessions<{ wallet: string }>(this.dataSource, sessions, {
+      select: 'DISTINCT t.wallet_address AS wallet',
+      from: this.from,
+      where: this.where,
+    });
+    return new Set(rows.map((r) => r.wallet));
+  }
+}
 
 /**
  * "credential_revoked": the wallet's current session (its on-chain activeUntil) was opened by a
@@ -11,27 +33,23 @@ import type { ScreenedWallet } from './sanctions-screen.service';
  * other way (the demo activation) have no credential and never match.
  */
 @Injectable()
-export class CredentialRevocationCheck implements RevocationCheck {
+export class CredentialRevocationCheck extends ProofSessionCheck {
   readonly reason = 'credential_revoked' as const;
+  protected readonly from =
+    'verify_challenges t JOIN issued_credentials ic ON ic.nullifier = t.nullifier';
+  protected readonly where = 'ic.revoked_at IS NOT NULL';
+}
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  async revoked(sessions: readonly ScreenedWallet[]): Promise<Set<string>> {
-    if (sessions.length === 0) return new Set();
-    const mark = placeholders(this.dataSource.manager);
-    const params: unknown[] = [];
-    const current = sessions
-      .map(
-        (s) =>
-          `(vc.wallet_address = ${mark(params, s.walletAddress)} AND vc.session_until = ${mark(params, s.activeUntil)})`,
-      )
-      .join(' OR ');
-    const rows = (await this.dataSource.query(
-      `SELECT DISTINCT vc.wallet_address AS wallet FROM verify_challenges vc
-         JOIN issued_credentials ic ON ic.nullifier = vc.nullifier
-        WHERE ic.revoked_at IS NOT NULL AND (${current})`,
-      params,
-    )) as Array<{ wallet: string }>;
-    return new Set(rows.map((r) => r.wallet));
-  }
+/**
+ * "issuer_revoked": the wallet's current session was opened by a proof of a credential whose
+ * issuer (verify_challenges.issuer_name) the operator has revoked since (`cli issuers revoke`).
+ * The CLI ends those sessions itself; this catches any it could not (a failed transaction, a
+ * revocation written while the command's ending was interrupted) within one interval.
+ */
+@Injectable()
+export class IssuerRevocationCheck extends ProofSessionCheck {
+  readonly reason = 'issuer_revoked' as const;
+  protected readonly from =
+    'verify_challenges t JOIN credential_issuers ci ON ci.name = t.issuer_name';
+  protected readonly where = 'ci.revoked_at IS NOT NULL';
 }

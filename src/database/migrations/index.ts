@@ -15,6 +15,7 @@ import { AuditKeysetIndexes1764460000000 } from './1764460000000-audit-keyset-in
 import { ChainInstances1764465000000 } from './1764465000000-chain-instances';
 import { CredentialIssuers1764470000000 } from './1764470000000-credential-issuers';
 import { CompliancePolicies1764474000000 } from './1764474000000-compliance-policies';
+import { AttestationSessions1764480000000 } from './1764480000000-attestation-sessions';
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
   AccountsUsersWallets1763700000000,
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ChainInstances1764465000000,
   CredentialIssuers1764470000000,
   CompliancePolicies1764474000000,
+  AttestationSessions1764480000000,
 ];
