@@ -42,6 +42,13 @@ describe('Cache-Control: no-store on every protected route', () => {
       createApiKey: { name: 'no-store', scopes: ['usage:read'] },
       register: { walletAddress: wallet },
       activateSessionDemo: { walletAddress: wallet },
+      activateSessionAttestation: { walletAddress: wallet },
+      setCompliancePolicy: {
+        sources: { mode: 'any', names: ['default'] },
+        countries: {},
+        minSessionSeconds: 0,
+      },
+      evaluateCompliancePolicy: { walletAddress: wallet },
       verify: {
         walletAddress: wallet,
         proof: {

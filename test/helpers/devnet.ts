@@ -52,7 +52,14 @@ export async function acquireDevnet(): Promise<DevnetHandle> {
     if (shared.pristineSnapshot !== null) await rpc(url, 'evm_revert', [shared.pristineSnapshot]);
     shared.pristineSnapshot = (await rpc(url, 'evm_snapshot')) as string;
     // The reverted-to latest block is as old as the snapshot: mine an empty one so "latest"
-    // carries the current time, as on a live chain (sessions are computed from it).
+    // carries the current time, as on a live chain (sessions are computed from it). Its timestamp
+    // is set to the wall clock: a suite that moved the chain's clock ahead (evm_setNextBlockTimestamp
+    // to an expiry) leaves an offset the revert keeps, and the next suite would start in the future.
+    const pristine = (await rpc(url, 'eth_getBlockByNumber', ['latest', false])) as {
+      timestamp: string;
+    };
+    const now = Math.max(Math.floor(Date.now() / 1000), Number(pristine.timestamp) + 1);
+    await rpc(url, 'evm_setNextBlockTimestamp', [now]);
     await rpc(url, 'evm_mine');
   };
   await backToPristine();

@@ -659,7 +659,7 @@ export interface paths {
          *
          *     Also served at `POST /onboarding/activate-session-attestation`.
          */
-        post: operations["activate"];
+        post: operations["activateSessionAttestation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6401,7 +6401,7 @@ export interface operations {
             };
         };
     };
-    activate: {
+    activateSessionAttestation: {
         parameters: {
             query?: never;
             header?: {
@@ -6425,7 +6425,11 @@ export interface operations {
                     "application/json": components["schemas"]["AttestationActivationResponse"];
                 };
             };
-            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6464,6 +6468,8 @@ export interface operations {
              *     `COMPLIANCE_POLICY_REFUSED` (preflight): Your account's compliance policy refuses this wallet: details names the rule (sources.any, sources.all, countries.deny, countries.allow, minSessionSeconds) and the source. POST /api/v1/compliance/policy/evaluate shows each source's result; owners and admins change the policy with PUT /api/v1/compliance/policy.
              *
              *     `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
+             *
+             *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              */
             403: {
                 headers: {

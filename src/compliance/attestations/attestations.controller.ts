@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { ApiTags } from '@nestjs/swagger';
+import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
@@ -18,25 +19,28 @@ export class AttestationsController {
   @Idempotent()
   @Post('activate-session-attestation')
   @HttpCode(200)
-  @ApiOperation({
+  @Operation({
+    id: 'activateSessionAttestation',
     summary: 'Open (or renew) a compliance session from an EAS attestation the wallet holds',
     description:
       "Checks on chain that the wallet holds an attestation of an accepted source (the network file's compliance.attestationSources: attester + schema, e.g. Coinbase Verified Account) that is unrevoked and unexpired, then the attester sends ComplianceRegistry.activate. " +
       "The session never outlives the attestation's expirationTime. Ownership as for POST /verify: production needs the wallet bound to your account; demo mode binds an unbound wallet. No credential file, no prover.",
+    ok: AttestationActivationResponse,
+    errors: [
+      ...JSON_BODY_ERRORS,
+      'INVALID_ADDRESS',
+      'ATTESTATION_NOT_FOUND',
+      'ATTESTATION_REVOKED',
+      'ATTESTATION_EXPIRED',
+      'ATTESTATION_SOURCE_NOT_ACCEPTED',
+      'COMPLIANCE_POLICY_REFUSED',
+      'INSTITUTION_OWNERSHIP_MISMATCH',
+      'BROADCAST_FAILED',
+      'WALLET_SANCTIONED',
+      'CHAIN_UNAVAILABLE',
+    ],
   })
-  @ApiOkResponse({ type: AttestationActivationResponse })
-  @ApiErrors(
-    ...JSON_BODY_ERRORS,
-    'ATTESTATION_NOT_FOUND',
-    'ATTESTATION_REVOKED',
-    'ATTESTATION_EXPIRED',
-    'ATTESTATION_SOURCE_NOT_ACCEPTED',
-    'COMPLIANCE_POLICY_REFUSED',
-    'INSTITUTION_OWNERSHIP_MISMATCH',
-    'BROADCAST_FAILED',
-    'CHAIN_UNAVAILABLE',
-  )
-  activate(
+  activateSessionAttestation(
     @Body() body: ActivateAttestationDto,
     @CurrentPrincipal() principal: Principal,
     @ReqMeta() meta: RequestMeta,

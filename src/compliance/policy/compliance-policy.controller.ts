@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireRole } from '../../auth/require-role.decorator';
 import { RequireDashboardLogin, RequireScope } from '../../auth/require-scope.decorator';
 import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
-import { ApiErrors, JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
+import { Operation } from '../../common/openapi/operation.decorator';
 import { CompliancePolicyService } from './compliance-policy.service';
 import {
   CompliancePolicyDto,
@@ -21,12 +22,12 @@ export class CompliancePolicyController {
 
   @Get()
   @RequireScope('compliance:verify', 'onboarding:write')
-  @ApiOperation({
-    operationId: 'getCompliancePolicy',
+  @Operation({
+    id: 'getCompliancePolicy',
     summary: "Your account's compliance policy (the default when never set)",
+    ok: CompliancePolicyResponse,
+    errors: ['SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: CompliancePolicyResponse })
-  @ApiErrors('SERVICE_UNAVAILABLE')
   get(@CurrentPrincipal() principal: Principal) {
     return this.policy.describe(principal.accountId);
   }
@@ -34,14 +35,14 @@ export class CompliancePolicyController {
   @Put()
   @RequireDashboardLogin()
   @RequireRole('owner', 'admin')
-  @ApiOperation({
-    operationId: 'setCompliancePolicy',
+  @Operation({
+    id: 'setCompliancePolicy',
     summary: 'Set the compliance policy every session activation applies (owners and admins)',
     description:
       'Rules in order, the first that refuses decides: sources (any/all of the named), countries (deny, then allow; where a source carries a country), minSessionSeconds. Audited; webhook event compliance.policy_updated. Sessions already open stay open.',
+    ok: CompliancePolicyResponse,
+    errors: [...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: CompliancePolicyResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE')
   set(
     @Body() body: CompliancePolicyDto,
     @CurrentPrincipal() principal: Principal,
@@ -53,14 +54,14 @@ export class CompliancePolicyController {
   @Post('evaluate')
   @HttpCode(200)
   @RequireScope('compliance:verify', 'onboarding:write')
-  @ApiOperation({
-    operationId: 'evaluateCompliancePolicy',
+  @Operation({
+    id: 'evaluateCompliancePolicy',
     summary: 'Dry run: a wallet against your policy (or a draft); changes nothing',
     description:
       "Reads the wallet's attestations of every accepted source on chain and answers each source's result and the deciding rule. A ZK issuer shows proof_required (a proof is presented to POST /verify).",
+    ok: PolicyEvaluationResponse,
+    errors: [...JSON_BODY_ERRORS, 'CHAIN_UNAVAILABLE', 'SERVICE_UNAVAILABLE'],
   })
-  @ApiOkResponse({ type: PolicyEvaluationResponse })
-  @ApiErrors(...JSON_BODY_ERRORS, 'CHAIN_UNAVAILABLE', 'SERVICE_UNAVAILABLE')
   evaluate(@Body() body: EvaluatePolicyDto, @CurrentPrincipal() principal: Principal) {
     return this.policy.evaluate(principal, body.walletAddress, body.policy);
   }
