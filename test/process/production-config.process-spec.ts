@@ -84,7 +84,7 @@ describe("A production start with the repository's test trusted setup", () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   const production = (env: Record<string, string>) =>
-    start({ APP_MODE: 'production', DATA_DIR: dataDir, PORT: '0', ...env });
+    start({ APP_MODE: 'production', DATA_DIR: dataDir, PORT: '0', LOG_FORMAT: 'pretty', ...env });
 
   it('is refused, naming ZK_TEST_SETUP_ALLOWED, with the committed verification key at any path', async () => {
     const copy = join(dataDir, 'verification_key.json');
