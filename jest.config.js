@@ -76,6 +76,9 @@ module.exports = {
                   // Each module's dashboard page, walked in Chromium: engine-independent.
                   '-page\\.e2e-spec\\.ts$',
                   '<rootDir>/test/client/client-package',
+                  // The trusted-setup ceremony: CPU heavy and engine-independent (its POST /verify
+                  // runs on both engines in verify.e2e-spec.ts).
+                  '<rootDir>/test/compliance/zk-ceremony',
                 ]),
               ]
             : []),

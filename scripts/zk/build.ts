@@ -17,13 +17,12 @@
  *
  * Nothing is downloaded: circom runs as WebAssembly from the `circom2` package.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
 
+import { compileCircuit } from '../../src/cli/zk-ceremony-command';
 import { loadSnarkjs } from '../../src/compliance/zk/snarkjs';
 import { BUILD_DIR, CIRCUIT_NAME, CIRCUIT_SOURCE, REPO_ROOT } from './paths';
 
@@ -44,30 +43,6 @@ function packageVersion(name: string): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-function compile(outDir: string): { r1cs: string; wasm: string } {
-  const circomCli = require.resolve('circom2/cli.js', { paths: [REPO_ROOT] });
-  const output = execFileSync(
-    process.execPath,
-    [
-      circomCli,
-      CIRCUIT_SOURCE,
-      '--r1cs',
-      '--wasm',
-      '--O2',
-      '-o',
-      outDir,
-      '-l',
-      join(REPO_ROOT, 'node_modules'),
-    ],
-    { cwd: REPO_ROOT, encoding: 'utf8' },
-  );
-  process.stdout.write(stripVTControlCharacters(output));
-  return {
-    r1cs: join(outDir, `${CIRCUIT_NAME}.r1cs`),
-    wasm: join(outDir, `${CIRCUIT_NAME}_js`, `${CIRCUIT_NAME}.wasm`),
-  };
-}
-
 async function main(): Promise<void> {
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'zk-build-'));
@@ -75,7 +50,7 @@ async function main(): Promise<void> {
   const curve = await snarkjs.curves.getCurveFromName('bn128');
   try {
     step(`compiling ${CIRCUIT_SOURCE}`);
-    const { r1cs, wasm } = compile(work);
+    const { r1cs, wasm } = compileCircuit(work, true);
     const info = await snarkjs.r1cs.info(r1cs);
     const nPublic = info.nPubInputs + info.nOutputs;
     let power = MIN_POWER;

@@ -52,14 +52,23 @@ ${CREDENTIAL_USAGE}
                                         and exits; for replicas started with DATABASE_MIGRATIONS=off)
   attester fund --rpc URL --from-key-file F --amount-eth ETH [--to ADDRESS] [--json]
                                         (sends ETH from the key in F to the attester: by default the
-                                        address of ATTESTER_PRIVATE_KEY; waits until mined)`;
+                                        address of ATTESTER_PRIVATE_KEY; waits until mined)
+  zk ceremony init --out 0000.zkey (--ptau F | --new-ptau F) [--r1cs F]
+  zk ceremony contribute --in N.zkey --out N+1.zkey --name NAME [--entropy TEXT]
+  zk ceremony verify --in N.zkey --ptau F [--r1cs F]
+  zk ceremony finalize --in N.zkey --beacon HEX [--iterations 10] --out final.zkey --vkey F
+                                        (no database or config: the circuit's phase-2 trusted setup,
+                                        docs/operators.md; verify exits 1 when the chain is invalid)`;
 
 /**
  * `credentials <verb>`, `keys <verb>`, `users <verb>`, `attester <verb>`, `sanctions <verb>`,
- * `issuers <verb>` and `attest revoke` are commands of two words; every other is one word.
+ * `issuers <verb>` and `attest revoke` are commands of two words, `zk ceremony <verb>` of three;
+ * every other is one word.
  */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
   const [first, ...rest] = argv;
+  if (first === 'zk' && rest[0] === 'ceremony' && rest[1] && !rest[1].startsWith('--'))
+    return { command: `zk ceremony ${rest[1]}`, args: rest.slice(2) };
   if (
     ['credentials', 'keys', 'users', 'attester', 'sanctions', 'attest', 'issuers'].includes(
       first,

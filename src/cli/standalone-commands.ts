@@ -10,6 +10,7 @@ import { keysGenerate } from './keys-command';
 import { migrateCommand } from './migrate-command';
 import { sanctionsCommand, SANCTIONS_VERBS } from './sanctions-command';
 import { verifyNetworkCommand } from './verify-network-command';
+import { CEREMONY_VERBS, zkCeremonyCommand } from './zk-ceremony-command';
 
 export interface StandaloneResult {
   exitCode: number;
@@ -26,6 +27,12 @@ export const STANDALONE_COMMANDS: Record<string, (args: string[]) => Promise<Sta
     SANCTIONS_VERBS.map((verb) => [
       `sanctions ${verb}`,
       (args: string[]) => sanctionsCommand(verb, args),
+    ]),
+  ),
+  ...Object.fromEntries(
+    CEREMONY_VERBS.map((verb) => [
+      `zk ceremony ${verb}`,
+      (args: string[]) => zkCeremonyCommand(verb, args),
     ]),
   ),
 };
