@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appConfig, AppConfig } from '../config/app.config';
-import { databaseConfig, DatabaseConfig } from '../config/database.config';
+import { AppConfig } from '../config/app.config';
+import { DatabaseConfig } from '../config/database.config';
 import { AccountProvisioningService } from './account-provisioning.service';
 import { AccountsService } from './accounts.service';
 import { jsonLine } from '../common/logging/boot-logger';
@@ -20,8 +20,8 @@ export class DemoAccountSeeder implements OnApplicationBootstrap {
   private readonly logger = new Logger(DemoAccountSeeder.name);
 
   constructor(
-    @Inject(appConfig.KEY) private readonly app: AppConfig,
-    @Inject(databaseConfig.KEY) private readonly database: DatabaseConfig,
+    private readonly app: AppConfig,
+    private readonly database: DatabaseConfig,
     private readonly accounts: AccountsService,
     private readonly provisioning: AccountProvisioningService,
   ) {}

@@ -1,9 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { deleteInBatches } from '../common/database/delete-in-batches';
 import { ApiError } from '../common/errors/api-error';
-import { securityConfig, SecurityConfig } from '../config/security.config';
+import { SecurityConfig } from '../config/security.config';
 import { AuditEvent } from './audit-event.entity';
 import { AUDIT_PAGE_DEFAULT, decodeAuditCursor, encodeAuditCursor } from './audit-page';
 
@@ -44,7 +44,7 @@ export interface AuditEventPage {
 export class AuditEventsService {
   constructor(
     @InjectRepository(AuditEvent) private readonly events: Repository<AuditEvent>,
-    @Inject(securityConfig.KEY) private readonly config: SecurityConfig,
+    private readonly config: SecurityConfig,
   ) {}
 
   /**

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { ConfigTokensModule } from '../config/config-tokens.module';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AuditModule } from '../audit/audit.module';
@@ -18,6 +19,7 @@ import { CliComplianceModule } from './cli-compliance.module';
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: CONFIG_NAMESPACES }),
+    ConfigTokensModule,
     DatabaseModule,
     EventsModule,
     AuditModule,

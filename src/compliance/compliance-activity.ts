@@ -13,6 +13,11 @@ export interface ActivationSource {
   name: string;
   uid: string;
 }
+/** How a session was opened, as its `session.activated` event says. */
+export interface Opening {
+  via: ActivationVia;
+  source?: ActivationSource;
+}
 
 /**
  * What compliance records in the activity log (audit trail, webhooks): wallet bindings and the
@@ -48,13 +53,12 @@ export class ComplianceActivity {
   async sessionActivated(
     principal: Principal,
     session: ActivatedSession,
-    via: ActivationVia,
+    opening: Opening,
     meta?: RequestMeta,
-    source?: ActivationSource,
   ): Promise<void> {
     const known = this.activations.get(session.txHash);
     if (known) return known;
-    const recording = this.recordActivation(principal, session, via, meta, source);
+    const recording = this.recordActivation(principal, session, opening, meta);
     this.activations.set(session.txHash, recording);
     if (this.activations.size > RECORDED_ACTIVATIONS_MAX)
       this.activations.delete(this.activations.keys().next().value as string);
@@ -65,46 +69,25 @@ export class ComplianceActivity {
 
   private async recordActivation(
     principal: Principal,
-    session: ActivatedSession,
-    via: ActivationVia,
+    { walletAddress, activeUntil, activeUntilUnix, txHash, blockNumber }: ActivatedSession,
+    { via, source }: Opening,
     meta?: RequestMeta,
-    source?: ActivationSource,
   ): Promise<void> {
     await this.activity.record({
       accountId: principal.accountId,
       type: 'session.activated',
       actor: actorOf(principal),
-      target: { type: 'wallet', id: session.walletAddress },
+      target: { type: 'wallet', id: walletAddress },
       data: {
-        walletAddress: session.walletAddress,
-        activeUntil: session.activeUntil,
-        activeUntilUnix: session.activeUntilUnix,
-        txHash: session.txHash,
-        blockNumber: session.blockNumber,
+        walletAddress,
+        activeUntil,
+        activeUntilUnix,
+        txHash,
+        blockNumber,
         via,
         ...(source ? { source } : {}),
       },
       request: meta ?? null,
     });
   }
-}
-
-/**
- * The binding rule every activation shares: production needs the wallet already bound to the
- * caller (SIWE); demo mode binds an unbound wallet to the caller and refuses one bound elsewhere.
- */
-export async function claimForActivation(
-  wallets: Pick<import('./wallets/wallets.service').WalletsService, 'assertBoundTo' | 'bind'>,
-  activity: ComplianceActivity,
-  production: boolean,
-  principal: Principal,
-  wallet: string,
-  meta?: RequestMeta,
-): Promise<void> {
-  if (production) return wallets.assertBoundTo(wallet, principal.accountId);
-  await activity.walletBound(
-    principal,
-    await wallets.bind(wallet, principal.accountId, 'keep'),
-    meta,
-  );
 }

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { AttestationActivationService } from './attestations/attestation-activation.service';
 import { AttestationReaderService } from './attestations/attestation-reader.service';
 import { AttestationSession } from './attestations/attestation-session.entity';
 import { AttestationsController } from './attestations/attestations.controller';
+import { SessionAdmission } from './session-admission';
 import { ComplianceActivity } from './compliance-activity';
 import { CompliancePolicy } from './policy/compliance-policy.entity';
 import { CompliancePolicyController } from './policy/compliance-policy.controller';
@@ -19,8 +21,9 @@ import { SessionStatusService } from './session-status/session-status.service';
 import { AttesterBalanceMonitor } from './sessions/attester-balance.monitor';
 import { AttestationRevocationCheck } from './screening/attestation-revocation.check';
 import {
-  CredentialRevocationCheck,
-  IssuerRevocationCheck,
+  CREDENTIAL_REVOKED,
+  ISSUER_REVOKED,
+  ProofSessionCheck,
 } from './screening/credential-revocation.check';
 import { REVOCATION_CHECKS, RevocationCheck, sanctionsCheck } from './screening/revocation-checks';
 import { SanctionsScreen } from './screening/sanctions-screen.service';
@@ -58,6 +61,7 @@ import { WalletsModule } from './wallets/wallets.module';
   ],
   providers: [
     ComplianceActivity,
+    SessionAdmission,
     complianceKeysProvider,
     RegistryConnection,
     AttesterService,
@@ -71,19 +75,21 @@ import { WalletsModule } from './wallets/wallets.module';
     ProofVerifierService,
     VerificationService,
     SanctionsScreen,
-    CredentialRevocationCheck,
-    IssuerRevocationCheck,
     AttestationRevocationCheck,
     // The screening watcher's checks, in order: the first that revokes names the reason. A
     // source of sessions adds its own RevocationCheck here.
     {
       provide: REVOCATION_CHECKS,
       useFactory: (
-        credentials: CredentialRevocationCheck,
-        issuers: IssuerRevocationCheck,
+        dataSource: DataSource,
         attestations: AttestationRevocationCheck,
-      ): RevocationCheck[] => [sanctionsCheck, credentials, issuers, attestations],
-      inject: [CredentialRevocationCheck, IssuerRevocationCheck, AttestationRevocationCheck],
+      ): RevocationCheck[] => [
+        sanctionsCheck,
+        new ProofSessionCheck(dataSource, CREDENTIAL_REVOKED),
+        new ProofSessionCheck(dataSource, ISSUER_REVOKED),
+        attestations,
+      ],
+      inject: [getDataSourceToken(), AttestationRevocationCheck],
     },
     ScreeningWatcher,
     AttestationReaderService,

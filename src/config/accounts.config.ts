@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { appModeOf } from './app.config';
 import { envBool, envInt, envOptional, envUrl } from './env-reader';
 
@@ -32,3 +33,5 @@ export function invitationsEnabledIn(
 }
 
 export type AccountsConfig = ConfigType<typeof accountsConfig>;
+/** The DI token of this namespace (see configToken). */
+export const AccountsConfig = configToken(accountsConfig);

@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { resolve } from 'node:path';
 import { envBool, envEnum, envInt, envString } from './env-reader';
 
@@ -57,3 +58,5 @@ export const appConfig = registerAs('app', () => {
 });
 
 export type AppConfig = ConfigType<typeof appConfig>;
+/** The DI token of this namespace (see configToken). */
+export const AppConfig = configToken(appConfig);

@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { appModeOf } from './app.config';
 import { envInt, envSecret, envSecretList, envString, invalidConfig } from './env-reader';
 
@@ -82,3 +83,5 @@ function jwtSecret(env: Record<string, string | undefined>, mode: string): strin
 }
 
 export type AuthConfig = ConfigType<typeof authConfig>;
+/** The DI token of this namespace (see configToken). */
+export const AuthConfig = configToken(authConfig);

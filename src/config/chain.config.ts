@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { getAddress, isAddress } from 'ethers';
@@ -152,3 +153,5 @@ export const chainConfig = registerAs('chain', () => {
 });
 
 export type ChainConfig = ConfigType<typeof chainConfig>;
+/** The DI token of this namespace (see configToken). */
+export const ChainConfig = configToken(chainConfig);

@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { appModeOf } from './app.config';
 import { envBool, envInt, envOptional, envString, invalidConfig } from './env-reader';
 
@@ -93,6 +94,8 @@ export const complianceConfig = registerAs('compliance', () => {
 });
 
 export type ComplianceConfig = ConfigType<typeof complianceConfig>;
+/** The DI token of this namespace (see configToken). */
+export const ComplianceConfig = configToken(complianceConfig);
 
 type Env = Record<string, string | undefined>;
 

@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { join, resolve } from 'node:path';
 import { envEnum, envOptional, envString, envUrl, invalidConfig } from './env-reader';
 
@@ -29,3 +30,5 @@ export const databaseConfig = registerAs('database', () => {
 });
 
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
+/** The DI token of this namespace (see configToken). */
+export const DatabaseConfig = configToken(databaseConfig);

@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { envBool, envInt, envOptional, invalidConfig } from './env-reader';
 
 /** The headers a browser dashboard may send, and the ones its scripts may read (rate limit, ids). */
@@ -118,3 +119,5 @@ export const httpConfig = registerAs('http', () => {
 });
 
 export type HttpConfig = ConfigType<typeof httpConfig>;
+/** The DI token of this namespace (see configToken). */
+export const HttpConfig = configToken(httpConfig);

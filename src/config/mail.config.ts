@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { invitationsEnabledIn } from './accounts.config';
 import { appModeOf } from './app.config';
 import { signupEnabledIn } from './security.config';
@@ -51,3 +52,5 @@ export const mailConfig = registerAs('mail', () => {
 });
 
 export type MailConfig = ConfigType<typeof mailConfig>;
+/** The DI token of this namespace (see configToken). */
+export const MailConfig = configToken(mailConfig);

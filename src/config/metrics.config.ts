@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { envInt, envOptional, envString } from './env-reader';
 
 /**
@@ -18,3 +19,5 @@ export const metricsConfig = registerAs('metrics', () => {
 });
 
 export type MetricsConfig = ConfigType<typeof metricsConfig>;
+/** The DI token of this namespace (see configToken). */
+export const MetricsConfig = configToken(metricsConfig);

@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { envInt } from './env-reader';
 
 /**
@@ -17,3 +18,5 @@ export const mfaConfig = registerAs('mfa', () => {
 });
 
 export type MfaConfig = ConfigType<typeof mfaConfig>;
+/** The DI token of this namespace (see configToken). */
+export const MfaConfig = configToken(mfaConfig);

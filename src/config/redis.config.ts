@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { envInt, envString, envUrl, invalidConfig } from './env-reader';
 
 export const redisConfig = registerAs('redis', () => {
@@ -23,3 +24,5 @@ export const redisConfig = registerAs('redis', () => {
 });
 
 export type RedisConfig = ConfigType<typeof redisConfig>;
+/** The DI token of this namespace (see configToken). */
+export const RedisConfig = configToken(redisConfig);

@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { appModeOf } from './app.config';
 import { MIN_SECRET_LENGTH } from './auth.config';
 import { envBool, envInt, envProductionSecret, envSecretList, envString } from './env-reader';
@@ -41,3 +42,5 @@ export function signupEnabledIn(env: Record<string, string | undefined>, mode: s
 }
 
 export type SecurityConfig = ConfigType<typeof securityConfig>;
+/** The DI token of this namespace (see configToken). */
+export const SecurityConfig = configToken(securityConfig);

@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { envInt } from './env-reader';
 
 /** Usage retention (issue 15): how long raw rows and roll-ups are kept, and the pruning sweep. */
@@ -20,3 +21,5 @@ export const usageConfig = registerAs('usage', () => {
 });
 
 export type UsageConfig = ConfigType<typeof usageConfig>;
+/** The DI token of this namespace (see configToken). */
+export const UsageConfig = configToken(usageConfig);

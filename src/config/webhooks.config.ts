@@ -1,4 +1,5 @@
 import { ConfigType, registerAs } from '@nestjs/config';
+import { configToken } from './config-token';
 import { appModeOf } from './app.config';
 import {
   envInt,
@@ -111,3 +112,5 @@ export const webhooksConfig = registerAs('webhooks', () => {
 });
 
 export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
+/** The DI token of this namespace (see configToken). */
+export const WebhooksConfig = configToken(webhooksConfig);

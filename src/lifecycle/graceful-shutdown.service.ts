@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
-import { appConfig, AppConfig } from '../config/app.config';
+import { AppConfig } from '../config/app.config';
 import { InFlightRequests } from './in-flight-requests';
 
 /**
@@ -18,7 +18,7 @@ export class GracefulShutdownService implements OnModuleDestroy {
   constructor(
     readonly inFlight: InFlightRequests,
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    private readonly config: AppConfig,
   ) {}
 
   get isDraining(): boolean {

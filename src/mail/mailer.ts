@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { ApiError } from '../common/errors/api-error';
-import { mailConfig, MailConfig } from '../config/mail.config';
+import { MailConfig } from '../config/mail.config';
 
 export interface MailMessage {
   to: string;
@@ -21,7 +21,7 @@ export class Mailer implements OnModuleDestroy {
   private readonly logger = new Logger(Mailer.name);
   private readonly transport: Transporter | undefined;
 
-  constructor(@Inject(mailConfig.KEY) private readonly config: MailConfig) {
+  constructor(private readonly config: MailConfig) {
     this.transport = config.smtpUrl
       ? createTransport({
           url: config.smtpUrl,

@@ -1,13 +1,7 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { metricsConfig, MetricsConfig } from '../config/metrics.config';
+import { MetricsConfig } from '../config/metrics.config';
 import { InFlightRequests } from '../lifecycle/in-flight-requests';
 import { Metrics } from './metrics.service';
 
@@ -24,7 +18,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly metrics: Metrics,
     private readonly inFlight: InFlightRequests,
-    @Inject(metricsConfig.KEY) private readonly config: MetricsConfig,
+    private readonly config: MetricsConfig,
   ) {}
 
   /** Where it listens (null when off): for the start line and tests started on port 0. */

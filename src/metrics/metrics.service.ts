@@ -32,58 +32,54 @@ export class Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
-  readonly inFlight = new Gauge({
-    name: 'cgk_http_in_flight_requests',
-    help: 'HTTP requests started and not yet answered',
-    registers: [this.registry],
-  });
-  readonly attesterBalanceWei = new Gauge({
-    name: 'cgk_attester_balance_wei',
-    help: "The attester's balance in wei (a float: exact to about 1e-9 ETH at 10 ETH), read every ATTESTER_BALANCE_CHECK_MS",
-    registers: [this.registry],
-  });
-  readonly attesterLowBalance = new Gauge({
-    name: 'cgk_attester_low_balance',
-    help: '1 while the attester balance is below ATTESTER_LOW_BALANCE_ETH',
-    registers: [this.registry],
-  });
-  readonly attesterLowBalanceThresholdWei = new Gauge({
-    name: 'cgk_attester_low_balance_threshold_wei',
-    help: 'ATTESTER_LOW_BALANCE_ETH in wei',
-    registers: [this.registry],
-  });
-  readonly attesterPending = new Gauge({
-    name: 'cgk_attester_pending_transactions',
-    help: "The attester key's sent and unmined transactions on the node (every instance's)",
-    registers: [this.registry],
-  });
-  readonly webhookQueueDepth = new Gauge({
-    name: 'cgk_webhook_queue_depth',
-    help: 'Webhook deliveries not yet delivered nor given up (pending, due now or later)',
-    registers: [this.registry],
-  });
-  readonly webhookOldestDueAge = new Gauge({
-    name: 'cgk_webhook_oldest_due_age_seconds',
-    help: 'How long the oldest pending webhook delivery has waited since it first fell due (0 when none)',
-    registers: [this.registry],
-  });
-  readonly chainHeadAge = new Gauge({
-    name: 'cgk_chain_head_age_seconds',
-    help: "Wall-clock seconds since the latest block's timestamp (absent while the RPC does not answer)",
-    registers: [this.registry],
-  });
+  readonly inFlight = this.gauge(
+    'cgk_http_in_flight_requests',
+    'HTTP requests started and not yet answered',
+  );
+  readonly attesterBalanceWei = this.gauge(
+    'cgk_attester_balance_wei',
+    "The attester's balance in wei (a float: exact to about 1e-9 ETH at 10 ETH), read every ATTESTER_BALANCE_CHECK_MS",
+  );
+  readonly attesterLowBalance = this.gauge(
+    'cgk_attester_low_balance',
+    '1 while the attester balance is below ATTESTER_LOW_BALANCE_ETH',
+  );
+  readonly attesterLowBalanceThresholdWei = this.gauge(
+    'cgk_attester_low_balance_threshold_wei',
+    'ATTESTER_LOW_BALANCE_ETH in wei',
+  );
+  readonly attesterPending = this.gauge(
+    'cgk_attester_pending_transactions',
+    "The attester key's sent and unmined transactions on the node (every instance's)",
+  );
+  readonly webhookQueueDepth = this.gauge(
+    'cgk_webhook_queue_depth',
+    'Webhook deliveries not yet delivered nor given up (pending, due now or later)',
+  );
+  readonly webhookOldestDueAge = this.gauge(
+    'cgk_webhook_oldest_due_age_seconds',
+    'How long the oldest pending webhook delivery has waited since it first fell due (0 when none)',
+  );
+  readonly chainHeadAge = this.gauge(
+    'cgk_chain_head_age_seconds',
+    "Wall-clock seconds since the latest block's timestamp (absent while the RPC does not answer)",
+  );
   readonly rpcErrors = new Counter({
     name: 'cgk_rpc_errors_total',
     help: 'Chain RPC provider failures (transport, HTTP 429/5xx, JSON-RPC rate limits) by RPC URL (scheme://host[:port])',
     labelNames: ['url'] as const,
     registers: [this.registry],
   });
-  readonly redisFailOpen = new Gauge({
-    name: 'cgk_redis_fail_open',
-    help: '1 while a Redis-backed store (rate_limit, quota) counts in this instance only because Redis does not answer',
-    labelNames: ['store'] as const,
-    registers: [this.registry],
-  });
+  readonly redisFailOpen = this.gauge(
+    'cgk_redis_fail_open',
+    '1 while a Redis-backed store (rate_limit, quota) counts in this instance only because Redis does not answer',
+    ['store'],
+  );
+
+  /** A gauge in this registry: most readings are one number, set where the cause lives. */
+  private gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []) {
+    return new Gauge<L>({ name, help, labelNames, registers: [this.registry] });
+  }
 
   /** Runs `collect` before each scrape renders; a failing or slow one leaves its gauges as they were. */
   onScrape(name: string, collect: ScrapeCollector): void {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { JwtSecret } from '../auth/tokens/jwt-secret';
@@ -7,7 +7,7 @@ import {
   ReencryptionReport,
   StoredSecretUnreadableError,
 } from '../common/crypto/stored-secrets-check';
-import { webhooksConfig, WebhooksConfig } from '../config/webhooks.config';
+import { WebhooksConfig } from '../config/webhooks.config';
 import { SecretBox } from './secret-box';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 
@@ -32,7 +32,7 @@ export class WebhookSecrets implements OnApplicationBootstrap {
 
   constructor(
     jwtSecret: JwtSecret,
-    @Inject(webhooksConfig.KEY) config: WebhooksConfig,
+    config: WebhooksConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.boxes = keyMaterials(

@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentMember, MemberActor } from '../auth/member-actor';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireRole } from '../auth/require-role.decorator';
 import { RequireDashboardLogin } from '../auth/require-scope.decorator';
-import { ReqMeta, RequestMeta } from '../common/http/request-meta';
 import { JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
 import { Operation } from '../common/openapi/operation.decorator';
-import { actorOf } from '../events/activity-event';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { ListDeliveriesQueryDto } from './dto/list-deliveries-query.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
@@ -17,7 +16,7 @@ import {
   WebhookResponse,
   WebhookTestResponse,
 } from './dto/webhook.responses';
-import { WebhookCaller, WebhooksService } from './webhooks.service';
+import { WebhooksService } from './webhooks.service';
 
 const ID_PARAM = {
   name: 'id',
@@ -25,10 +24,6 @@ const ID_PARAM = {
   description: 'The webhook id (GET /api/v1/webhooks lists them).',
   example: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
 } as const;
-
-function caller(principal: Principal, meta: RequestMeta): WebhookCaller {
-  return { accountId: principal.accountId, actor: actorOf(principal), request: meta };
-}
 
 /**
  * Signed webhooks (Standard Webhooks): dashboard login, owners and admins. Each delivery carries
@@ -56,12 +51,8 @@ export class WebhooksController {
       'SERVICE_UNAVAILABLE',
     ],
   })
-  create(
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
-    @Body() body: CreateWebhookDto,
-  ) {
-    return this.webhooks.create(caller(principal, meta), body);
+  create(@Body() body: CreateWebhookDto, @CurrentMember() member: MemberActor) {
+    return this.webhooks.create(member, body);
   }
 
   @Get()
@@ -96,12 +87,11 @@ export class WebhooksController {
     errors: [...JSON_BODY_ERRORS, 'NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED', 'ROLE_FORBIDDEN'],
   })
   update(
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
+    @CurrentMember() member: MemberActor,
   ) {
-    return this.webhooks.update(caller(principal, meta), id, body);
+    return this.webhooks.update(member, id, body);
   }
 
   @Delete(':id')
@@ -113,12 +103,8 @@ export class WebhooksController {
     noContent: 'Deleted',
     errors: ['NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  async remove(
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
-    @Param('id') id: string,
-  ): Promise<void> {
-    await this.webhooks.remove(caller(principal, meta), id);
+  async remove(@Param('id') id: string, @CurrentMember() member: MemberActor): Promise<void> {
+    await this.webhooks.remove(member, id);
   }
 
   @Post(':id/rotate-secret')
@@ -132,12 +118,8 @@ export class WebhooksController {
     ok: CreatedWebhookResponse,
     errors: ['NOT_FOUND', 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  rotateSecret(
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
-    @Param('id') id: string,
-  ) {
-    return this.webhooks.rotateSecret(caller(principal, meta), id);
+  rotateSecret(@Param('id') id: string, @CurrentMember() member: MemberActor) {
+    return this.webhooks.rotateSecret(member, id);
   }
 
   @Post(':id/test')

@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In, LessThan } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import type { RequestMeta } from '../common/http/request-meta';
-import { appConfig, AppConfig } from '../config/app.config';
-import { webhooksConfig, WebhooksConfig } from '../config/webhooks.config';
+import { AppConfig } from '../config/app.config';
+import { WebhooksConfig } from '../config/webhooks.config';
 import type { ActivityActor, ActivityType } from '../events/activity-event';
 import { ActivityLog } from '../events/activity-log';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -42,8 +42,8 @@ export class WebhooksService {
     private readonly activity: ActivityLog,
     private readonly outbox: WebhookOutbox,
     private readonly secrets: WebhookSecrets,
-    @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
-    @Inject(appConfig.KEY) private readonly app: AppConfig,
+    private readonly config: WebhooksConfig,
+    private readonly app: AppConfig,
   ) {}
 
   private get endpoints() {

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { CredentialAttempts } from '../../auth/throttling/credential-attempts';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, MoreThan, Repository } from 'typeorm';
-import { LoginAttemptsLimiter } from '../../auth/login/login-attempts.limiter';
 import type { Role } from '../../auth/roles';
-import { FailedAuthThrottle } from '../../auth/throttling/failed-auth.throttle';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { AccountsService } from '../accounts.service';
 import { Invitation } from './invitation.entity';
@@ -28,14 +27,12 @@ export class InvitationPreviewService {
   constructor(
     @InjectRepository(Invitation) private readonly invitations: Repository<Invitation>,
     private readonly accounts: AccountsService,
-    private readonly attempts: LoginAttemptsLimiter,
-    private readonly failures: FailedAuthThrottle,
+    private readonly credentialAttempts: CredentialAttempts,
   ) {}
 
   async preview(token: string, request: RequestMeta): Promise<InvitationPreview> {
     const ip = request.ip ?? undefined;
-    this.failures.assertAllowed('login', ip);
-    await this.attempts.consumeToken('invitation', token);
+    await this.credentialAttempts.admit({ token, purpose: 'invitation' }, ip, false);
     const invitation = await this.invitations.findOneBy({
       tokenHash: hashInvitationToken(token),
       acceptedAt: IsNull(),
@@ -44,7 +41,7 @@ export class InvitationPreviewService {
     });
     const account = invitation && (await this.accounts.findById(invitation.accountId));
     if (!invitation || !account)
-      throw await this.failures.recordFailure('login', ip, invitationNotFound());
+      throw await this.credentialAttempts.refuse(ip, invitationNotFound());
     return {
       accountName: account.name,
       email: invitation.email,

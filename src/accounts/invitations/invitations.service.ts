@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { CredentialAttempts } from '../../auth/throttling/credential-attempts';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
@@ -8,10 +9,8 @@ import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
 import type { MemberActor } from '../../auth/member-actor';
 import { toValidationError } from '../../common/validation/validation-exception.factory';
-import { accountsConfig, AccountsConfig } from '../../config/accounts.config';
+import { AccountsConfig } from '../../config/accounts.config';
 import { ActivityLog } from '../../events/activity-log';
-import { LoginAttemptsLimiter } from '../../auth/login/login-attempts.limiter';
-import { FailedAuthThrottle } from '../../auth/throttling/failed-auth.throttle';
 import { Mailer } from '../../mail/mailer';
 import { Invitation } from './invitation.entity';
 import { generateInvitationToken, hashInvitationToken } from './invitation-token';
@@ -55,9 +54,8 @@ export class InvitationsService {
     private readonly users: UsersService,
     private readonly activity: ActivityLog,
     private readonly mailer: Mailer,
-    private readonly attempts: LoginAttemptsLimiter,
-    private readonly failures: FailedAuthThrottle,
-    @Inject(accountsConfig.KEY) private readonly config: AccountsConfig,
+    private readonly credentialAttempts: CredentialAttempts,
+    private readonly config: AccountsConfig,
   ) {}
 
   /**
@@ -241,9 +239,7 @@ export class InvitationsService {
    */
   async accept(token: string, password: string, request: RequestMeta): Promise<AcceptedInvitation> {
     const ip = request.ip ?? undefined;
-    this.failures.assertAllowed('login', ip);
-    await this.attempts.consumeToken('invitation', token);
-    await this.failures.countAttempt('login', ip);
+    await this.credentialAttempts.admit({ token, purpose: 'invitation' }, ip, true);
     const invitation = await this.invitations.findOneBy({
       tokenHash: hashInvitationToken(token),
       acceptedAt: IsNull(),
@@ -308,14 +304,21 @@ export class InvitationsService {
   }
 }
 
-function view(row: Invitation): InvitationView {
+function view({
+  id,
+  email,
+  role,
+  invitedByUserId,
+  expiresAt,
+  createdAt,
+}: Invitation): InvitationView {
   return {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    invitedByUserId: row.invitedByUserId,
-    expiresAt: row.expiresAt.toISOString(),
-    createdAt: row.createdAt.toISOString(),
+    id,
+    email,
+    role,
+    invitedByUserId,
+    expiresAt: expiresAt.toISOString(),
+    createdAt: createdAt.toISOString(),
   };
 }
 

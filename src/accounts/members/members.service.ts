@@ -65,17 +65,10 @@ export class MembersService {
       this.assertMayManage(actor, target, role);
       if (!(await this.users.changeRole(by.accountId, target.id, target.role, role, manager)))
         throw memberChanged();
-      await this.activity.record(
-        {
-          accountId: by.accountId,
-          type: 'member.role_changed',
-          actor: by.actor,
-          target: { type: 'user', id: target.id },
-          data: { email: target.email, from: target.role, to: role },
-          request: by.request,
-        },
-        manager,
-      );
+      await this.recordChange(by, target, manager, 'member.role_changed', {
+        from: target.role,
+        to: role,
+      });
       await this.invitations.revokeBeyondRole(by, target, role, manager);
       return { target, from: target.role };
     });
@@ -102,17 +95,7 @@ export class MembersService {
       }
       this.assertMayManage(actor, target);
       await this.users.removeMember(by.accountId, target.id, manager);
-      await this.activity.record(
-        {
-          accountId: by.accountId,
-          type: 'member.removed',
-          actor: by.actor,
-          target: { type: 'user', id: target.id },
-          data: { email: target.email, role: target.role },
-          request: by.request,
-        },
-        manager,
-      );
+      await this.recordChange(by, target, manager, 'member.removed', { role: target.role });
       await this.invitations.revokeBeyondRole(by, target, null, manager);
     });
     this.logger.log({ accountId: by.accountId, userId }, 'Member removed');
@@ -157,20 +140,34 @@ export class MembersService {
       throw roleForbidden(actor.role, ['owner'], { message: 'Only the owner transfers ownership' });
     if (!(await this.users.changeRole(by.accountId, target.id, target.role, 'owner', manager)))
       throw memberChanged();
-    await this.activity.record(
+    await this.recordChange(by, target, manager, 'account.ownership_transferred', {
+      previousOwnerUserId: by.userId,
+      previousRole: target.role,
+    });
+    // The previous owner is an admin now: their pending admin invitations go.
+    await this.invitations.revokeBeyondRole(by, actorRow, 'admin', manager);
+    return { target, from: target.role };
+  }
+
+  /** An audited change to a member (the target), recorded in the change's transaction. */
+  private recordChange(
+    by: MemberActor,
+    target: Member,
+    manager: EntityManager,
+    type: 'member.role_changed' | 'member.removed' | 'account.ownership_transferred',
+    data: Record<string, unknown>,
+  ): Promise<unknown> {
+    return this.activity.record(
       {
         accountId: by.accountId,
-        type: 'account.ownership_transferred',
+        type,
         actor: by.actor,
         target: { type: 'user', id: target.id },
-        data: { email: target.email, previousOwnerUserId: by.userId, previousRole: target.role },
+        data: { email: target.email, ...data },
         request: by.request,
       },
       manager,
     );
-    // The previous owner is an admin now: their pending admin invitations go.
-    await this.invitations.revokeBeyondRole(by, actorRow, 'admin', manager);
-    return { target, from: target.role };
   }
 
   /** The target's role, and the new one when given, must be among those `by` may assign. */

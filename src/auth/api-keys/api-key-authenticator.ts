@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
-import { authConfig, AuthConfig } from '../../config/auth.config';
+import { AuthConfig } from '../../config/auth.config';
 import type { Principal } from '../principal';
 import { ApiKey } from './api-key.entity';
 import { apiKeyHashMatches, parseApiKey } from './api-key-format';
@@ -25,7 +25,7 @@ export class ApiKeyAuthenticator {
 
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    private readonly config: AuthConfig,
   ) {}
 
   /** Drops a key's cached row: its next request reads the database (after an edit or a revocation). */

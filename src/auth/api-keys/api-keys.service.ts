@@ -5,7 +5,7 @@ import { EntityManager, IsNull, LessThan, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { toValidationError } from '../../common/validation/validation-exception.factory';
-import { authConfig, AuthConfig } from '../../config/auth.config';
+import { AuthConfig } from '../../config/auth.config';
 import { actorOf } from '../../events/activity-event';
 import { ActivityLog } from '../../events/activity-log';
 import { either, keyScopesAllowed, Role, roleForbidden, rolesGranting } from '../roles';
@@ -52,7 +52,7 @@ export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    private readonly config: AuthConfig,
     @Inject(API_KEY_CAP) private readonly cap: ApiKeyCap,
     private readonly activity: ActivityLog,
     private readonly authenticator: ApiKeyAuthenticator,

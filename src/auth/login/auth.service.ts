@@ -1,21 +1,20 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { CredentialAttempts } from '../throttling/credential-attempts';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
-import { authConfig, AuthConfig } from '../../config/auth.config';
-import { securityConfig, SecurityConfig } from '../../config/security.config';
+import { AuthConfig } from '../../config/auth.config';
+import { SecurityConfig } from '../../config/security.config';
 import type { ActivityEvent } from '../../events/activity-event';
 import { ActivityLog } from '../../events/activity-log';
 import { AccountSecurityService } from '../mfa/account-security.service';
 import { MfaService, mfaInvalid, SecondFactor, TotpSetup } from '../mfa/mfa.service';
 import { AuthSessionsService } from '../tokens/auth-sessions.service';
 import { invalid, JwtTokensService } from '../tokens/jwt-tokens.service';
-import { FailedAuthThrottle } from '../throttling/failed-auth.throttle';
 import { Argon2Gate } from '../users/argon2-gate';
 import { User } from '../users/user.entity';
 import { ARGON2_OPTIONS, UsersService } from '../users/users.service';
-import { LoginAttemptsLimiter } from './login-attempts.limiter';
 
 export interface TokenPair {
   accessToken: string;
@@ -48,14 +47,13 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly sessions: AuthSessionsService,
     private readonly tokens: JwtTokensService,
-    private readonly attempts: LoginAttemptsLimiter,
-    private readonly failures: FailedAuthThrottle,
+    private readonly credentialAttempts: CredentialAttempts,
     private readonly argon2: Argon2Gate,
     private readonly mfa: MfaService,
     private readonly accountSecurity: AccountSecurityService,
     private readonly activityLog: ActivityLog,
-    @Inject(authConfig.KEY) private readonly config: AuthConfig,
-    @Inject(securityConfig.KEY) private readonly security: SecurityConfig,
+    private readonly config: AuthConfig,
+    private readonly security: SecurityConfig,
   ) {}
 
   async login(input: LoginInput, meta: RequestMeta): Promise<LoginResult> {
@@ -132,8 +130,7 @@ export class AuthService {
   /** Throttles, then email + password: the same 401 for an unknown email and a wrong password. */
   private async firstFactor(input: LoginInput, meta: RequestMeta): Promise<User> {
     const ip = meta.ip ?? undefined;
-    this.failures.assertAllowed('login', ip);
-    await this.attempts.consume(input.email, ip);
+    await this.credentialAttempts.admit({ email: input.email }, ip, false);
     const user = await this.users.findByEmailWithPasswordHash(input.email);
     const hash = user?.passwordHash ?? (await this.dummyPasswordHash());
     const matches = await this.argon2.verify(hash, input.password);
@@ -144,7 +141,7 @@ export class AuthService {
     const refused = new ApiError('INVALID_CREDENTIALS', 'Email or password is incorrect', {
       hint: this.invalidCredentialsHint(),
     });
-    throw await this.failures.recordFailure('login', ip, refused);
+    throw await this.credentialAttempts.refuse(ip, refused);
   }
 
   /** Where accounts come from in this mode: sign-up when it is open, else the catalogue's (CLI). */
@@ -216,7 +213,7 @@ export class AuthService {
   private async refuseSecondFactor(user: User, meta: RequestMeta): Promise<ApiError> {
     this.logger.log({ userId: user.id }, 'Login refused: second factor');
     await this.recordFailure(user, 'mfa_invalid', meta);
-    return this.failures.recordFailure('login', meta.ip ?? undefined, mfaInvalid());
+    return this.credentialAttempts.refuse(meta.ip ?? undefined, mfaInvalid());
   }
 
   private recordFailure(user: User, reason: string, meta: RequestMeta): Promise<void> {

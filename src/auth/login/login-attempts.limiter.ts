@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../common/errors/api-error';
-import { authConfig, AuthConfig } from '../../config/auth.config';
+import { AuthConfig } from '../../config/auth.config';
 import { normalizeEmail } from '../users/users.service';
 
 const WINDOW_MS = 60_000;
@@ -16,7 +16,7 @@ const WINDOW_MS = 60_000;
 export class LoginAttemptsLimiter {
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
-    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    private readonly config: AuthConfig,
   ) {}
 
   async consume(email: string, ip: string | undefined): Promise<void> {

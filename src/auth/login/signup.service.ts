@@ -1,18 +1,17 @@
-import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
+import { ConflictException, Injectable, Logger } from '@nestjs/common';
+import { CredentialAttempts } from '../throttling/credential-attempts';
 import { ModuleRef } from '@nestjs/core';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
-import { accountsConfig, AccountsConfig } from '../../config/accounts.config';
-import { securityConfig, SecurityConfig } from '../../config/security.config';
+import { AccountsConfig } from '../../config/accounts.config';
+import { SecurityConfig } from '../../config/security.config';
 import { ActivityLog } from '../../events/activity-log';
 import { Mailer } from '../../mail/mailer';
-import { FailedAuthThrottle } from '../throttling/failed-auth.throttle';
 import { normalizeEmail, PASSWORD_MIN_LENGTH, UsersService } from '../users/users.service';
 import { ACCOUNT_OPENER, AccountOpener } from './account-opener';
-import { LoginAttemptsLimiter } from './login-attempts.limiter';
 import { generateSignupToken, hashMailedToken } from './mailed-token';
 import { SignupConfirmation } from './signup-confirmation.entity';
 
@@ -52,12 +51,11 @@ export class SignupService {
     @InjectRepository(SignupConfirmation)
     private readonly confirmations: Repository<SignupConfirmation>,
     private readonly users: UsersService,
-    private readonly attempts: LoginAttemptsLimiter,
-    private readonly failures: FailedAuthThrottle,
+    private readonly credentialAttempts: CredentialAttempts,
     private readonly mailer: Mailer,
     private readonly activityLog: ActivityLog,
-    @Inject(securityConfig.KEY) private readonly config: SecurityConfig,
-    @Inject(accountsConfig.KEY) private readonly links: AccountsConfig,
+    private readonly config: SecurityConfig,
+    private readonly links: AccountsConfig,
   ) {}
 
   /** 404 NOT_FOUND, exactly like an unknown route, when sign-up is off. */
@@ -75,9 +73,7 @@ export class SignupService {
   async signup(input: SignupInput, meta: RequestMeta): Promise<SignupAnswer> {
     this.assertEnabled();
     const ip = meta.ip ?? undefined;
-    this.failures.assertAllowed('login', ip);
-    await this.attempts.consume(input.email, ip);
-    await this.failures.countAttempt('login', ip);
+    await this.credentialAttempts.admit({ email: input.email }, ip, true);
     const email = normalizeEmail(input.email);
     const token = generateSignupToken();
     const now = new Date();
@@ -122,9 +118,7 @@ export class SignupService {
   async confirm(token: string, meta: RequestMeta): Promise<SignupAnswer> {
     this.assertEnabled();
     const ip = meta.ip ?? undefined;
-    this.failures.assertAllowed('login', ip);
-    await this.attempts.consumeToken('signup', token);
-    await this.failures.countAttempt('login', ip);
+    await this.credentialAttempts.admit({ token, purpose: 'signup' }, ip, true);
     const row = await this.confirmations
       .createQueryBuilder('c')
       .addSelect('c.passwordHash')

@@ -1,6 +1,6 @@
+import { Caller, CurrentCaller } from '../caller';
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
 import { CurrentPrincipal, Principal } from '../principal';
@@ -37,15 +37,11 @@ export class AccountSecurityController {
     ok: AccountSecurityResponse,
     errors: [...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  update(
-    @CurrentPrincipal() principal: Principal,
-    @Body() body: UpdateAccountSecurityDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
+  update(@Body() body: UpdateAccountSecurityDto, @CurrentCaller() caller: Caller) {
     return this.security.update(
-      { accountId: principal.accountId, userId: principal.userId! },
+      { accountId: caller.principal.accountId, userId: caller.principal.userId! },
       body,
-      meta,
+      caller.request,
     );
   }
 }

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { keyMaterials, Opened, openWithAny } from '../../common/crypto/keyring';
-import { securityConfig, SecurityConfig } from '../../config/security.config';
+import { SecurityConfig } from '../../config/security.config';
 import { JwtSecret } from '../tokens/jwt-secret';
 
 const VERSION = 'v1';
@@ -26,7 +26,7 @@ export class MfaKeys {
   private readonly encryptionKeys: Buffer[];
   private readonly recoveryKeys: Buffer[];
 
-  constructor(@Inject(securityConfig.KEY) config: SecurityConfig, jwtSecret: JwtSecret) {
+  constructor(config: SecurityConfig, jwtSecret: JwtSecret) {
     const materials = keyMaterials(
       config.mfaEncryptionKey ?? jwtSecret.value,
       ...config.mfaPreviousKeys,

@@ -1,6 +1,6 @@
+import { Caller, CurrentCaller } from '../caller';
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
 import { CurrentPrincipal, Principal } from '../principal';
@@ -70,12 +70,14 @@ export class MfaController {
     ok: RecoveryCodesResponse,
     errors: [...JSON_BODY_ERRORS, 'MFA_INVALID', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   })
-  async enable(
-    @CurrentPrincipal() principal: Principal,
-    @Body() body: TotpCodeDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return { recoveryCodes: await this.mfa.enable(dashboardUser(principal), body.code, meta) };
+  async enable(@Body() body: TotpCodeDto, @CurrentCaller() caller: Caller) {
+    return {
+      recoveryCodes: await this.mfa.enable(
+        dashboardUser(caller.principal),
+        body.code,
+        caller.request,
+      ),
+    };
   }
 
   @Post('totp/disable')
@@ -88,11 +90,7 @@ export class MfaController {
     noContent: 'Two-factor sign-in is off',
     errors: [...JSON_BODY_ERRORS, 'MFA_INVALID', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   })
-  async disable(
-    @CurrentPrincipal() principal: Principal,
-    @Body() body: TotpCodeDto,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
-    await this.mfa.disable(dashboardUser(principal), body.code, meta);
+  async disable(@Body() body: TotpCodeDto, @CurrentCaller() caller: Caller): Promise<void> {
+    await this.mfa.disable(dashboardUser(caller.principal), body.code, caller.request);
   }
 }

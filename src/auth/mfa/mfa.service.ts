@@ -1,12 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { toDataURL } from 'qrcode';
 import { DataSource, EntityManager, In, IsNull, Not, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
-import { mfaConfig, MfaConfig } from '../../config/mfa.config';
-import { securityConfig, SecurityConfig } from '../../config/security.config';
+import { MfaConfig } from '../../config/mfa.config';
+import { SecurityConfig } from '../../config/security.config';
 import { ActivityLog } from '../../events/activity-log';
 import { UsersService } from '../users/users.service';
 import { MfaKeys } from './mfa-keys';
@@ -58,8 +58,8 @@ export class MfaService implements MfaStatus {
     private readonly totpSecrets: TotpSecrets,
     private readonly users: UsersService,
     private readonly activityLog: ActivityLog,
-    @Inject(securityConfig.KEY) private readonly config: SecurityConfig,
-    @Inject(mfaConfig.KEY) lockoutConfig: MfaConfig,
+    private readonly config: SecurityConfig,
+    lockoutConfig: MfaConfig,
   ) {
     this.lockout = new MfaLockout(dataSource, lockoutConfig);
   }

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { LoginAttemptsLimiter } from '../login/login-attempts.limiter';
+import { CredentialAttempts } from './credential-attempts';
 import { FailedAuthThrottle } from './failed-auth.throttle';
 
 /**
@@ -9,7 +10,7 @@ import { FailedAuthThrottle } from './failed-auth.throttle';
  */
 @Global()
 @Module({
-  providers: [LoginAttemptsLimiter, FailedAuthThrottle],
-  exports: [LoginAttemptsLimiter, FailedAuthThrottle],
+  providers: [LoginAttemptsLimiter, FailedAuthThrottle, CredentialAttempts],
+  exports: [LoginAttemptsLimiter, FailedAuthThrottle, CredentialAttempts],
 })
 export class AuthThrottlingModule {}

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { ApiError } from '../../common/errors/api-error';
-import { authConfig, AuthConfig } from '../../config/auth.config';
+import { AuthConfig } from '../../config/auth.config';
 
 const WINDOW_MS = 60_000;
 
@@ -19,7 +19,7 @@ export class FailedAuthThrottle {
 
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
-    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    private readonly config: AuthConfig,
   ) {}
 
   /** Throws 429 when this IP is already over its limit of failures of this kind. */

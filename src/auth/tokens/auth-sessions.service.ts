@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { v5 as nameBasedUuid } from 'uuid';
 import { deleteInBatches } from '../../common/database/delete-in-batches';
-import { authConfig, AuthConfig } from '../../config/auth.config';
+import { AuthConfig } from '../../config/auth.config';
 import { AuthSession } from './auth-session.entity';
 import { JwtTokensService } from './jwt-tokens.service';
 import { RefreshToken } from './refresh-token.entity';
@@ -36,7 +36,7 @@ export class AuthSessionsService {
     @InjectRepository(AuthSession) private readonly sessions: Repository<AuthSession>,
     @InjectRepository(RefreshToken) private readonly tokens: Repository<RefreshToken>,
     private readonly jwt: JwtTokensService,
-    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    private readonly config: AuthConfig,
   ) {}
 
   async open(userId: string, accountId: string): Promise<string> {

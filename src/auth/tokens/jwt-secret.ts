@@ -1,9 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { authConfig, AuthConfig, MIN_SECRET_LENGTH } from '../../config/auth.config';
+import { AppConfig } from '../../config/app.config';
+import { AuthConfig, MIN_SECRET_LENGTH } from '../../config/auth.config';
 
 /**
  * The HS256 secret: JWT_SECRET when set (authConfig validates it, and requires it in production);
@@ -16,7 +16,7 @@ export class JwtSecret {
   /** JWT_PREVIOUS_SECRETS: still accepted when verifying, so a rotation logs nobody out. */
   readonly previous: readonly string[];
 
-  constructor(@Inject(authConfig.KEY) auth: AuthConfig, @Inject(appConfig.KEY) app: AppConfig) {
+  constructor(auth: AuthConfig, app: AppConfig) {
     this.value = auth.jwtSecret ?? storedJwtSecret(app.dataDir);
     this.previous = auth.jwtPreviousSecrets.filter((secret) => secret !== this.value);
   }

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../common/errors/api-error';
-import { authConfig, AuthConfig } from '../../config/auth.config';
+import { AuthConfig } from '../../config/auth.config';
 import { JwtSecret } from './jwt-secret';
 
 export type TokenType = 'access' | 'refresh';
@@ -20,7 +20,7 @@ export interface TokenClaims {
 export class JwtTokensService {
   constructor(
     private readonly jwt: JwtService,
-    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    private readonly config: AuthConfig,
     private readonly secret: JwtSecret,
   ) {}
 

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import pLimit from 'p-limit';
-import { authConfig, AuthConfig } from '../../config/auth.config';
+import { AuthConfig } from '../../config/auth.config';
 
 /**
  * argon2id runs on libuv's small thread pool (4 threads by default), which file and DNS work
@@ -12,7 +12,7 @@ import { authConfig, AuthConfig } from '../../config/auth.config';
 export class Argon2Gate {
   private readonly limit: ReturnType<typeof pLimit>;
 
-  constructor(@Inject(authConfig.KEY) config: AuthConfig) {
+  constructor(config: AuthConfig) {
     this.limit = pLimit(config.argon2Concurrency);
   }
 

@@ -4,7 +4,6 @@ import { PeriodicScan } from './periodic-scan';
 
 /** A scan over fixed items whose handler refuses the ones named in `poisoned`. */
 class ItemsScan extends PeriodicScan {
-  protected readonly logger = new Logger('ItemsScan');
   readonly backoff = new ItemBackoff(60_000, 3_600_000);
   readonly handled: string[] = [];
   passes = 0;
@@ -13,11 +12,7 @@ class ItemsScan extends PeriodicScan {
     private readonly items: string[],
     private readonly poisoned: Set<string>,
   ) {
-    super();
-  }
-
-  protected intervalMs(): number {
-    return 3_600_000;
+    super(3_600_000);
   }
 
   protected async scan(): Promise<number> {

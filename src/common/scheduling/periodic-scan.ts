@@ -2,18 +2,19 @@ import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nest
 import { ItemBackoff } from './item-backoff';
 
 /**
- * A scan that runs every `intervalMs` on each instance from the application's start until its
- * shutdown (which waits for the pass in flight). `runOnce()` runs a pass now; overlapping calls
- * share it. A failing pass is logged and the next tick tries again.
+ * A scan that runs every `intervalMs` (0: never on a timer) on each instance from the
+ * application's start until its shutdown (which waits for the pass in flight). `runOnce()` runs a
+ * pass now; overlapping calls share it. A failing pass is logged, under the subclass's name, and
+ * the next tick tries again.
  */
 export abstract class PeriodicScan<T = number>
   implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
-  protected abstract readonly logger: Logger;
+  protected readonly logger = new Logger(this.constructor.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<T>;
 
-  protected abstract intervalMs(): number;
+  constructor(private readonly intervalMs: number) {}
   /** One pass; resolves to what it did (by default the items it handled: events recorded). */
   protected abstract scan(): Promise<T>;
 
@@ -27,8 +28,9 @@ export abstract class PeriodicScan<T = number>
     return this.running !== undefined;
   }
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.intervalMs());
+  onApplicationBootstrap(): void | Promise<void> {
+    if (this.intervalMs <= 0) return;
+    this.timer = setInterval(() => void this.runOnce(), this.intervalMs);
     this.timer.unref();
   }
 
@@ -40,7 +42,7 @@ export abstract class PeriodicScan<T = number>
   runOnce(): Promise<T> {
     this.running ??= this.scan()
       .catch((err: unknown) => {
-        this.logger.warn({ err: (err as Error).message }, `${this.constructor.name} pass failed`);
+        this.logger.warn({ err: (err as Error).message }, 'pass failed');
         return this.failedPass();
       })
       .finally(() => (this.running = undefined));

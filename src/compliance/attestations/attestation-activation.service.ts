@@ -1,15 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
 import { LessThan, Repository } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { claimForActivation, ComplianceActivity } from '../compliance-activity';
-import { CompliancePolicyService } from '../policy/compliance-policy.service';
+import { ComplianceActivity } from '../compliance-activity';
+import { SessionAdmission } from '../session-admission';
 import { SessionsService } from '../sessions/sessions.service';
-import { WalletsService } from '../wallets/wallets.service';
 import { closestFinding, codeOfReason, SourceFinding } from './attestation-judge';
 import { AttestationReaderService } from './attestation-reader.service';
 import { AttestationSession } from './attestation-session.entity';
@@ -46,13 +44,11 @@ const REASON_TEXT: Record<SourceFinding['reason'], string> = {
 export class AttestationActivationService {
   constructor(
     private readonly attestations: AttestationReaderService,
-    private readonly wallets: WalletsService,
+    private readonly admission: SessionAdmission,
     private readonly sessions: SessionsService,
     private readonly activity: ComplianceActivity,
-    private readonly policy: CompliancePolicyService,
     @InjectRepository(AttestationSession)
     private readonly opened: Repository<AttestationSession>,
-    @Inject(appConfig.KEY) private readonly app: AppConfig,
   ) {}
 
   async activate(
@@ -68,20 +64,13 @@ export class AttestationActivationService {
     const candidates = findings.filter((f) => usable.includes(f.source));
     const valid = candidates.find((f) => f.reason === 'ok');
     if (!valid) throw refusal(walletAddress, candidates);
-    await this.policy.enforce(principal.accountId, walletAddress, {
-      kind: 'attestation',
+    const presented = {
+      kind: 'attestation' as const,
       findings,
       used: valid,
       chainTime: chainTime!,
-    });
-    await claimForActivation(
-      this.wallets,
-      this.activity,
-      this.app.mode === 'production',
-      principal,
-      walletAddress,
-      meta,
-    );
+    };
+    await this.admission.admit(principal, walletAddress, presented, meta);
     const session = await this.sessions.activate(
       walletAddress,
       valid.expirationTime === 0 ? undefined : valid.expirationTime,
@@ -96,7 +85,7 @@ export class AttestationActivationService {
       source: source.name,
       uid: source.uid,
     });
-    await this.activity.sessionActivated(principal, session, 'attestation', meta, source);
+    await this.activity.sessionActivated(principal, session, { via: 'attestation', source }, meta);
     return { ...session, source };
   }
 

@@ -1,11 +1,10 @@
+import { Caller, CurrentCaller } from '../../auth/caller';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
 import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
-import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
-import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { AttestationActivationService } from './attestation-activation.service';
 import { ActivateAttestationDto } from './dto/activate-attestation.dto';
 import { AttestationActivationResponse } from './dto/attestation.responses';
@@ -42,9 +41,13 @@ export class AttestationsController {
   })
   activateSessionAttestation(
     @Body() body: ActivateAttestationDto,
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
+    @CurrentCaller() caller: Caller,
   ) {
-    return this.activation.activate(principal, body.walletAddress, body.source, meta);
+    return this.activation.activate(
+      caller.principal,
+      body.walletAddress,
+      body.source,
+      caller.request,
+    );
   }
 }

@@ -1,8 +1,8 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
 import { DataSource, IsNull, Repository } from 'typeorm';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { ActivityLog } from '../../events/activity-log';
 import { recordForWalletOwner } from '../wallet-owner-activity';
 import type { CredentialFile } from '../zk/credential-file';
@@ -31,7 +31,7 @@ export class DemoIssuerService {
   constructor(
     @InjectRepository(IssuedCredential) private readonly issued: Repository<IssuedCredential>,
     private readonly roots: CredentialRootsService,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly config: ComplianceConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Optional() private readonly activity?: ActivityLog,
   ) {}

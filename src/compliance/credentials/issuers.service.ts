@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { configuredIssuerPublicKey, type IssuerPublicKey } from '../zk/issuer-key';
 import { CredentialIssuer, CredentialIssuerKey } from './credential-issuer.entity';
 import { IssuedCredential } from './issued-credential.entity';
@@ -51,7 +51,7 @@ export class IssuersService {
     @InjectRepository(CredentialIssuerKey) private readonly keys: Repository<CredentialIssuerKey>,
     @InjectRepository(IssuedCredential) private readonly issued: Repository<IssuedCredential>,
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(complianceConfig.KEY) config: ComplianceConfig,
+    config: ComplianceConfig,
   ) {
     this.configuredKey = configuredIssuerPublicKey(config.issuerPublicKey);
   }
@@ -232,12 +232,6 @@ function newKeyRow(issuerName: string, key: IssuerPublicKey, validity: Validity)
   return { issuerName, x: key.x, y: key.y, validFrom, validUntil, retiredAt: null };
 }
 
-function keyView(k: CredentialIssuerKey): IssuerKeyView {
-  return {
-    x: k.x,
-    y: k.y,
-    validFrom: k.validFrom,
-    validUntil: k.validUntil,
-    retiredAt: k.retiredAt,
-  };
+function keyView({ x, y, validFrom, validUntil, retiredAt }: CredentialIssuerKey): IssuerKeyView {
+  return { x, y, validFrom, validUntil, retiredAt };
 }

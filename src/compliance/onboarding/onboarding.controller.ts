@@ -1,8 +1,8 @@
+import { Caller, CurrentCaller } from '../../auth/caller';
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
-import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
@@ -55,12 +55,8 @@ export class OnboardingController {
       'INSTITUTION_OWNERSHIP_MISMATCH',
     ],
   })
-  register(
-    @Body() body: RegisterWalletDto,
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.onboarding.register(principal, body, meta);
+  register(@Body() body: RegisterWalletDto, @CurrentCaller() caller: Caller) {
+    return this.onboarding.register(caller.principal, body, caller.request);
   }
 
   @Idempotent()
@@ -85,11 +81,11 @@ export class OnboardingController {
       'CHAIN_UNAVAILABLE',
     ],
   })
-  activateSessionDemo(
-    @Body() body: WalletAddressDto,
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.onboarding.activateDemoSession(principal, body.walletAddress, meta);
+  activateSessionDemo(@Body() body: WalletAddressDto, @CurrentCaller() caller: Caller) {
+    return this.onboarding.activateDemoSession(
+      caller.principal,
+      body.walletAddress,
+      caller.request,
+    );
   }
 }

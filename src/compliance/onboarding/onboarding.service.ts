@@ -1,12 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { AppConfig } from '../../config/app.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { ComplianceActivity } from '../compliance-activity';
-import { CompliancePolicyService } from '../policy/compliance-policy.service';
+import { SessionAdmission } from '../session-admission';
 import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
 import { buildSiweMessage, verifySiweSignature } from '../siwe';
 import { WalletsService } from '../wallets/wallets.service';
@@ -31,9 +31,9 @@ export class OnboardingService {
     private readonly nonces: SiweNoncesService,
     private readonly sessions: SessionsService,
     private readonly activity: ComplianceActivity,
-    private readonly policy: CompliancePolicyService,
-    @Inject(appConfig.KEY) private readonly app: AppConfig,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly admission: SessionAdmission,
+    private readonly app: AppConfig,
+    private readonly config: ComplianceConfig,
   ) {}
 
   private get demo(): boolean {
@@ -104,13 +104,11 @@ export class OnboardingService {
     if (!this.demo) {
       throw new ApiError('DEMO_DISABLED', 'Demo session activation is disabled in production mode');
     }
-    await this.policy.enforce(principal.accountId, wallet, { kind: 'demo' });
-    const bound = await this.wallets.bind(wallet, principal.accountId, 'keep');
-    await this.activity.walletBound(principal, bound, meta);
+    await this.admission.admit(principal, wallet, { kind: 'demo' }, meta);
     const current = await this.freshSession(wallet);
     if (current) return current;
     const session = await this.sessions.activate(wallet);
-    await this.activity.sessionActivated(principal, session, 'demo', meta);
+    await this.activity.sessionActivated(principal, session, { via: 'demo' }, meta);
     return { ...session, walletBound: true, alreadyActive: false };
   }
 

@@ -1,9 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
 import { deleteInBatches } from '../../common/database/delete-in-batches';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { newSiweNonce } from '../siwe';
 import { SiweNonce } from './siwe-nonce.entity';
 
@@ -14,7 +14,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 export class SiweNoncesService {
   constructor(
     @InjectRepository(SiweNonce) private readonly nonces: Repository<SiweNonce>,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly config: ComplianceConfig,
   ) {}
 
   async issue(accountId: string, now = Date.now()): Promise<{ nonce: string; expiresAt: Date }> {

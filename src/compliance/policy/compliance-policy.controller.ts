@@ -1,9 +1,9 @@
+import { Caller, CurrentCaller } from '../../auth/caller';
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireRole } from '../../auth/require-role.decorator';
 import { RequireDashboardLogin, RequireScope } from '../../auth/require-scope.decorator';
-import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
 import { CompliancePolicyService } from './compliance-policy.service';
@@ -43,12 +43,8 @@ export class CompliancePolicyController {
     ok: CompliancePolicyResponse,
     errors: [...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
-  set(
-    @Body() body: CompliancePolicyDto,
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.policy.update(principal, body, meta);
+  set(@Body() body: CompliancePolicyDto, @CurrentCaller() caller: Caller) {
+    return this.policy.update(caller.principal, body, caller.request);
   }
 
   @Post('evaluate')

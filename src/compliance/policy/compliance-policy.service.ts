@@ -1,12 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
 import { Repository } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { AppConfig } from '../../config/app.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { actorOf } from '../../events/activity-event';
 import { ActivityLog } from '../../events/activity-log';
 import type { SourceFinding } from '../attestations/attestation-judge';
@@ -52,8 +52,8 @@ export class CompliancePolicyService {
     private readonly attestations: AttestationReaderService,
     private readonly issuers: IssuersService,
     private readonly activity: ActivityLog,
-    @Inject(appConfig.KEY) private readonly app: AppConfig,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly app: AppConfig,
+    private readonly config: ComplianceConfig,
   ) {}
 
   async rulesOf(accountId: string): Promise<CompliancePolicyRules> {

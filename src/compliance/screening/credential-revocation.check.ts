@@ -1,5 +1,3 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SessionRevocationReason } from '../sessions/attester.service';
 import { rowsOfCurrentSessions } from './current-sessions';
@@ -10,21 +8,10 @@ import type { ScreenedWallet } from './sanctions-screen.service';
  * A check answered by the database alone: the wallets whose current session was opened by a
  * verified proof (verify_challenges, alias `t`) joined as `from` says, where `where` holds.
  */
-abstract class ProofSessionCheck implements RevocationCheck {
-  abstract readonly reason: SessionRevocationReason;
-  protected abstract readonly from: string;
-  protected abstract readonly where: string;
-
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  async revoked(sessions: readonly ScreenedWallet[]): Promise<Set<string>> {
-    const rows = await rowsOfCurrentSessions<{ wallet: string }>(this.dataSource, sessions, {
-      select: 'DISTINCT t.wallet_address AS wallet',
-      from: this.from,
-      where: this.where,
-    });
-    return new Set(rows.map((r) => r.wallet));
-  }
+export interface ProofSessionRule {
+  reason: SessionRevocationReason;
+  from: string;
+  where: string;
 }
 
 /**
@@ -32,13 +19,11 @@ abstract class ProofSessionCheck implements RevocationCheck {
  * verified proof whose credential (nullifier) the issuer has revoked since. Sessions opened any
  * other way (the demo activation) have no credential and never match.
  */
-@Injectable()
-export class CredentialRevocationCheck extends ProofSessionCheck {
-  readonly reason = 'credential_revoked' as const;
-  protected readonly from =
-    'verify_challenges t JOIN issued_credentials ic ON ic.nullifier = t.nullifier';
-  protected readonly where = 'ic.revoked_at IS NOT NULL';
-}
+export const CREDENTIAL_REVOKED: ProofSessionRule = {
+  reason: 'credential_revoked',
+  from: 'verify_challenges t JOIN issued_credentials ic ON ic.nullifier = t.nullifier',
+  where: 'ic.revoked_at IS NOT NULL',
+};
 
 /**
  * "issuer_revoked": the wallet's current session was opened by a proof of a credential whose
@@ -46,10 +31,28 @@ export class CredentialRevocationCheck extends ProofSessionCheck {
  * The CLI ends those sessions itself; this catches any it could not (a failed transaction, a
  * revocation written while the command's ending was interrupted) within one interval.
  */
-@Injectable()
-export class IssuerRevocationCheck extends ProofSessionCheck {
-  readonly reason = 'issuer_revoked' as const;
-  protected readonly from =
-    'verify_challenges t JOIN credential_issuers ci ON ci.name = t.issuer_name';
-  protected readonly where = 'ci.revoked_at IS NOT NULL';
+export const ISSUER_REVOKED: ProofSessionRule = {
+  reason: 'issuer_revoked',
+  from: 'verify_challenges t JOIN credential_issuers ci ON ci.name = t.issuer_name',
+  where: 'ci.revoked_at IS NOT NULL',
+};
+
+export class ProofSessionCheck implements RevocationCheck {
+  readonly reason: SessionRevocationReason;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rule: ProofSessionRule,
+  ) {
+    this.reason = rule.reason;
+  }
+
+  async revoked(sessions: readonly ScreenedWallet[]): Promise<Set<string>> {
+    const rows = await rowsOfCurrentSessions<{ wallet: string }>(this.dataSource, sessions, {
+      select: 'DISTINCT t.wallet_address AS wallet',
+      from: this.rule.from,
+      where: this.rule.where,
+    });
+    return new Set(rows.map((r) => r.wallet));
+  }
 }

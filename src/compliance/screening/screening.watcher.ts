@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { withAdvisoryLock } from '../../common/database/advisory-lock';
 import { ItemBackoff } from '../../common/scheduling/item-backoff';
 import { PeriodicScan } from '../../common/scheduling/periodic-scan';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { SYSTEM_ACTOR } from '../../events/activity-event';
 import { AttesterService, SessionRevocationReason } from '../sessions/attester.service';
 import { REVOCATION_CHECKS, RevocationCheck } from './revocation-checks';
@@ -33,7 +33,6 @@ export interface ScreeningPass {
  */
 @Injectable()
 export class ScreeningWatcher extends PeriodicScan<ScreeningPass> {
-  protected readonly logger = new Logger(ScreeningWatcher.name);
   private readonly backoff = new ItemBackoff(RETRY_BASE_MS, RETRY_MAX_MS);
 
   constructor(
@@ -41,17 +40,9 @@ export class ScreeningWatcher extends PeriodicScan<ScreeningPass> {
     private readonly screen: SanctionsScreen,
     private readonly attester: AttesterService,
     @Inject(REVOCATION_CHECKS) private readonly checks: RevocationCheck[],
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly config: ComplianceConfig,
   ) {
-    super();
-  }
-
-  protected intervalMs(): number {
-    return this.config.screeningIntervalMs;
-  }
-
-  override onApplicationBootstrap(): void {
-    if (this.config.screeningIntervalMs > 0) super.onApplicationBootstrap();
+    super(config.screeningIntervalMs);
   }
 
   protected override failedPass(): ScreeningPass {

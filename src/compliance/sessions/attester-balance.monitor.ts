@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PeriodicScan } from '../../common/scheduling/periodic-scan';
 import { withTimeout } from '../../common/scheduling/with-timeout';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { Metrics } from '../../metrics/metrics.service';
 import { AttesterService } from './attester.service';
 
@@ -16,24 +16,18 @@ const START_CHECK_TIMEOUT_MS = 3_000;
  */
 @Injectable()
 export class AttesterBalanceMonitor extends PeriodicScan<boolean> {
-  protected readonly logger = new Logger(AttesterBalanceMonitor.name);
-
   constructor(
     private readonly attester: AttesterService,
     private readonly metrics: Metrics,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly config: ComplianceConfig,
   ) {
-    super();
+    super(config.attesterBalanceCheckMs);
     metrics.attesterLowBalanceThresholdWei.set(Number(config.attesterLowBalanceWei));
-  }
-
-  protected intervalMs(): number {
-    return this.config.attesterBalanceCheckMs;
   }
 
   override async onApplicationBootstrap(): Promise<void> {
     await withTimeout(this.runOnce(), START_CHECK_TIMEOUT_MS).catch(() => undefined);
-    if (this.config.attesterBalanceCheckMs > 0) super.onApplicationBootstrap();
+    super.onApplicationBootstrap();
   }
 
   /** One reading; resolves to whether the balance is low. */

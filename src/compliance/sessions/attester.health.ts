@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { HealthIndicatorResult } from '@nestjs/terminus';
 import { formatEther } from 'ethers';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { ReadinessRegistry } from '../../health/readiness.registry';
 import { withTimeout } from '../../common/scheduling/with-timeout';
 import { AttesterService } from './attester.service';
@@ -19,7 +19,7 @@ const STATUS_TIMEOUT_MS = 1_500;
 export class AttesterHealthIndicator {
   constructor(
     private readonly attester: AttesterService,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly config: ComplianceConfig,
     readiness: ReadinessRegistry,
   ) {
     readiness.register(() => this.check('attester'));

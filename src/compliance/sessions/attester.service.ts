@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { getAddress, TransactionRequest, Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { ActivityLog } from '../../events/activity-log';
 import type { ActivityActor } from '../../events/activity-event';
 import { ComplianceKeys } from '../compliance-keys';
@@ -54,7 +54,7 @@ export class AttesterService implements OnApplicationShutdown {
 
   constructor(
     private readonly connection: RegistryConnection,
-    @Inject(complianceConfig.KEY) config: ComplianceConfig,
+    config: ComplianceConfig,
     keys: ComplianceKeys,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Optional() private readonly activity?: ActivityLog,

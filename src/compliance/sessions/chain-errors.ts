@@ -30,28 +30,38 @@ export function isInsufficientFunds(error: unknown): boolean {
   );
 }
 
-/** 502 BROADCAST_FAILED: the attester cannot pay for gas; only the operator can help. */
+/**
+ * 502 BROADCAST_FAILED (phase broadcast) for a reason the attester's side knows, with what
+ * helps: `details[0].reason` lets a client tell "retry later" from "call the operator".
+ */
+function attesterRefused(
+  reason: BroadcastFailureReason,
+  message: string,
+  opts: { cause?: unknown; hint?: string } = {},
+): ApiError {
+  return new ApiError('BROADCAST_FAILED', message, { ...opts, extra: { reason } });
+}
+
+/** The attester cannot pay for gas; only the operator can help. */
 export function attesterUnfunded(cause: unknown): ApiError {
-  return new ApiError(
-    'BROADCAST_FAILED',
+  return attesterRefused(
+    'insufficient_funds',
     'The attester account cannot pay for gas (insufficient funds); no session was activated and nothing was sent',
     {
       cause,
       hint: "The service's attester account is out of ETH: retrying will not help until the operator funds it (ATTESTER_LOW_BALANCE_ETH, npm run cli -- attester fund).",
-      extra: { reason: 'insufficient_funds' satisfies BroadcastFailureReason },
     },
   );
 }
 
-/** 502 BROADCAST_FAILED: the nonce stayed taken past the request's deadline (another sender). */
+/** The nonce stayed taken past the request's deadline (another sender). */
 export function nonceUnavailable(cause: unknown): ApiError {
-  return new ApiError(
-    'BROADCAST_FAILED',
+  return attesterRefused(
+    'nonce',
     "The attester's next nonce stayed taken by other transactions until the deadline; nothing of this request was mined",
     {
       cause,
       hint: 'Another sender uses the attester key (replicas bursting, or a stuck transaction): retry in a few seconds; if it persists, the operator checks cgk_attester_pending_transactions.',
-      extra: { reason: 'nonce' satisfies BroadcastFailureReason },
     },
   );
 }
@@ -60,10 +70,7 @@ export function nonceUnavailable(cause: unknown): ApiError {
 export function sendRefused(error: unknown, message: string): ApiError {
   if (isInsufficientFunds(error)) return attesterUnfunded(error);
   if (isNonceClash(error)) return nonceUnavailable(error);
-  return new ApiError('BROADCAST_FAILED', message, {
-    cause: error,
-    extra: { reason: 'refused' satisfies BroadcastFailureReason },
-  });
+  return attesterRefused('refused', message, { cause: error });
 }
 
 /** Classifies a failure before the transaction was sent: unreachable RPC -> 503, revert/refusal -> 502. */
@@ -79,12 +86,11 @@ export function beforeSendFailure(error: unknown): ApiError {
  * transaction that could not be mined; the hint says why and what helps.
  */
 export function feeOverCap(priceWei: bigint, capWei: bigint): ApiError {
-  return new ApiError(
-    'BROADCAST_FAILED',
+  return attesterRefused(
+    'fee_cap',
     `Gas on the network costs ${gwei(priceWei)} gwei, above the attester's cap of ${gwei(capWei)} gwei; no session was activated and nothing was sent`,
     {
       hint: "Gas is above the operator's cap (ATTESTER_MAX_FEE_GWEI); retry when fees fall, or the operator raises the cap.",
-      extra: { reason: 'fee_cap' satisfies BroadcastFailureReason },
     },
   );
 }

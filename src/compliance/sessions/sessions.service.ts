@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import { ApiError } from '../../common/errors/api-error';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { SanctionsScreen } from '../screening/sanctions-screen.service';
 import { AttesterService } from './attester.service';
 
@@ -21,7 +21,7 @@ export class SessionsService {
   constructor(
     private readonly attester: AttesterService,
     private readonly screen: SanctionsScreen,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly config: ComplianceConfig,
   ) {}
 
   /** The wallet's session end and the chain's clock (unix s), read at the same block. */

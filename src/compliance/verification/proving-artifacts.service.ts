@@ -1,9 +1,9 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type express from 'express';
 import { ApiError } from '../../common/errors/api-error';
 import { renderApiError } from '../../common/errors/error-envelope';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { InvalidConfigError } from '../../config/env-reader';
 import { ZK_ARTIFACTS } from '../zk';
 import {
@@ -23,7 +23,7 @@ export class ProvingArtifactsService implements OnModuleInit {
   private described?: ReturnType<typeof describeProvingArtifacts>;
 
   constructor(
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly config: ComplianceConfig,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 

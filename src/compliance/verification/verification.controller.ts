@@ -1,8 +1,8 @@
+import { Caller, CurrentCaller } from '../../auth/caller';
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { Idempotent } from '../../auth/idempotency/idempotent.decorator';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
-import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
@@ -56,11 +56,7 @@ export class VerificationController {
       'CHAIN_UNAVAILABLE',
     ],
   })
-  verify(
-    @Body() body: VerifyProofDto,
-    @CurrentPrincipal() principal: Principal,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.verification.verify(principal, body, meta);
+  verify(@Body() body: VerifyProofDto, @CurrentCaller() caller: Caller) {
+    return this.verification.verify(caller.principal, body, caller.request);
   }
 }

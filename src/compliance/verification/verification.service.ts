@@ -1,17 +1,15 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import type { RequestMeta } from '../../common/http/request-meta';
-import { claimForActivation, ComplianceActivity } from '../compliance-activity';
+import { ComplianceActivity } from '../compliance-activity';
 import { CredentialRootsService } from '../credentials/credential-roots.service';
-import { CompliancePolicyService } from '../policy/compliance-policy.service';
+import { SessionAdmission } from '../session-admission';
 import { zkSourceName } from '../policy/zk-source';
 import { IssuersService } from '../credentials/issuers.service';
 import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
-import { WalletsService } from '../wallets/wallets.service';
 import { readComplianceStatement, type ComplianceStatement } from '../zk';
 import { VerifyProofDto } from './dto/verify-proof.dto';
 import { ProofVerifierService } from './proof-verifier.service';
@@ -41,16 +39,14 @@ export class VerificationService {
   private readonly logger = new Logger(VerificationService.name);
 
   constructor(
-    private readonly wallets: WalletsService,
     private readonly challenges: VerifyChallengesService,
     private readonly roots: CredentialRootsService,
     private readonly issuers: IssuersService,
     private readonly verifier: ProofVerifierService,
     private readonly sessions: SessionsService,
     private readonly activity: ComplianceActivity,
-    private readonly policy: CompliancePolicyService,
-    @Inject(appConfig.KEY) private readonly app: AppConfig,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly admission: SessionAdmission,
+    private readonly config: ComplianceConfig,
   ) {}
 
   async issueChallenge(principal: Principal, address: string) {
@@ -83,19 +79,12 @@ export class VerificationService {
       );
     }
     // Production: the wallet must already be the caller's (bound with SIWE). Demo: bind-or-own.
-    await this.policy.enforce(principal.accountId, statement.wallet, {
-      kind: 'zk',
+    const presented = {
+      kind: 'zk' as const,
       name: zkSourceName({ name: issuer }),
       expiresAt: statement.expiresAt,
-    });
-    await claimForActivation(
-      this.wallets,
-      this.activity,
-      this.app.mode === 'production',
-      principal,
-      statement.wallet,
-      meta,
-    );
+    };
+    await this.admission.admit(principal, statement.wallet, presented, meta);
     return this.openSession(principal, statement, issuer, meta);
   }
 
@@ -154,7 +143,7 @@ export class VerificationService {
       throw error;
     }
     await this.challenges.recordSession(s.challenge, session.activeUntilUnix, issuerName);
-    await this.activity.sessionActivated(principal, session, 'proof', meta);
+    await this.activity.sessionActivated(principal, session, { via: 'proof' }, meta);
     return {
       ...session,
       verified: true,

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { In, IsNull, LessThan, MoreThan, Repository } from 'typeorm';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { VerifyChallenge } from './verify-challenge.entity';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -14,7 +14,7 @@ export type ChallengeLookup = 'usable' | 'used' | 'unknown';
 export class VerifyChallengesService {
   constructor(
     @InjectRepository(VerifyChallenge) private readonly challenges: Repository<VerifyChallenge>,
-    @Inject(complianceConfig.KEY) private readonly config: ComplianceConfig,
+    private readonly config: ComplianceConfig,
   ) {}
 
   async issue(accountId: string, walletAddress: string): Promise<VerifyChallenge> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ItemBackoff } from '../../common/scheduling/item-backoff';
 import { PeriodicScan } from '../../common/scheduling/periodic-scan';
 import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
@@ -22,7 +22,6 @@ const RETRY_MAX_MS = 15 * 60_000;
  */
 @Injectable()
 export class RelayedTransactionWatcher extends PeriodicScan {
-  protected readonly logger = new Logger(RelayedTransactionWatcher.name);
   private prunedAt = 0;
   private readonly backoff = new ItemBackoff(RETRY_BASE_MS, RETRY_MAX_MS);
 
@@ -32,11 +31,7 @@ export class RelayedTransactionWatcher extends PeriodicScan {
     private readonly activity: ActivityLog,
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
   ) {
-    super();
-  }
-
-  protected intervalMs(): number {
-    return this.config.scanIntervalMs;
+    super(config.scanIntervalMs);
   }
 
   protected async scan(): Promise<number> {

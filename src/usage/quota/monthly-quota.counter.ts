@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { redisConfig, RedisConfig } from '../../config/redis.config';
+import { RedisConfig } from '../../config/redis.config';
 import type { ThrottlerStorageRecord } from '../rate-limit/memory-fixed-window.storage';
+import { compactScript, fixedWindowHit } from '../rate-limit/fixed-window-script';
 import { RATE_LIMIT_WINDOW_MS, redisRateLimitKey } from '../rate-limit/rate-limit-key';
 import { RedisFailOpen } from '../rate-limit/redis-fail-open';
 import { RedisConnection } from '../rate-limit/redis-connection';
@@ -34,7 +35,7 @@ export interface QuotaCount {
  * KEYS[1] month counter, KEYS[2] minute window; ARGV: quota (-1 unlimited), seed (-1 none),
  * month ttl ms, window ms. Returns {used, admitted, hits, window ms left}.
  */
-const CONSUME_SCRIPT = `
+const CONSUME_SCRIPT = compactScript(`
 local limit = tonumber(ARGV[1])
 local seed = tonumber(ARGV[2])
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -44,16 +45,9 @@ end
 local used = tonumber(redis.call('GET', KEYS[1]))
 if limit >= 0 and used >= limit then return {used, 0, 0, 0} end
 used = redis.call('INCR', KEYS[1])
-local hits = redis.call('INCR', KEYS[2])
-local ttl = redis.call('PTTL', KEYS[2])
-if ttl < 0 then
-  ttl = tonumber(ARGV[4])
-  redis.call('PEXPIRE', KEYS[2], ttl)
-end
+${fixedWindowHit('KEYS[2]', 'ARGV[4]')}
 return {used, 1, hits, ttl}
-`
-  .replace(/^\s+/gm, '')
-  .trim();
+`);
 
 /** The script under a name: ioredis sends EVALSHA (the script once per connection, not per request). */
 const CONSUME_COMMAND = 'cgkConsumeQuotaAndMinute';
@@ -84,7 +78,7 @@ export class MonthlyQuotaCounter {
 
   constructor(
     private readonly connection: RedisConnection,
-    @Inject(redisConfig.KEY) private readonly config: RedisConfig,
+    private readonly config: RedisConfig,
     private readonly rollups: UsageRollupsService,
     private readonly recorder: UsageRecorder,
     @InjectRepository(UsageRollup) private readonly rollupRows: Repository<UsageRollup>,

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { redisConfig, RedisConfig } from '../../config/redis.config';
+import { RedisConfig } from '../../config/redis.config';
 import { MemoryFixedWindowStorage, ThrottlerStorageRecord } from './memory-fixed-window.storage';
 import { RedisConnection } from './redis-connection';
 import { RedisFailOpen } from './redis-fail-open';
@@ -24,7 +24,7 @@ export class RateLimitStorage implements ThrottlerStorage {
 
   constructor(
     connection: RedisConnection,
-    @Inject(redisConfig.KEY) private readonly config: RedisConfig,
+    private readonly config: RedisConfig,
   ) {
     if (connection.client) this.redis = new RedisFixedWindowStorage(connection.client);
     this.failOpen = new RedisFailOpen(

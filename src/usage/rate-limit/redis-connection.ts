@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { HealthIndicatorResult } from '@nestjs/terminus';
 import Redis from 'ioredis';
-import { redisConfig, RedisConfig } from '../../config/redis.config';
+import { RedisConfig } from '../../config/redis.config';
 import { ReadinessRegistry } from '../../health/readiness.registry';
 
 /**
@@ -16,7 +16,7 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
   private lastError?: string;
 
   constructor(
-    @Inject(redisConfig.KEY) private readonly config: RedisConfig,
+    private readonly config: RedisConfig,
     private readonly readiness: ReadinessRegistry,
   ) {
     if (!config.url) return;

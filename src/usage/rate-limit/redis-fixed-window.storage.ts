@@ -1,4 +1,5 @@
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { compactScript, fixedWindowHit } from './fixed-window-script';
 
 /**
  * The Redis storage of @nest-lab/throttler-storage-redis with a fixed-window script: the package's
@@ -8,18 +9,11 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
  */
 export class RedisFixedWindowStorage extends ThrottlerStorageRedisService {
   override getScriptSrc(): string {
-    return `
-      local hits = redis.call('INCR', KEYS[1])
-      local ttl = redis.call('PTTL', KEYS[1])
-      if ttl < 0 then
-        ttl = tonumber(ARGV[2])
-        redis.call('PEXPIRE', KEYS[1], ttl)
-      end
+    return compactScript(`
+      ${fixedWindowHit('KEYS[1]', 'ARGV[2]')}
       local blocked = 0
       if hits > tonumber(ARGV[3]) then blocked = 1 end
       return { hits, ttl, blocked, blocked * ttl }
-    `
-      .replace(/^\s+/gm, '')
-      .trim();
+    `);
   }
 }

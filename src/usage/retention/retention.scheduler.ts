@@ -1,11 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuditEventsService } from '../../audit/audit-events.service';
 import { AuthSessionsService } from '../../auth/tokens/auth-sessions.service';
 import { SiweNoncesService } from '../../compliance/onboarding/siwe-nonces.service';
 import { withAdvisoryLock } from '../../common/database/advisory-lock';
 import { PeriodicScan } from '../../common/scheduling/periodic-scan';
-import { usageConfig, UsageConfig } from '../../config/usage.config';
+import { UsageConfig } from '../../config/usage.config';
 import { UsageRetentionService } from './usage-retention.service';
 
 export type RetentionOutcome =
@@ -19,7 +19,6 @@ export type RetentionOutcome =
  */
 @Injectable()
 export class RetentionScheduler extends PeriodicScan<RetentionOutcome> {
-  protected readonly logger = new Logger(RetentionScheduler.name);
   private sweepAt?: number;
 
   constructor(
@@ -28,13 +27,9 @@ export class RetentionScheduler extends PeriodicScan<RetentionOutcome> {
     private readonly authSessions: AuthSessionsService,
     private readonly siweNonces: SiweNoncesService,
     private readonly auditEvents: AuditEventsService,
-    @Inject(usageConfig.KEY) private readonly config: UsageConfig,
+    private readonly config: UsageConfig,
   ) {
-    super();
-  }
-
-  protected intervalMs(): number {
-    return this.config.pruneIntervalMs;
+    super(config.pruneIntervalMs);
   }
 
   /** One sweep now (the timer's job; tests call it). Overlapping calls in one process skip. */

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { deleteInBatches } from '../../common/database/delete-in-batches';
-import { usageConfig, UsageConfig } from '../../config/usage.config';
+import { UsageConfig } from '../../config/usage.config';
 import { MINUTE_MS } from '../rollups/rollup-buckets';
 import { UsageRollupsService } from '../rollups/usage-rollups.service';
 import { UsageRecord } from '../usage-record.entity';
@@ -15,7 +15,7 @@ export class UsageRetentionService {
   constructor(
     @InjectRepository(UsageRecord) private readonly records: Repository<UsageRecord>,
     private readonly rollups: UsageRollupsService,
-    @Inject(usageConfig.KEY) private readonly config: UsageConfig,
+    private readonly config: UsageConfig,
   ) {}
 
   async pruneExpired(now: number, batchSize: number): Promise<Record<string, number>> {

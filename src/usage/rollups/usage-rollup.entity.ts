@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { RequestDimensions } from '../request-dimensions';
 
 const bigintNumber = {
   to: (value: number) => value,
@@ -27,7 +28,7 @@ const bigintNumber = {
   ],
   { unique: true },
 )
-export class UsageRollup {
+export class UsageRollup extends RequestDimensions {
   @PrimaryGeneratedColumn('increment')
   id: number;
 
@@ -42,26 +43,11 @@ export class UsageRollup {
   @Column({ name: 'bucket_minute', type: 'integer' })
   bucketMinute: number;
 
-  @Column({ name: 'account_id', type: 'varchar', length: 36 })
-  accountId: string;
-
-  @Column({ name: 'auth_method', type: 'varchar', length: 8 })
-  authMethod: string;
-
   @Column({ name: 'api_key_id', type: 'varchar', length: 36 })
   apiKeyId: string;
 
   @Column({ name: 'user_id', type: 'varchar', length: 36 })
   userId: string;
-
-  @Column({ type: 'varchar', length: 8 })
-  method: string;
-
-  @Column({ type: 'varchar', length: 200 })
-  route: string;
-
-  @Column({ name: 'status_code', type: 'integer' })
-  statusCode: number;
 
   @Column({ type: 'varchar', length: 64 })
   code: string;

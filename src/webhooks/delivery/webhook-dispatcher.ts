@@ -1,13 +1,12 @@
 import {
   BeforeApplicationShutdown,
-  Inject,
   Injectable,
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
+import { AppConfig } from '../../config/app.config';
+import { WebhooksConfig } from '../../config/webhooks.config';
 import { WebhookOutbox } from '../outbox/webhook-outbox';
 import { checkWebhookUrl } from '../ssrf/url-policy';
 import { WebhookEndpoint } from '../webhook-endpoint.entity';
@@ -49,8 +48,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     private readonly store: DeliveryStore,
     private readonly outbox: WebhookOutbox,
     private readonly secrets: WebhookSecrets,
-    @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
-    @Inject(appConfig.KEY) private readonly app: AppConfig,
+    private readonly config: WebhooksConfig,
+    private readonly app: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {

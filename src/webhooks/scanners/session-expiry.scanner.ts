@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
 import { ChainResetRegistry, clearingAll } from '../../chain/instance/chain-reset.registry';
 import { AttesterService } from '../../compliance/sessions/attester.service';
-import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
+import { WebhooksConfig } from '../../config/webhooks.config';
 import { SYSTEM_ACTOR } from '../../events/activity-event';
 import { ActivityLog } from '../../events/activity-log';
 import { ItemBackoff } from '../../common/scheduling/item-backoff';
@@ -23,23 +23,18 @@ const RETRY_MAX_MS = 3_600_000;
  */
 @Injectable()
 export class SessionExpiryScanner extends PeriodicScan {
-  protected readonly logger = new Logger(SessionExpiryScanner.name);
   private readonly backoff = new ItemBackoff(RETRY_BASE_MS, RETRY_MAX_MS);
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly activity: ActivityLog,
     private readonly attester: AttesterService,
-    @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
+    private readonly config: WebhooksConfig,
     resets: ChainResetRegistry,
   ) {
-    super();
+    super(config.scanIntervalMs);
     // The sessions of an old chain instance end with it: no session.expiring for them.
     resets.register('watched sessions', clearingAll(WatchedSession));
-  }
-
-  protected intervalMs(): number {
-    return this.config.scanIntervalMs;
   }
 
   protected async scan(): Promise<number> {
