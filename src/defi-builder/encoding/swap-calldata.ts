@@ -132,7 +132,7 @@ function permitInput({ permit, signature }: { permit: PermitSingle; signature: s
  * currency the hop goes to (exact input) or comes from (exact output; V4Router walks it backwards
  * from currencyOut). Empty hookData.
  */
-function pathKeysBody(path: SwapPath, exactOut: boolean): string {
+export function pathKeysBody(path: SwapPath, exactOut: boolean): string {
   let into = path.currencyIn;
   let offsets = '';
   let keys = '';
