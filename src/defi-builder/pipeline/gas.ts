@@ -28,6 +28,7 @@ export const MEASURED_GAS = {
   swap: 151_081n,
   swapNative: 174_312n,
   swapPermit: 168_375n,
+  swapTwoHop: 300_000n,
   mint: 315_715n,
   mintPermit: 325_796n,
   increase: 193_216n,
