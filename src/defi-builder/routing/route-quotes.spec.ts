@@ -5,21 +5,11 @@ import { NetworkFile, resolveNetworkFile } from '../../chain/network/network-def
 import type { Quote } from '../encoding/market-reads';
 import { poolKeyTuple } from '../encoding/pool-key';
 import { bestRoute, choiceQuote, routeQuoteReads } from './route-quotes';
+import { A, B, C, marketPool } from '../../../test/helpers/market';
 import { findRoutes, RoutablePool } from './routes';
 
 const network = resolveNetworkFile(devnetFile as NetworkFile);
-const A = '0x1000000000000000000000000000000000000001';
-const B = '0x2000000000000000000000000000000000000002';
-const C = '0x3000000000000000000000000000000000000003';
-const HOOK = '0x0000000000000000000000000000000000000A80';
-const pool = (id: string, currency0: string, currency1: string, fee: number): RoutablePool => ({
-  id,
-  currency0,
-  currency1,
-  fee,
-  tickSpacing: 60,
-  hooks: HOOK,
-});
+const pool = marketPool;
 const ab100 = pool('0x01', A, B, 100);
 const ab500 = pool('0x02', A, B, 500);
 const bc = pool('0x03', B, C, 3000);

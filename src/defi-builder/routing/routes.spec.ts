@@ -1,23 +1,10 @@
 import { ApiError } from '../../common/errors/api-error';
-import { findRoutes, reachableFrom, RoutablePool, routesOrNoRoute } from './routes';
+import { A, B, C, D, marketPool } from '../../../test/helpers/market';
+import { findRoutes, reachableFrom, routesOrNoRoute } from './routes';
 
-// Addresses in ascending order so currency0 < currency1 reads at a glance.
-const A = '0x1000000000000000000000000000000000000001'; // tUSDC
-const B = '0x2000000000000000000000000000000000000002'; // WETH
-const C = '0x3000000000000000000000000000000000000003'; // tWBTC
-const D = '0x4000000000000000000000000000000000000004'; // tEURC
-const HOOK = '0x0000000000000000000000000000000000000a80';
 const SYMBOL: Record<string, string> = { [A]: 'tUSDC', [B]: 'WETH', [C]: 'tWBTC', [D]: 'tEURC' };
 const label = (t: string) => SYMBOL[t];
-
-const pool = (id: string, currency0: string, currency1: string, fee: number): RoutablePool => ({
-  id,
-  currency0,
-  currency1,
-  fee,
-  tickSpacing: 60,
-  hooks: HOOK,
-});
+const pool = marketPool;
 // The devnet's market: WETH/tUSDC, WETH/tWBTC, tUSDC/tEURC in two fee tiers.
 const usdcWeth = pool('0x01', A, B, 3000);
 const wethWbtc = pool('0x02', B, C, 3000);
