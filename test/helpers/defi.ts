@@ -18,6 +18,7 @@ import type { UnsignedTx } from '../../src/defi-builder/encoding/approvals';
 import { createTestApp, TestApp } from './app';
 import { login } from './auth';
 import { acquireDevnet, DevnetHandle } from './devnet';
+import { pollUntil } from './wait';
 
 export interface DefiDevnet {
   rpcUrl: string;
@@ -164,4 +165,51 @@ export function mintBody(suite: DefiSuite, user: string, over: object = {}) {
     userAddress: user,
     ...over,
   };
+}
+
+/** Signs a built transaction as a wallet would: its nonce, the chain's fees, the build's gas. */
+export async function signBuilt(wallet: Wallet, tx: UnsignedTx): Promise<string> {
+  const populated = await wallet.populateTransaction({
+    to: tx.to,
+    data: tx.data,
+    value: BigInt(tx.value),
+    gasLimit: BigInt(tx.gas),
+  });
+  return wallet.signTransaction(populated);
+}
+
+/**
+ * Relays a signed transaction through POST /api/v1/defi/transactions (202) and polls its status
+ * until it is CONFIRMED; returns the final status body.
+ */
+export async function relayUntilConfirmed(
+  t: TestApp,
+  token: string,
+  signedTransaction: string,
+): Promise<Record<string, unknown> & { txHash: string; kind: string; status: string }> {
+  const sent = await request(t.server)
+    .post('/api/v1/defi/transactions')
+    .set('Authorization', `Bearer ${token}`)
+    .send({ signedTransaction })
+    .expect(202);
+  const done = await pollUntil(
+    `${sent.body.kind} ${sent.body.txHash} confirmed`,
+    async () =>
+      (
+        await request(t.server)
+          .get(`/api/v1/defi/transactions/${sent.body.txHash}`)
+          .set('Authorization', `Bearer ${token}`)
+          .expect(200)
+      ).body,
+    (body) => body.status !== 'PENDING',
+  );
+  expect(done).toMatchObject({ status: 'CONFIRMED', kind: sent.body.kind });
+  return done;
+}
+
+export function postQuote(t: TestApp, token: string, body: object) {
+  return request(t.server)
+    .post('/api/v1/defi/quote')
+    .set('Authorization', `Bearer ${token}`)
+    .send(body);
 }
