@@ -28,7 +28,9 @@ function poolPriceReads(network: NetworkDefinition, routes: readonly Route[]) {
 }
 
 function pricedToken(network: NetworkDefinition, address: string): PricedToken {
-  const token = Object.values(network.tokens).find((t) => t.address === address)!;
+  const token = Object.values(network.tokens).find(
+    (t) => t.address.toLowerCase() === address.toLowerCase(),
+  )!;
   return { address: token.address, decimals: token.decimals };
 }
 
