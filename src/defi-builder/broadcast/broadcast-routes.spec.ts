@@ -2,39 +2,19 @@
  * The relay's shape check on multi-hop swaps (issue 42): exactly the two-hop paths the swap
  * builder writes over listed pools with our hook, and nothing else.
  */
-import { AbiCoder, getAddress } from 'ethers';
-import devnetFile from '../../config/networks/devnet.json';
+import { AbiCoder } from 'ethers';
+import { marketNetwork } from '../../../test/helpers/market';
 import { UNIVERSAL_ROUTER, V4_ACTION_PARAMS, V4_ACTION_PLAN } from '../../chain/abi/uniswap-v4';
-import { NetworkFile, resolveNetworkFile } from '../../chain/network/network-definition';
-import type { NetworkDefinition } from '../../chain/network/network.types';
 import { ApiError } from '../../common/errors/api-error';
-import { PoolKey, poolIdOf } from '../encoding/pool-key';
+import type { PoolKey } from '../encoding/pool-key';
 import { encodeSwapCalldata, SwapCalldataInput, SwapPath } from '../encoding/swap-calldata';
 import { broadcastKind, TargetCall } from './broadcast-targets';
 
-const base = resolveNetworkFile(devnetFile as NetworkFile);
+const market = marketNetwork();
+const { base, network, TWBTC, TEURC } = market;
+const { wethUsdc, wethWbtc, usdcEurc100, usdcEurc500 } = market.keys;
 const { WETH, tUSDC } = base.tokens;
-const { universalRouter, complianceHook } = base.contracts;
-const TWBTC = getAddress('0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a');
-const TEURC = getAddress('0xe0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0');
-const keyOf = (a: string, b: string, fee: number, tickSpacing: number): PoolKey => {
-  const [currency0, currency1] = BigInt(a) < BigInt(b) ? [a, b] : [b, a];
-  return { currency0, currency1, fee, tickSpacing, hooks: complianceHook };
-};
-const wethUsdc = base.pool;
-const wethWbtc = keyOf(WETH.address, TWBTC, 3000, 60);
-const usdcEurc100 = keyOf(tUSDC.address, TEURC, 100, 1);
-const usdcEurc500 = keyOf(tUSDC.address, TEURC, 500, 10);
-// The devnet's market (design §9), as the network file lists it.
-const network = Object.assign({}, base, {
-  pools: [wethUsdc, wethWbtc, usdcEurc100, usdcEurc500].map((key) =>
-    Object.assign({ id: poolIdOf(key) }, key),
-  ),
-  tokens: Object.assign({}, base.tokens, {
-    tWBTC: { symbol: 'tWBTC', name: 'Test WBTC', address: TWBTC, decimals: 8 },
-    tEURC: { symbol: 'tEURC', name: 'Test EURC', address: TEURC, decimals: 6 },
-  }),
-}) as NetworkDefinition;
+const { universalRouter } = base.contracts;
 
 const abi = AbiCoder.defaultAbiCoder();
 const WALLET = '0x1111111111111111111111111111111111111111';
