@@ -4,7 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../auth/principal';
-import { SPEND_USES, TOKEN_SYMBOLS } from '../../chain/encoding/wallet-reads';
+import { SPEND_USES, tokenSymbols } from '../../chain/encoding/wallet-reads';
 import type { NextAction, PreflightResponse } from '../defi-builder.types';
 import { CompliancePolicyService } from '../../compliance/policy/compliance-policy.service';
 import { PreflightService } from './preflight.service';
@@ -56,7 +56,7 @@ export class WalletStatusService {
     const erc20Listed = new Set<string>();
     for (const use of SPEND_USES) {
       // Without a requested amount, "enough" means the wallet can spend all it holds (at least 1 unit).
-      const needs = TOKEN_SYMBOLS.map((symbol) => ({
+      const needs = tokenSymbols(network).map((symbol) => ({
         symbol,
         amount: state.balances[symbol] > 0n ? state.balances[symbol] : 1n,
       }));
