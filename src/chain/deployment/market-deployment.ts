@@ -159,13 +159,13 @@ export function resolveMarketTarget(request: MarketTargetRequest): MarketTarget 
       },
       label: `${t0.symbol}/${t1.symbol} ${pool.fee}`,
       sqrtPriceX96: price
-        ? sqrtPriceX96OfAmounts(price[t0.symbol], t0.decimals, price[t1.symbol], t1.decimals)
+        ? sqrtPriceX96OfAmounts(price[t0.symbol]!, t0.decimals, price[t1.symbol]!, t1.decimals)
         : null,
       seed:
         request.seed && entry.seed
           ? {
-              amount0: parseUnitsExact(entry.seed[t0.symbol], t0.decimals),
-              amount1: parseUnitsExact(entry.seed[t1.symbol], t1.decimals),
+              amount0: parseUnitsExact(entry.seed[t0.symbol]!, t0.decimals),
+              amount1: parseUnitsExact(entry.seed[t1.symbol]!, t1.decimals),
             }
           : null,
     });

@@ -136,6 +136,9 @@ export interface DevnetDeployment {
   compliance: ComplianceNetworkSettings & NetworkCompliance;
 }
 
+/** Whole-token amounts by symbol, as decimal strings ({ "WETH": "1", "tUSDC": "3000" }). */
+export type TokenAmounts = { [symbol: string]: string | undefined };
+
 /** A pool as a network file lists it (`pools[]`): the key, and how `deploy` initializes and seeds it. */
 export interface MarketFilePool {
   /** The v4 PoolId of the key; null until the addresses are known (deploy fills it in). */
@@ -151,7 +154,7 @@ export interface MarketFilePool {
    * The initial price as amounts of equal value, in whole tokens, e.g. `{ "WETH": "1", "tUSDC":
    * "3000" }`: what `deploy` initializes the pool at when it does not exist yet.
    */
-  initialPrice?: Record<string, string>;
+  initialPrice?: TokenAmounts;
   /** Whole tokens `deploy --seed` provides as a full-range position when the pool has no liquidity. */
-  seed?: Record<string, string>;
+  seed?: TokenAmounts;
 }
