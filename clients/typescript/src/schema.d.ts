@@ -3061,8 +3061,11 @@ export interface components {
             rpcUrl?: string;
         };
         TokenEntry: {
-            /** @enum {string} */
-            symbol: "WETH" | "tUSDC" | "ETH";
+            /**
+             * @description The token's symbol in this network's file (WETH and tUSDC always; the devnet adds tWBTC and tEURC); ETH: native ether
+             * @example WETH
+             */
+            symbol: string;
             /** @example Wrapped Ether */
             name: string;
             /** @example 0x4200000000000000000000000000000000000006 */
@@ -3107,6 +3110,45 @@ export interface components {
             minTick: number;
             /** @example 887272 */
             maxTick: number;
+        };
+        MarketPoolEntry: {
+            /**
+             * @description The v4 PoolId: keccak256 of the ABI-encoded key
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            id: string;
+            /**
+             * @description token0 (the lower address)
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            currency0: string;
+            /**
+             * @description token1
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            currency1: string;
+            /**
+             * @description Fee in hundredths of a bip
+             * @example 3000
+             */
+            fee: number;
+            /** @example 60 */
+            tickSpacing: number;
+            /**
+             * @description The ComplianceHook (current version)
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            hooks: string;
+            /**
+             * @description Symbols of currency0 and currency1
+             * @example [
+             *       "WETH",
+             *       "tUSDC"
+             *     ]
+             */
+            symbols: string[];
+            /** @description true for the spec's WETH/tUSDC pool (the `pool` above); liquidity requests naming a pair with one pool need no poolId */
+            default: boolean;
         };
         Contracts: {
             /** @example 0x4200000000000000000000000000000000000006 */
@@ -3180,7 +3222,10 @@ export interface components {
             chain: components["schemas"]["ChainInfo"];
             /** @description The supported tokens (whitelist) */
             tokens: components["schemas"]["TokenEntry"][];
+            /** @description The spec's default WETH/tUSDC pool */
             pool: components["schemas"]["PoolInfo"];
+            /** @description Every pool of the market, the default WETH/tUSDC pool first; all carry the current ComplianceHook */
+            pools: components["schemas"]["MarketPoolEntry"][];
             contracts: components["schemas"]["Contracts"];
             /** @description Refused items and their replacements */
             deprecated: components["schemas"]["DeprecatedEntry"][];
