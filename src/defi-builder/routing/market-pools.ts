@@ -4,10 +4,7 @@
  * not listed (they sit in `deprecatedPools`): nothing routes through them.
  */
 import type { NetworkDefinition } from '../../chain/network/network.types';
-import { poolIdOf } from '../encoding/pool-key';
 import type { RoutablePool, RouteSearch } from './routes';
-
-type WithPools = NetworkDefinition & { pools?: RoutablePool[] };
 
 const listed = new WeakMap<NetworkDefinition, RouteSearch>();
 
@@ -15,9 +12,8 @@ const listed = new WeakMap<NetworkDefinition, RouteSearch>();
 export function marketOf(network: NetworkDefinition): RouteSearch {
   let market = listed.get(network);
   if (market === undefined) {
-    const pools = (network as WithPools).pools ?? [{ id: poolIdOf(network.pool), ...network.pool }];
     market = {
-      pools,
+      pools: network.pools,
       deprecated: new Set(network.deprecatedPools.map((p) => p.id.toLowerCase())),
     };
     listed.set(network, market);

@@ -16,7 +16,7 @@ const cache = new WeakMap<NetworkDefinition, Map<string, Route[]>>();
 
 /** The pool currency of a resolved token (WETH for native ETH). */
 function currencyOf(network: NetworkDefinition, token: ResolvedToken): string {
-  return (network.tokens as Record<string, { address: string }>)[token.symbol].address;
+  return network.tokens[token.symbol].address;
 }
 
 function labelOf(network: NetworkDefinition, address: string): string {

@@ -4,11 +4,11 @@
  * token. Deprecated pools never route. Pure: the pools come in; tokens are pool currencies
  * (native ETH is routed as WETH, the router wraps/unwraps it).
  */
-import type { PoolKeyInfo } from '../../chain/network/network.types';
+import type { MarketPool } from '../../chain/network/network.types';
 import { ApiError } from '../../common/errors/api-error';
 
 /** A listed pool: its key and v4 PoolId (the network file's `pools[]`). */
-export type RoutablePool = PoolKeyInfo & { id: string };
+export type RoutablePool = MarketPool;
 
 export interface RouteHop {
   pool: RoutablePool;
