@@ -84,11 +84,12 @@ export const V4_ACTION_PARAMS = {
   SWAP_EXACT_OUT_SINGLE: [
     `tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 amountOut, uint128 amountInMaximum, bytes hookData)`,
   ],
+  // The multi-hop params in the deployed router's layout (UR 2.1.1: minHopPriceX36 per hop).
   SWAP_EXACT_IN: [
-    `tuple(address currencyIn, ${PATH_KEY_TUPLE}[] path, uint128 amountIn, uint128 amountOutMinimum)`,
+    `tuple(address currencyIn, ${PATH_KEY_TUPLE}[] path, uint256[] minHopPriceX36, uint128 amountIn, uint128 amountOutMinimum)`,
   ],
   SWAP_EXACT_OUT: [
-    `tuple(address currencyOut, ${PATH_KEY_TUPLE}[] path, uint128 amountOut, uint128 amountInMaximum)`,
+    `tuple(address currencyOut, ${PATH_KEY_TUPLE}[] path, uint256[] minHopPriceX36, uint128 amountOut, uint128 amountInMaximum)`,
   ],
   SETTLE: ['address currency', 'uint256 amount', 'bool payerIsUser'],
   SETTLE_ALL: ['address currency', 'uint256 maxAmount'],

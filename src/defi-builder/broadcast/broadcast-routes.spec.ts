@@ -101,8 +101,15 @@ const pathKey = (intermediate: string, key: PoolKey, hookData = '0x') => [
   hookData,
 ];
 /** execute(V4_SWAP) of a hand-made SWAP_EXACT_IN, settled from the user, taken by the user. */
-function exactInCall(currencyIn: string, keys: unknown[][], currencyOut: string): TargetCall {
-  const swap = abi.encode(V4_ACTION_PARAMS.SWAP_EXACT_IN, [[currencyIn, keys, 1000n, 900n]]);
+function exactInCall(
+  currencyIn: string,
+  keys: unknown[][],
+  currencyOut: string,
+  hopPrices: bigint[] = [],
+): TargetCall {
+  const swap = abi.encode(V4_ACTION_PARAMS.SWAP_EXACT_IN, [
+    [currencyIn, keys, hopPrices, 1000n, 900n],
+  ]);
   const actions = abi.encode(V4_ACTION_PLAN, [
     '0x070c0f',
     [
@@ -180,6 +187,17 @@ describe('broadcastKind: multi-hop swaps', () => {
           tUSDC.address,
         ),
       { action: 'SWAP_EXACT_IN', parameter: 'hookData' },
+    ],
+    [
+      'per-hop price floors (the service sends none)',
+      () =>
+        exactInCall(
+          TWBTC,
+          [pathKey(WETH.address, wethWbtc), pathKey(tUSDC.address, wethUsdc)],
+          tUSDC.address,
+          [1n, 1n],
+        ),
+      { action: 'SWAP_EXACT_IN', parameter: 'minHopPriceX36' },
     ],
     [
       'a path back to where it starts',

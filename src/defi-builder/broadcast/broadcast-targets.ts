@@ -261,8 +261,13 @@ function swapPath(
   encoded: string,
 ): SwapEnds {
   const [params] = actionParams(action, encoded);
-  const [currency, path, exactAmount, limitAmount] = params as Result;
+  const [currency, path, hopPrices, exactAmount, limitAmount] = params as Result;
   const keys = [...(path as Result)] as Result[];
+  if ((hopPrices as Result).length !== 0)
+    throw new NotAllowed(`its ${action} sets per-hop price floors; the service sends none`, {
+      action,
+      parameter: 'minHopPriceX36',
+    });
   if (keys.length !== 2)
     throw new NotAllowed(
       `its ${action} path has ${keys.length} hops; the service routes two (one pool is the _SINGLE action)`,

@@ -5,7 +5,8 @@
  * service.
  *
  * Swap: @uniswap/universal-router-sdk's RoutePlanner and @uniswap/v4-sdk's V4Planner (ethers v5
- * AbiCoder; a multi-hop path from the sdk's Route and encodeRouteToPath), then the UniversalRouter execute through ethers v6. Mint: V4Planner and
+ * AbiCoder; a multi-hop path from the sdk's Route and encodeRouteToPath, in its UR 2.1.1
+ * layout), then the UniversalRouter execute through ethers v6. Mint: V4Planner and
  * PositionManager.modifyLiquidities; the permit batch: V4PositionManager.encodePermitBatch inside
  * PositionManager.multicall. Approvals: ethers v6 Interface.encodeFunctionData and getAddress.
  */
@@ -16,6 +17,7 @@ import {
   encodeRouteToPath,
   Pool,
   Route,
+  URVersion,
   V4Planner,
   V4PositionManager,
 } from '@uniswap/v4-sdk';
@@ -59,23 +61,33 @@ export function swapCalldataByPlanner(input: SwapCalldataInput): string {
     currencyOut = getAddress(input.path.currencyOut);
     const path = pathKeysBySdk(input.path, exactOut);
     if (exactOut) {
-      v4.addAction(Actions.SWAP_EXACT_OUT, [
-        {
-          currencyOut,
-          path,
-          amountOut: dec(input.amountOut),
-          amountInMaximum: dec(input.amountInMaximum),
-        },
-      ]);
+      v4.addAction(
+        Actions.SWAP_EXACT_OUT,
+        [
+          {
+            currencyOut,
+            path,
+            minHopPriceX36: [],
+            amountOut: dec(input.amountOut),
+            amountInMaximum: dec(input.amountInMaximum),
+          },
+        ],
+        URVersion.V2_1_1,
+      );
     } else {
-      v4.addAction(Actions.SWAP_EXACT_IN, [
-        {
-          currencyIn,
-          path,
-          amountIn: dec(input.amountIn),
-          amountOutMinimum: dec(input.amountOutMinimum),
-        },
-      ]);
+      v4.addAction(
+        Actions.SWAP_EXACT_IN,
+        [
+          {
+            currencyIn,
+            path,
+            minHopPriceX36: [],
+            amountIn: dec(input.amountIn),
+            amountOutMinimum: dec(input.amountOutMinimum),
+          },
+        ],
+        URVersion.V2_1_1,
+      );
     }
   } else {
     const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(input.poolKey);

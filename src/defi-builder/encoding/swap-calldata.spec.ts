@@ -1,6 +1,6 @@
 import { AbiCoder, getAddress } from 'ethers';
 import { seededRandom } from '../../../test/helpers/seeded-random';
-import { UNIVERSAL_ROUTER } from '../../chain/abi/uniswap-v4';
+import { UNIVERSAL_ROUTER, V4_ACTION_PARAMS } from '../../chain/abi/uniswap-v4';
 import { swapCalldataByPlanner } from './library-encoders';
 import type { PermitSingle } from './permit2-typed-data';
 import { PoolKey, poolIdOf, zeroForOneFor } from './pool-key';
@@ -240,11 +240,9 @@ describe('encodeSwapCalldata over a multi-hop path (issue 42)', () => {
     tickSpacing: 10,
     hooks: HOOK,
   };
-  // IV4Router ExactInputParams / ExactOutputParams with v4-periphery PathKey (UR 2.0 layout).
-  const PATH_KEY =
-    'tuple(address intermediateCurrency, uint24 fee, int24 tickSpacing, address hooks, bytes hookData)[]';
-  const EXACT_IN = `tuple(address currencyIn, ${PATH_KEY} path, uint128 amountIn, uint128 amountOutMinimum)`;
-  const EXACT_OUT = `tuple(address currencyOut, ${PATH_KEY} path, uint128 amountOut, uint128 amountInMaximum)`;
+  // IV4Router ExactInputParams / ExactOutputParams in the deployed router's layout (UR 2.1.1).
+  const [EXACT_IN] = V4_ACTION_PARAMS.SWAP_EXACT_IN;
+  const [EXACT_OUT] = V4_ACTION_PARAMS.SWAP_EXACT_OUT;
   const path = { currencyIn: TWBTC, currencyOut: TUSDC, pools: [wbtcKey, KEY] };
 
   it('encodes SWAP_EXACT_IN with path keys naming where each hop goes (tWBTC -> WETH -> tUSDC)', () => {
@@ -262,6 +260,7 @@ describe('encodeSwapCalldata over a multi-hop path (issue 42)', () => {
       [WETH, 500n, 10n, HOOK, '0x'],
       [TUSDC, 3000n, 60n, HOOK, '0x'],
     ]);
+    expect([...swap.minHopPriceX36]).toEqual([]);
     expect([swap.amountIn, swap.amountOutMinimum]).toEqual([10n ** 6n, 5n]);
     expect(coder.decode(['address', 'uint256'], params[1])[0]).toBe(TWBTC);
     expect(coder.decode(['address', 'uint256'], params[2])[0]).toBe(TUSDC);

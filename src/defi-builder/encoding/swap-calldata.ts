@@ -14,8 +14,12 @@
  *                               TAKE(WETH, router, open delta) when the user receives ETH
  *   [UNWRAP_WETH]     receiving ETH (min out), or paying ETH for an exact output (refund: min 0)
  *
- * The layout is the planners' on their default UR version (2.0 ExactInput/Output[Single]Params,
- * no minHopPriceX36): the UniversalRouter 2.1.0 we deploy (npm artifact) decodes that layout.
+ * The single-pool layout is the planners' on their default UR version (2.0
+ * ExactInput/OutputSingleParams, no minHopPriceX36; the deployed router reads the empty hookData
+ * where it would read a zero minHopPriceX36: no per-hop price floor). The multi-hop layout is
+ * V4Planner's URVersion.V2_1_1 ExactInput/OutputParams, with an empty minHopPriceX36 array: the
+ * deployed router decodes the path's params only in that layout (v4-periphery PR #516; its
+ * bytecode carries V4TooLittleReceivedPerHop), and reverts with empty data on the 2.0 one: the UniversalRouter 2.1.0 we deploy (npm artifact) decodes that layout.
  *
  * Encoded word by word (`npm run bench:encoders`): the planners spend 0.55-0.85 ms per swap in ethers v5's AbiCoder,
  * most of it on what never changes for a pool (the pool key, selectors, command bytes). The words
@@ -104,8 +108,12 @@ const SENDER_WORD = addressWord(MSG_SENDER);
 /** Swap params: the tuple's offset, then after its 9 head words the empty hookData. */
 const TUPLE_AT = sizeWord(32);
 const EMPTY_HOOK_DATA = sizeWord(9 * 32) + sizeWord(0);
-/** ExactInputParams: the tuple's 4 head words, the path array after them. */
-const PATH_AT = sizeWord(4 * 32);
+/**
+ * ExactInputParams (UR 2.1.1): (currency, PathKey[] path, uint256[] minHopPriceX36, amount,
+ * limit): 5 head words, the path after them, then the empty minHopPriceX36 (length 0).
+ */
+const PATH_AT = sizeWord(5 * 32);
+const NO_HOP_PRICES = sizeWord(0);
 /** PathKey: 5 head words, then its empty hookData (offset 5 words, length 0). */
 const PATH_KEY_WORDS = 6;
 const PATH_KEY_HOOK_DATA = sizeWord(5 * 32) + sizeWord(0);
@@ -174,10 +182,12 @@ function swapAction(input: SwapCalldataInput): {
   const { path } = input;
   const currencyIn = addressWord(path.currencyIn);
   const currencyOut = addressWord(path.currencyOut);
+  const keys = pathKeysBody(path, exactOut);
+  const hopPricesAt = sizeWord(5 * 32 + keys.length / 2);
   return {
     action: exactOut ? ACTION.exactOut : ACTION.exactIn,
-    // (currencyIn | currencyOut, path, amounts...)
-    params: `${TUPLE_AT}${exactOut ? currencyOut : currencyIn}${PATH_AT}${amounts}${pathKeysBody(path, exactOut)}`,
+    // (currencyIn | currencyOut, path, minHopPriceX36 = [], amounts...)
+    params: `${TUPLE_AT}${exactOut ? currencyOut : currencyIn}${PATH_AT}${hopPricesAt}${amounts}${keys}${NO_HOP_PRICES}`,
     currencyIn,
     currencyOut,
   };
