@@ -9,6 +9,20 @@ import { Interface, InterfaceAbi, Wallet, ZeroAddress } from 'ethers';
 import request from 'supertest';
 import hookArtifact from '../../contracts/artifacts/ComplianceHook.json';
 import { decodeRevert } from '../../src/chain/encoding/revert-decoder';
+import type { MarketPool } from '../../src/chain/network/network.types';
+import {
+  erc20ApproveData,
+  MAX_UINT160,
+  MAX_UINT256,
+  permit2ApproveData,
+} from '../../src/defi-builder/encoding/approvals';
+import {
+  encodeMintCalldata,
+  usableMaxTick,
+} from '../../src/defi-builder/encoding/liquidity-calldata';
+import { poolQuoteRead } from '../../src/defi-builder/encoding/market-reads';
+import { resolveNetworkFile, NetworkFile } from '../../src/chain/network/network-definition';
+import devnetFile from '../../src/config/networks/devnet.json';
 import { postQuote, postSwap, relayUntilConfirmed, signBuilt, useDefiSuite } from '../helpers/defi';
 
 const ETH = ZeroAddress;
@@ -187,6 +201,88 @@ describe('DeFi builder: routes across pools (devnet)', () => {
     expect(done).toMatchObject({
       swap: { tokenIn: ETH, amountIn: amount.toString(), tokenOut: TEURC },
     });
+  });
+
+  /**
+   * A full-range position of `liquidity` in `pool`, minted straight through the PositionManager
+   * by `user` (session open, Permit2 approved for both tokens): a deeper pool.
+   */
+  async function deepen(user: Wallet, pool: MarketPool, liquidity: bigint) {
+    const { permit2, positionManager } = s.chain.deployment.contracts;
+    const send = (to: string, data: string) =>
+      s.chain.send(user, { to, data, value: '0', gas: '1000000' });
+    for (const token of [pool.currency0, pool.currency1]) {
+      await send(token, erc20ApproveData(permit2, MAX_UINT256));
+      await send(permit2, permit2ApproveData(token, positionManager, MAX_UINT160, 2 ** 40));
+    }
+    const max = usableMaxTick(pool.tickSpacing);
+    const receipt = await send(
+      positionManager,
+      encodeMintCalldata({
+        poolKey: pool,
+        tickLower: -max,
+        tickUpper: max,
+        liquidity,
+        amount0Max: 10n ** 12n,
+        amount1Max: 10n ** 12n,
+        owner: user.address,
+        deadline: 2n ** 40n,
+      }),
+    );
+    expect(receipt.status).toBe(1);
+  }
+
+  it('takes the better of two fee tiers, shown by making one tier and then the other the shallower', async () => {
+    const network = resolveNetworkFile(devnetFile as NetworkFile);
+    const tier = (fee: number) =>
+      network.pools.find((p) => p.id === poolOf('tEURC', 'tUSDC', fee))!;
+    const [tier100, tier500] = [tier(100), tier(500)];
+    // 300,000 tEURC: large against the seeded depth, so depth outweighs the fee difference.
+    const amount = 300_000n * 10n ** 6n;
+    const body = { tokenIn: TEURC, tokenOut: s.TUSDC, amount: amount.toString() };
+    /** The single-pool V4Quoter quote of a tier, read apart from the API. */
+    const tierQuote = async (pool: MarketPool) => {
+      const read = poolQuoteRead(
+        network,
+        pool,
+        BigInt(TEURC) < BigInt(s.TUSDC),
+        'EXACT_INPUT',
+        amount,
+      );
+      const returnData = await s.chain.provider.call({
+        to: read.call.target,
+        data: read.call.callData,
+      });
+      const quote = read.decode({ ok: true, returnData });
+      return quote.ok ? quote.amount : 0n;
+    };
+    const chosen = async () => {
+      const res = await postQuote(s.t, s.token, body).expect(200);
+      expect(res.body.route.hops).toHaveLength(1);
+      return { poolId: res.body.route.hops[0].poolId, amountOut: BigInt(res.body.amountOut) };
+    };
+
+    // As seeded, the 500 tier holds half the 100 tier's liquidity: the 100 tier wins.
+    let best = await chosen();
+    expect(best.poolId).toBe(tier100.id);
+    expect(best.amountOut).toBe(await tierQuote(tier100));
+    expect(best.amountOut > (await tierQuote(tier500))).toBe(true);
+
+    // The 100 tier made the shallower: the 500 tier is deepened past it, and wins.
+    const [a, b] = [s.chain.wallets[3], s.chain.wallets[4]];
+    await s.chain.activate(a.address);
+    await s.chain.activate(b.address);
+    await deepen(a, tier500, 9n * 10n ** 11n);
+    best = await chosen();
+    expect(best.poolId).toBe(tier500.id);
+    expect(best.amountOut).toBe(await tierQuote(tier500));
+    expect(best.amountOut > (await tierQuote(tier100))).toBe(true);
+
+    // And the other way round: the 100 tier deepened past the 500 tier wins again.
+    await deepen(b, tier100, 9n * 10n ** 11n);
+    best = await chosen();
+    expect(best.poolId).toBe(tier100.id);
+    expect(best.amountOut > (await tierQuote(tier500))).toBe(true);
   });
 
   it('is 400 NO_ROUTE (preflight) for tWBTC/tEURC, naming what tWBTC trades against', async () => {
