@@ -469,10 +469,12 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   it('made no request outside its own origin, and logged no console error', () => {
     expect(browser.requests.length).toBeGreaterThan(10);
     expect(browser.requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
-    // The three refusals the walk provoked on purpose (wrong password, bad checksum, unknown
-    // policy source) are the only errors: Chromium logs each failed response; the page logs nothing.
+    // The four refusals the walk provoked on purpose (wrong password, bad checksum, unknown
+    // policy source, a pair with no route) are the only errors: Chromium logs each failed
+    // response; the page logs nothing.
     expect(browser.consoleErrors).toEqual([
       expect.stringMatching(/status of 401/),
+      expect.stringMatching(/status of 400/),
       expect.stringMatching(/status of 400/),
       expect.stringMatching(/status of 400/),
     ]);

@@ -79,6 +79,13 @@ export function MarketsSection() {
 
   const amountOf = (/** @type {string} */ raw, /** @type {string} */ address) =>
     `${tokenAmount(raw, byAddress(address)?.decimals ?? 18)} ${symbol(address)}`;
+  /** One line per hop; built as text so the markup's line breaks add no stray spaces. */
+  const hopText = (/** @type {Quote['route']['hops'][number]} */ h) =>
+    `${amountOf(h.amountIn ?? '0', h.tokenIn)} → ${amountOf(h.amountOut ?? '0', h.tokenOut)} ` +
+    `in the ${symbol(h.tokenIn)}/${symbol(h.tokenOut)} pool, fee ${feePercent(h.fee)}`;
+  const summaryOf = (/** @type {Quote} */ q) =>
+    `Pay ${amountOf(q.amountIn, q.tokenIn)}, receive ${amountOf(q.amountOut, q.tokenOut)} ` +
+    `(price impact ${q.priceImpactBps / 100} %)`;
   const options = all.map(
     (t) => html`<option key=${t.address} value=${t.address}>${t.symbol}</option>`,
   );
@@ -123,20 +130,9 @@ export function MarketsSection() {
     ${
       quote &&
       html`<div class="preflight" role="region" aria-label="Best route">
-        <p data-testid="quote-summary">
-          Pay ${amountOf(quote.amountIn, quote.tokenIn)}, receive
-          ${amountOf(quote.amountOut, quote.tokenOut)} (price impact ${quote.priceImpactBps / 100}
-          %)
-        </p>
+        <p data-testid="quote-summary">${summaryOf(quote)}</p>
         <ol data-testid="route">
-          ${quote.route.hops.map(
-            (h) =>
-              html`<li key=${h.poolId}>
-                ${amountOf(h.amountIn ?? '0', h.tokenIn)} →
-                ${amountOf(h.amountOut ?? '0', h.tokenOut)} in the
-                ${symbol(h.tokenIn)}/${symbol(h.tokenOut)} pool, fee ${feePercent(h.fee)}
-              </li>`,
-          )}
+          ${quote.route.hops.map((h) => html`<li key=${h.poolId}>${hopText(h)}</li>`)}
         </ol>
       </div>`
     }
