@@ -170,6 +170,45 @@ describe('DeFi builder: routes across pools (devnet)', () => {
     expect(spent <= maxIn).toBe(true);
   });
 
+  it('takes a signed Permit2 permit on a two-hop route (tEURC -> tUSDC -> WETH) instead of the Permit2 approval', async () => {
+    const user = s.chain.wallets[9];
+    await s.chain.activate(user.address);
+    const body = {
+      tokenIn: TEURC,
+      tokenOut: s.WETH,
+      amount: (1000n * 10n ** 6n).toString(),
+      userAddress: user.address,
+    };
+    const first = await postSwap(s.t, s.token, body).expect(200);
+    expect(first.body.approvals.map((a: { kind: string }) => a.kind)).toEqual(['erc20', 'permit2']);
+    await relayUntilConfirmed(
+      s.t,
+      s.token,
+      await signBuilt(user, first.body.approvals[0].transaction),
+    );
+    const { domain, types, values } = first.body.permitData;
+    expect(values.details.token).toBe(TEURC);
+    const res = await postSwap(s.t, s.token, {
+      ...body,
+      permit: values,
+      permitSignature: await user.signTypedData(domain, types, values),
+    }).expect(200);
+    expect(res.body).toMatchObject({ approvals: [], simulation: { ok: true } });
+    expect(res.body.route.hops.map((h: Hop) => [h.tokenIn, h.tokenOut])).toEqual([
+      [TEURC, s.TUSDC],
+      [s.TUSDC, s.WETH],
+    ]);
+    const before = await s.chain.balanceOf(s.WETH, user.address);
+    const done = await relayUntilConfirmed(
+      s.t,
+      s.token,
+      await signBuilt(user, res.body.transaction),
+    );
+    expect(done.kind).toBe('swap');
+    const received = (await s.chain.balanceOf(s.WETH, user.address)) - before;
+    expect(received >= BigInt(res.body.minAmountOut)).toBe(true);
+  });
+
   it('pays native ETH on a two-hop route (ETH -> tUSDC -> tEURC): no approvals, value = amount', async () => {
     const user = s.chain.wallets[7];
     await s.chain.activate(user.address);
