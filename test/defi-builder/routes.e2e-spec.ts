@@ -5,9 +5,8 @@
  * wallet, relayed through POST /api/v1/defi/transactions and CONFIRMED; each hop's hook checks
  * the trader; a pair no route connects is 400 NO_ROUTE.
  */
-import { Interface, InterfaceAbi, Wallet, ZeroAddress } from 'ethers';
+import { Wallet, ZeroAddress } from 'ethers';
 import request from 'supertest';
-import hookArtifact from '../../contracts/artifacts/ComplianceHook.json';
 import { decodeRevert } from '../../src/chain/encoding/revert-decoder';
 import type { MarketPool } from '../../src/chain/network/network.types';
 import {
@@ -23,16 +22,16 @@ import {
 import { poolQuoteRead } from '../../src/defi-builder/encoding/market-reads';
 import { resolveNetworkFile, NetworkFile } from '../../src/chain/network/network-definition';
 import devnetFile from '../../src/config/networks/devnet.json';
-import { postQuote, postSwap, relayUntilConfirmed, signBuilt, useDefiSuite } from '../helpers/defi';
+import {
+  HOOK_ERRORS,
+  postQuote,
+  postSwap,
+  relayUntilConfirmed,
+  signBuilt,
+  useDefiSuite,
+} from '../helpers/defi';
 
 const ETH = ZeroAddress;
-const HOOK_ERRORS = new Interface([
-  ...(hookArtifact.abi as unknown as InterfaceAbi as unknown[]).filter(
-    (f) => (f as { type: string }).type === 'error',
-  ),
-  'error WrappedError(address target, bytes4 selector, bytes reason, bytes details)',
-] as InterfaceAbi);
-
 type Hop = {
   poolId: string;
   tokenIn: string;

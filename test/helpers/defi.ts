@@ -5,7 +5,15 @@
  *
  * Built on the chain layer's acquireDevnet() (one devnet per jest worker, snapshot-reverted per suite).
  */
-import { Contract, JsonRpcProvider, TransactionReceipt, Wallet } from 'ethers';
+import {
+  Contract,
+  Interface,
+  InterfaceAbi,
+  JsonRpcProvider,
+  TransactionReceipt,
+  Wallet,
+} from 'ethers';
+import hookArtifact from '../../contracts/artifacts/ComplianceHook.json';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { DevnetDeployment } from '../../src/chain/network/network.types';
@@ -19,6 +27,14 @@ import { createTestApp, TestApp } from './app';
 import { login } from './auth';
 import { acquireDevnet, DevnetHandle } from './devnet';
 import { pollUntil } from './wait';
+
+/** The ComplianceHook's errors, and the PoolManager's WrappedError around a hook's revert. */
+export const HOOK_ERRORS = new Interface([
+  ...(hookArtifact.abi as unknown as InterfaceAbi as unknown[]).filter(
+    (f) => (f as { type: string }).type === 'error',
+  ),
+  'error WrappedError(address target, bytes4 selector, bytes reason, bytes details)',
+] as InterfaceAbi);
 
 export interface DefiDevnet {
   rpcUrl: string;
