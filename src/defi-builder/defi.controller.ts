@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
 import { Operation } from '../common/openapi/operation.decorator';
 import { MINT_BUILD_ERRORS, SWAP_BUILD_ERRORS } from './build-errors';
@@ -10,9 +10,9 @@ import { DefiConfigService } from './defi-config.service';
 import { BuildQueryDto } from './dto/build-query.dto';
 import { DefiConfigResponse } from './dto/defi-config.response';
 import { LiquidityRequestDto } from './dto/liquidity-request.dto';
-import { SwapRequestDto } from './dto/swap-request.dto';
+import { SWAP_EXAMPLES, SwapRequestDto } from './dto/swap-request.dto';
 import { MintResponseDto, SwapResponseDto } from './dto/build-response.dto';
-import { QuoteRequestDto } from './dto/quote-request.dto';
+import { QUOTE_EXAMPLES, QuoteRequestDto } from './dto/quote-request.dto';
 import { QuoteResponseDto } from './dto/quote-response.dto';
 import { QuoteService } from './quote/quote.service';
 import { mintOperation } from './operations/mint.operation';
@@ -44,6 +44,7 @@ export class DefiController {
     ok: SwapResponseDto,
     errors: [...SWAP_BUILD_ERRORS],
   })
+  @ApiBody({ type: SwapRequestDto, examples: SWAP_EXAMPLES })
   swap(
     @Body() body: SwapRequestDto,
     @Query() query: BuildQueryDto,
@@ -70,6 +71,7 @@ export class DefiController {
       'CHAIN_UNAVAILABLE',
     ],
   })
+  @ApiBody({ type: QuoteRequestDto, examples: QUOTE_EXAMPLES })
   quote(@Body() body: QuoteRequestDto) {
     return this.quotes.quote(body);
   }

@@ -138,3 +138,26 @@ export class SwapRequestDto {
   @IsPermitSignature()
   permitSignature?: string;
 }
+
+/** /docs' named examples of a swap: one pool, and two hops (design §9 "Markets"). */
+export const SWAP_EXAMPLES = {
+  'WETH to tUSDC (one pool)': {
+    value: {
+      tokenIn: EXAMPLE.WETH,
+      tokenOut: EXAMPLE.tUSDC,
+      amount: '100000000000000000',
+      tradeType: 'EXACT_INPUT',
+      userAddress: EXAMPLE.wallet,
+      slippageBps: 50,
+    },
+  },
+  'tWBTC to tUSDC (two hops, through WETH)': {
+    value: {
+      tokenIn: EXAMPLE.tWBTC,
+      tokenOut: EXAMPLE.tUSDC,
+      amount: '1000000',
+      userAddress: EXAMPLE.wallet,
+      slippageBps: 50,
+    },
+  },
+};
