@@ -2579,7 +2579,7 @@ export interface components {
              */
             tokenIn: string;
             /**
-             * @description Token bought: the other token of the pool. 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
              * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
              */
             tokenOut: string;
@@ -2846,7 +2846,7 @@ export interface components {
              */
             tokenIn: string;
             /**
-             * @description Token bought: the other token of the pool. 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
              * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
              */
             tokenOut: string;

@@ -36,7 +36,7 @@ export class SwapRequestDto {
   tokenIn: string;
 
   @ApiProperty({
-    description: `Token bought: the other token of the pool.${ETH_NOTE}`,
+    description: `Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE).${ETH_NOTE}`,
     example: EXAMPLE.tUSDC,
   })
   @IsEvmAddress()
