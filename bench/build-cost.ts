@@ -15,7 +15,12 @@
  *   bench/build-cost.json. `npm run bench:guard -- --record` writes that figure instead (at a
  *   release, on the machine CI runs on).
  *
- * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ONLY=swap|quote|liquidity.
+ * - `--routes` (`npm run bench:routes`, issue 42): the single-pool swap build (WETH -> tUSDC)
+ *   and a two-hop one (tWBTC -> WETH -> tUSDC, no direct pool), both buildOnly, in the same
+ *   rounds; prints the two-hop build's CPU per request over the single-pool one's and fails
+ *   above ROUTES_TARGET.
+ *
+ * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ONLY=swap|quote|liquidity|swapTwoHop.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +36,9 @@ import { setProxyCache, startRpcProxy } from './lib/rpc-proxy';
 import { RunningServer, spawnServer } from './lib/spawn-server';
 
 const GUARD = process.argv.includes('--guard');
+const ROUTES = process.argv.includes('--routes');
+/** Issue 42: a two-hop swap build's CPU per request within 1.3x a single-pool build's. */
+export const ROUTES_TARGET = 1.3;
 const RECORD = process.argv.includes('--record');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (GUARD ? 4 : 5));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (GUARD ? 2 : 3));
@@ -79,7 +87,7 @@ function tree(label: string, node: string, dir: string): Tree {
   };
 }
 
-const scenarioNames = ['swap', 'quote', 'liquidity', 'config'] as const;
+const scenarioNames = ['swap', 'swapTwoHop', 'quote', 'liquidity', 'config'] as const;
 
 /** The service's environment, as in `npm run bench`'s service-only mode. */
 function serviceEnv(t: Tree): NodeJS.ProcessEnv {
@@ -139,6 +147,10 @@ async function startTree(t: Tree): Promise<void> {
     config.tokens.find((x: { symbol: string }) => x.symbol === symbol).address;
   const weth = token('WETH');
   const tusdc = token('tUSDC');
+  // A pair without a direct pool (the devnet's market, design §9): routed through WETH.
+  const twbtc: string | undefined = config.tokens.find(
+    (x: { symbol: string }) => x.symbol === 'tWBTC',
+  )?.address;
   const all: Record<(typeof scenarioNames)[number], Scenario> = {
     swap: {
       name: 'swap',
@@ -151,6 +163,14 @@ async function startTree(t: Tree): Promise<void> {
         amount: '1000000000000000',
         userAddress: IDLE_WALLET,
       },
+      expectStatus: 200,
+    },
+    swapTwoHop: {
+      name: 'swapTwoHop',
+      method: 'POST',
+      path: '/api/v1/defi/swap?buildOnly=true',
+      headers: auth,
+      body: { tokenIn: twbtc, tokenOut: tusdc, amount: '100000', userAddress: IDLE_WALLET },
       expectStatus: 200,
     },
     quote: {
@@ -186,10 +206,12 @@ async function startTree(t: Tree): Promise<void> {
       expectStatus: 200,
     },
   };
-  const only = GUARD ? 'swap' : process.env.BENCH_ONLY;
-  t.scenarios = scenarioNames
-    .filter((n) => !only || only.split('|').includes(n))
-    .map((n) => all[n]);
+  const only = GUARD
+    ? 'swap'
+    : ROUTES
+      ? 'swap|swapTwoHop'
+      : (process.env.BENCH_ONLY ?? 'swap|quote|liquidity|config');
+  t.scenarios = scenarioNames.filter((n) => only.split('|').includes(n)).map((n) => all[n]);
   // One of each first: a refusal names its code here rather than as a count of non-2xx, and the
   // proxy learns the reads it will answer from memory.
   for (const s of t.scenarios) await jsonApi(port, s.method, s.path, s.body, s.headers);
@@ -339,6 +361,18 @@ function report(trees: Tree[], samples: Map<string, Sample[]>): void {
         `${s.name}: ${trees[0].label} at ${(a / b).toFixed(2)}x ${other.label}'s CPU\n`,
       );
     }
+  if (ROUTES) {
+    const [single, twoHop] = ['swap', 'swapTwoHop'].map(
+      (name) => pooled(samples.get(`${trees[0].label}|${name}`)!).ms,
+    );
+    const ratio = twoHop / single;
+    const verdict = ratio <= ROUTES_TARGET ? 'ok' : 'OVER TARGET';
+    process.stdout.write(
+      `\nroutes: two-hop swap build ${twoHop.toFixed(3)} CPU ms/req, single-pool ${single.toFixed(3)}: ` +
+        `${ratio.toFixed(2)}x (target <= ${ROUTES_TARGET}x): ${verdict}\n`,
+    );
+    if (verdict !== 'ok') process.exitCode = 1;
+  }
   if (RECORD) {
     const figures: RecordedFigures = {
       commit: gitHead(ROOT),

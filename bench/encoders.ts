@@ -70,7 +70,7 @@ const TUSDC = network.tokens.tUSDC.address;
 
 /** The swap's batch: the wallet reads plus the quote, as PreflightService.run sends it. */
 const batchCalls = () => [
-  ...walletReadCalls(network, wallet),
+  ...walletReadCalls(network, wallet, ['WETH', 'tUSDC']),
   quoteExactInputRead(network, true, 10n ** 15n).call,
 ];
 const calls = batchCalls();
@@ -157,6 +157,7 @@ const noApprovals: WalletState = decodeWalletState(
         ? AbiCoder.defaultAbiCoder().encode(['uint256'], [1_800_000_000n])
         : AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256', 'uint256'], [0n, 0n, 0n]),
   })),
+  ['WETH', 'tUSDC'],
 );
 const needs = [WETH, TUSDC].map((token) => ({
   token,
@@ -232,7 +233,7 @@ time('resolveTokens (tokenIn, tokenOut)', 100_000, () =>
   resolveTokens(network, { tokenIn: WETH, tokenOut: TUSDC }, { native: true }),
 );
 time('wallet reads + quote calls (swap)', 20_000, batchCalls);
-time('decodeWalletState', 50_000, () => decodeWalletState(results));
+time('decodeWalletState', 50_000, () => decodeWalletState(results, ['WETH', 'tUSDC']));
 time('planSpend (swap, no approvals yet)', 5_000, () =>
   planSpend(network, noApprovals, {
     use: 'swap',

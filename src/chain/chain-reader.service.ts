@@ -13,6 +13,8 @@ import { Call3, Call3Result, decodeAggregate3, encodeAggregate3 } from './encodi
 import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
 import {
   decodeWalletState,
+  tokenSymbols,
+  type TokenSymbol,
   walletReadCallCount,
   walletReadCalls,
   WalletState,
@@ -112,16 +114,21 @@ export class ChainReaderService {
     );
   }
 
-  async readWallet(wallet: string, extraCalls: readonly Call3[] = []): Promise<WalletRead> {
+  /** The wallet's state for `symbols` (default: every token of the network), then `extraCalls`. */
+  async readWallet(
+    wallet: string,
+    extraCalls: readonly Call3[] = [],
+    symbols: readonly TokenSymbol[] = tokenSymbols(this.network.definition),
+  ): Promise<WalletRead> {
     const network = this.network.definition;
-    const calls = [...walletReadCalls(network, wallet), ...extraCalls];
+    const calls = [...walletReadCalls(network, wallet, symbols), ...extraCalls];
     const results = await this.aggregate3(calls);
     return {
       state: decodeChainAnswer(
-        () => decodeWalletState(results, network.compliance.sanctionsOracle !== null),
+        () => decodeWalletState(results, symbols, network.compliance.sanctionsOracle !== null),
         () => firstEmptyAnswer(calls, results),
       ),
-      extra: results.slice(walletReadCallCount(network)).map(outcomeOf),
+      extra: results.slice(walletReadCallCount(network, symbols)).map(outcomeOf),
     };
   }
 

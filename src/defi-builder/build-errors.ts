@@ -21,6 +21,9 @@ export const ENTRY_BUILD_ERRORS: ErrorCode[] = [
   'BALANCE_INSUFFICIENT',
 ];
 
+/** A swap: an entry whose pair may have no route (design §9). */
+export const SWAP_BUILD_ERRORS: ErrorCode[] = [...ENTRY_BUILD_ERRORS, 'NO_ROUTE'];
+
 /** An exit from a position (decrease, collect): the position, never a session. */
 export const POSITION_EXIT_ERRORS: ErrorCode[] = [
   ...ANY_BUILD,

@@ -2,6 +2,7 @@
 import type { UnsignedTx } from './encoding/approvals';
 import type { ApprovalView, PermitData } from './preflight/spend-plan';
 import type { PoolKey } from './encoding/pool-key';
+import type { RouteHopView } from './routing/pair-route';
 
 export interface SessionView {
   active: boolean;
@@ -68,6 +69,8 @@ export interface SwapResponse extends BuildResponseBase {
   quotedAmountIn?: string | null;
   maxAmountIn?: string;
   slippageBps: number | null;
+  /** The route the swap takes (design §9): one hop per pool. */
+  route: { hops: RouteHopView[] };
 }
 
 export interface LiquidityResponse extends BuildResponseBase {

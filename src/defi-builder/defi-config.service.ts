@@ -1,13 +1,25 @@
 /** GET /api/v1/defi/config: everything an integrator needs to call us and to check our calldata. */
 import { Inject, Injectable } from '@nestjs/common';
 import { ChainConnection } from '../chain/chain-connection';
+import type { PoolKeyInfo } from '../chain/network/network.types';
 import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
-import { poolIdOf } from './encoding/pool-key';
+
 import { NATIVE_ETH } from './token-registry';
 import { MAX_TICK, MIN_TICK } from './encoding/liquidity-calldata';
 import { DEFAULT_DEADLINE_SECONDS } from './pipeline/defi-pipeline.service';
 import { CALIBRATED_GAS, CALIBRATED_BUFFER_PERCENT, ESTIMATE_BUFFER_PERCENT } from './pipeline/gas';
 import { DEFAULT_SLIPPAGE_BPS } from './operations/swap.operation';
+
+/** The five fields of a v4 PoolKey (a MarketPool also carries its id). */
+function poolKeyOf(p: PoolKeyInfo): PoolKeyInfo {
+  return {
+    currency0: p.currency0,
+    currency1: p.currency1,
+    fee: p.fee,
+    tickSpacing: p.tickSpacing,
+    hooks: p.hooks,
+  };
+}
 
 @Injectable()
 export class DefiConfigService {
@@ -18,6 +30,8 @@ export class DefiConfigService {
 
   config() {
     const n = this.chain.network();
+    const symbolAt = (address: string) =>
+      Object.values(n.tokens).find((t) => t.address === address)!.symbol;
     return {
       chain: {
         chainId: n.chainId,
@@ -35,7 +49,17 @@ export class DefiConfigService {
         // Swaps and quotes only: traded through the WETH pool (wrapped/unwrapped by the router).
         { symbol: 'ETH', name: 'Ether (native)', address: NATIVE_ETH, decimals: 18, native: true },
       ],
-      pool: { key: n.pool, poolId: poolIdOf(n.pool), minTick: MIN_TICK, maxTick: MAX_TICK },
+      pool: { key: poolKeyOf(n.pool), poolId: n.pool.id, minTick: MIN_TICK, maxTick: MAX_TICK },
+      pools: n.pools.map((p) => ({
+        id: p.id,
+        currency0: p.currency0,
+        currency1: p.currency1,
+        fee: p.fee,
+        tickSpacing: p.tickSpacing,
+        hooks: p.hooks,
+        symbols: [symbolAt(p.currency0), symbolAt(p.currency1)],
+        default: p === n.pool,
+      })),
       contracts: n.contracts,
       deprecated: n.deprecated,
       // Pools of deprecated hook versions: exits only (builds into them are 400 POOL_DEPRECATED).

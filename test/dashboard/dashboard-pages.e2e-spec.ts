@@ -82,6 +82,7 @@ describe('Dashboard pages in Chromium', () => {
       ['API keys', 'keys'],
       ['Usage', 'usage'],
       ['Wallets', 'wallets'],
+      ['Markets', 'markets'],
       ['Members', 'members'],
       ['Webhooks', 'webhooks'],
       ['Audit log', 'audit'],

@@ -381,6 +381,41 @@ describe('Dashboard (/dashboard) in Chromium', () => {
       .expect(200);
   });
 
+  it('quotes across the market with a picker: two hops for tWBTC -> tUSDC, NO_ROUTE for tWBTC -> tEURC', async () => {
+    await openPage('Markets');
+    const markets = page.locator('#markets');
+    // The devnet's four pools, by their tokens and fee.
+    await markets.getByTestId('pools').locator('li').nth(3).waitFor();
+    const pools = await markets.getByTestId('pools').locator('li').allInnerTexts();
+    expect(pools.map((p) => p.replace(/\s*0x.*$/, ''))).toEqual([
+      'WETH / tUSDC · fee 0.3 %',
+      'tWBTC / WETH · fee 0.3 %',
+      'tEURC / tUSDC · fee 0.01 %',
+      'tEURC / tUSDC · fee 0.05 %',
+    ]);
+    const form = markets.getByRole('form', { name: 'Quote a swap' });
+    await form.getByLabel('Token in').selectOption({ label: 'tWBTC' });
+    await form.getByLabel('Token out').selectOption({ label: 'tUSDC' });
+    await form.getByLabel('Amount (whole tokens)').fill('0.01');
+    await form.getByRole('button', { name: 'Quote' }).click();
+    const route = markets.getByTestId('route').locator('li');
+    await route.nth(1).waitFor();
+    const hops = await route.allInnerTexts();
+    expect(hops[0]).toMatch(/^0\.01 tWBTC → [\d.]+ WETH in the tWBTC\/WETH pool, fee 0\.3 %$/);
+    expect(hops[1]).toMatch(/WETH → [\d,.]+ tUSDC in the WETH\/tUSDC pool, fee 0\.3 %$/);
+    expect(await markets.getByTestId('quote-summary').innerText()).toMatch(
+      /^Pay 0\.01 tWBTC, receive/,
+    );
+
+    await form.getByLabel('Token out').selectOption({ label: 'tEURC' });
+    await form.getByRole('button', { name: 'Quote' }).click();
+    const alert = markets.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('NO_ROUTE');
+    expect(await alert.innerText()).toMatch(/tWBTC trades against (WETH, tUSDC|tUSDC, WETH)/);
+    await browser.screenshot('dashboard-markets-1280', '#markets');
+  });
+
   it('refreshes the access token a minute before it expires, and keeps working with the new one', async () => {
     const refreshed = page.waitForResponse(`${origin}/auth/refresh`);
     await page.clock.fastForward('14:01'); // access tokens live 15 minutes
@@ -434,10 +469,12 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   it('made no request outside its own origin, and logged no console error', () => {
     expect(browser.requests.length).toBeGreaterThan(10);
     expect(browser.requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
-    // The three refusals the walk provoked on purpose (wrong password, bad checksum, unknown
-    // policy source) are the only errors: Chromium logs each failed response; the page logs nothing.
+    // The four refusals the walk provoked on purpose (wrong password, bad checksum, unknown
+    // policy source, a pair with no route) are the only errors: Chromium logs each failed
+    // response; the page logs nothing.
     expect(browser.consoleErrors).toEqual([
       expect.stringMatching(/status of 401/),
+      expect.stringMatching(/status of 400/),
       expect.stringMatching(/status of 400/),
       expect.stringMatching(/status of 400/),
     ]);

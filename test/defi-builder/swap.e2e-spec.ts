@@ -1,15 +1,6 @@
-import { Interface, InterfaceAbi } from 'ethers';
-import hookArtifact from '../../contracts/artifacts/ComplianceHook.json';
 import type { TestApp } from '../helpers/app';
-import { DefiDevnet, postSwap, useDefiSuite } from '../helpers/defi';
+import { DefiDevnet, HOOK_ERRORS, postSwap, useDefiSuite } from '../helpers/defi';
 import { decodeRevert } from '../../src/chain/encoding/revert-decoder';
-
-const HOOK_ERRORS = new Interface([
-  ...(hookArtifact.abi as unknown as InterfaceAbi as unknown[]).filter(
-    (f) => (f as { type: string }).type === 'error',
-  ),
-  'error WrappedError(address target, bytes4 selector, bytes reason, bytes details)',
-] as InterfaceAbi);
 
 describe('DeFi builder: swap on the devnet', () => {
   const suite = useDefiSuite();

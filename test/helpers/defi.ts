@@ -5,7 +5,15 @@
  *
  * Built on the chain layer's acquireDevnet() (one devnet per jest worker, snapshot-reverted per suite).
  */
-import { Contract, JsonRpcProvider, TransactionReceipt, Wallet } from 'ethers';
+import {
+  Contract,
+  Interface,
+  InterfaceAbi,
+  JsonRpcProvider,
+  TransactionReceipt,
+  Wallet,
+} from 'ethers';
+import hookArtifact from '../../contracts/artifacts/ComplianceHook.json';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { DevnetDeployment } from '../../src/chain/network/network.types';
@@ -18,6 +26,15 @@ import type { UnsignedTx } from '../../src/defi-builder/encoding/approvals';
 import { createTestApp, TestApp } from './app';
 import { login } from './auth';
 import { acquireDevnet, DevnetHandle } from './devnet';
+import { pollUntil } from './wait';
+
+/** The ComplianceHook's errors, and the PoolManager's WrappedError around a hook's revert. */
+export const HOOK_ERRORS = new Interface([
+  ...(hookArtifact.abi as unknown as InterfaceAbi as unknown[]).filter(
+    (f) => (f as { type: string }).type === 'error',
+  ),
+  'error WrappedError(address target, bytes4 selector, bytes reason, bytes details)',
+] as InterfaceAbi);
 
 export interface DefiDevnet {
   rpcUrl: string;
@@ -164,4 +181,51 @@ export function mintBody(suite: DefiSuite, user: string, over: object = {}) {
     userAddress: user,
     ...over,
   };
+}
+
+/** Signs a built transaction as a wallet would: its nonce, the chain's fees, the build's gas. */
+export async function signBuilt(wallet: Wallet, tx: UnsignedTx): Promise<string> {
+  const populated = await wallet.populateTransaction({
+    to: tx.to,
+    data: tx.data,
+    value: BigInt(tx.value),
+    gasLimit: BigInt(tx.gas),
+  });
+  return wallet.signTransaction(populated);
+}
+
+/**
+ * Relays a signed transaction through POST /api/v1/defi/transactions (202) and polls its status
+ * until it is CONFIRMED; returns the final status body.
+ */
+export async function relayUntilConfirmed(
+  t: TestApp,
+  token: string,
+  signedTransaction: string,
+): Promise<Record<string, unknown> & { txHash: string; kind: string; status: string }> {
+  const sent = await request(t.server)
+    .post('/api/v1/defi/transactions')
+    .set('Authorization', `Bearer ${token}`)
+    .send({ signedTransaction })
+    .expect(202);
+  const done = await pollUntil(
+    `${sent.body.kind} ${sent.body.txHash} confirmed`,
+    async () =>
+      (
+        await request(t.server)
+          .get(`/api/v1/defi/transactions/${sent.body.txHash}`)
+          .set('Authorization', `Bearer ${token}`)
+          .expect(200)
+      ).body,
+    (body) => body.status !== 'PENDING',
+  );
+  expect(done).toMatchObject({ status: 'CONFIRMED', kind: sent.body.kind });
+  return done;
+}
+
+export function postQuote(t: TestApp, token: string, body: object) {
+  return request(t.server)
+    .post('/api/v1/defi/quote')
+    .set('Authorization', `Bearer ${token}`)
+    .send(body);
 }

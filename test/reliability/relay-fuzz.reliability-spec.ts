@@ -176,6 +176,36 @@ describe('Fuzzing the relay', () => {
         });
         return { data, value: eth === 'in' ? (exactOut ? a * 2n : a) : 0n };
       });
+    // Two-hop swaps as the builder writes them (issue 42): over the market's listed pools.
+    const byToken = (a: string, b: string) =>
+      chain.network.pools.find(
+        (p) => [p.currency0, p.currency1].includes(a) && [p.currency0, p.currency1].includes(b),
+      )!;
+    const { tWBTC, tUSDC, WETH } = chain.network.tokens;
+    const hopPools = [byToken(tWBTC.address, WETH.address), byToken(WETH.address, tUSDC.address)];
+    const twoHopVariant = fc
+      .record({
+        exactOut: fc.boolean(),
+        reverse: fc.boolean(),
+        amount: fc.bigInt({ min: 1n, max: 10n ** 20n }),
+      })
+      .map(({ exactOut, reverse, amount: a }) => ({
+        data: encodeSwapCalldata({
+          ...(exactOut
+            ? { tradeType: 'EXACT_OUTPUT' as const, amountOut: a, amountInMaximum: a * 2n }
+            : { tradeType: 'EXACT_INPUT' as const, amountIn: a, amountOutMinimum: 0n }),
+          path: reverse
+            ? {
+                currencyIn: tUSDC.address,
+                currencyOut: tWBTC.address,
+                pools: [...hopPools].reverse(),
+              }
+            : { currencyIn: tWBTC.address, currencyOut: tUSDC.address, pools: hopPools },
+          deadline,
+        }),
+        value: 0n,
+      }));
+    const anySwap = fc.oneof(swapVariant, twoHopVariant);
     const value = fc.constantFrom(0n, 1n, 10n ** 15n);
     const gasLimit = fc.constantFrom(21_000n, 23_000n, 60_000n, 300_000n, 1_000_000n, 2n ** 40n);
 
@@ -214,7 +244,7 @@ describe('Fuzzing the relay', () => {
       // A built swap with a command slipped in, or its V4_SWAP flagged allow-revert.
       fc
         .record({
-          swap: swapVariant,
+          swap: anySwap,
           extra: code,
           extraInput: input,
           at: fc.nat(),
@@ -239,7 +269,7 @@ describe('Fuzzing the relay', () => {
       // A built swap as is, with a random value or gas limit: the allow-list, the gas checks or
       // the simulation (no session: the hook refuses) stop it.
       fc
-        .record({ swap: swapVariant, value: fc.option(value), gasLimit })
+        .record({ swap: anySwap, value: fc.option(value), gasLimit })
         .map(({ swap, value: v, gasLimit: g }) => ({
           to: universalRouter,
           data: swap.data,

@@ -865,7 +865,7 @@ export interface paths {
          * Build an unsigned Uniswap v4 swap (UniversalRouter): exact input or exact output, native ETH, Permit2 signatures
          * @description **Auth:** an API key with the `defi:swap` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature); approvals marked replaceableByPermit are the ones permitData replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED, 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true a warning). userAddress must be a wallet: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
+         *     Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature); approvals marked replaceableByPermit are the ones permitData replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). The swap takes the pair's best route (route.hops): one listed pool, or two through one intermediate token (SWAP_EXACT_IN / SWAP_EXACT_OUT with path keys); 400 NO_ROUTE when none connects the tokens, its hint naming what the input token trades against. A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 403 INSTITUTION_OWNERSHIP_MISMATCH, 400 UNSUPPORTED_TOKEN, 412 SESSION_NOT_ACTIVE, 400 BALANCE_INSUFFICIENT, 503 CHAIN_UNAVAILABLE (preflight), 400 BUILD_FAILED, 400 SIMULATION_REVERTED (build: the transaction reverts when simulated; with buildOnly=true a warning). userAddress must be a wallet: a protocol or token contract, a v4 action marker or a reserved address is 400 INVALID_PARAMS.
          */
         post: operations["swap"];
         delete?: never;
@@ -887,7 +887,7 @@ export interface paths {
          * Quote a swap (V4Quoter + pool price in one eth_call); no wallet needed
          * @description **Auth:** an API key with the `defi:swap` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     amount is the exact input (EXACT_INPUT, default) or the exact output (EXACT_OUTPUT). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 400 UNSUPPORTED_TOKEN, 503 CHAIN_UNAVAILABLE, 400 BUILD_FAILED (the pool cannot fill the amount).
+         *     amount is the exact input (EXACT_INPUT, default) or the exact output (EXACT_OUTPUT). Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), 400 UNSUPPORTED_TOKEN, 400 NO_ROUTE (no listed pool or two-hop route connects the tokens), 503 CHAIN_UNAVAILABLE, 400 BUILD_FAILED (no route can fill the amount). Every listed pool of the pair and every two-hop route through one token is quoted in one read; the answer's route shows the best.
          */
         post: operations["quote"];
         delete?: never;
@@ -1246,7 +1246,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "POOL_DEPRECATED" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "ATTESTATION_NOT_FOUND" | "ATTESTATION_REVOKED" | "ATTESTATION_EXPIRED" | "ATTESTATION_SOURCE_NOT_ACCEPTED" | "COMPLIANCE_POLICY_REFUSED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "POOL_DEPRECATED" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "NO_ROUTE" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "ATTESTATION_NOT_FOUND" | "ATTESTATION_REVOKED" | "ATTESTATION_EXPIRED" | "ATTESTATION_SOURCE_NOT_ACCEPTED" | "COMPLIANCE_POLICY_REFUSED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -2579,7 +2579,7 @@ export interface components {
              */
             tokenIn: string;
             /**
-             * @description Token bought: the other token of the pool. 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
              * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
              */
             tokenOut: string;
@@ -2747,6 +2747,27 @@ export interface components {
             /** @description The message. Sign with eth_signTypedData_v4 (ethers: signTypedData(domain, types, values); viem: signTypedData({ domain, types, primaryType, message: values })), then send values back unchanged as permit, with permitSignature. */
             values: components["schemas"]["PermitSingleDto"];
         };
+        RouteHopDto: {
+            /** @description The pool (v4 PoolId; GET /api/v1/defi/config lists the pools). */
+            poolId: string;
+            /** @description What the hop pays in: a pool currency (WETH where ETH is paid). */
+            tokenIn: string;
+            /** @description What the hop pays out: a pool currency (WETH where ETH is received). */
+            tokenOut: string;
+            /**
+             * @description The pool fee, hundredths of a bip.
+             * @example 3000
+             */
+            fee: number;
+            /** @description Smallest units of tokenIn, as quoted; null when no route could be quoted (a swap with an explicit limit). */
+            amountIn: string | null;
+            /** @description Smallest units of tokenOut, as quoted. */
+            amountOut: string | null;
+        };
+        RouteDto: {
+            /** @description In trade order: one hop through a listed pool, or two through one intermediate token. The best route of the pair: the largest output (EXACT_INPUT) or the smallest input (EXACT_OUTPUT). */
+            hops: components["schemas"]["RouteHopDto"][];
+        };
         SwapResponseDto: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
@@ -2807,6 +2828,8 @@ export interface components {
             maxAmountIn?: string;
             /** @description null when the caller set the limit. */
             slippageBps: number | null;
+            /** @description The route the swap takes; poolKey and zeroForOne are its first hop. A pair with no route is 400 NO_ROUTE. */
+            route: components["schemas"]["RouteDto"];
         };
         /**
          * @example {
@@ -2823,7 +2846,7 @@ export interface components {
              */
             tokenIn: string;
             /**
-             * @description Token bought: the other token of the pool. 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
              * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
              */
             tokenOut: string;
@@ -2852,15 +2875,18 @@ export interface components {
             /** @description Smallest units of tokenOut (quoted, or exact for EXACT_OUTPUT). */
             amountOut: string;
             /**
-             * @description Execution price vs the pool mid price, in basis points (LP fee included, as Uniswap reports it).
+             * @description Execution price vs the route mid price (the product of its pools' prices), in basis points (LP fees included, as Uniswap reports it).
              * @example 31
              */
             priceImpactBps: number;
-            /** @description Pool price before the trade: tokenOut per tokenIn (whole tokens). */
+            /** @description The route's price before the trade: tokenOut per tokenIn (whole tokens). */
             midPrice: string;
             /** @description amountOut / amountIn in whole tokens. */
             executionPrice: string;
+            /** @description The route's first pool. */
             poolKey: components["schemas"]["PoolKeyDto"];
+            /** @description The best route of the pair, each hop with its quoted amounts. */
+            route: components["schemas"]["RouteDto"];
             /** @description The V4Quoter's gas estimate of the swap itself. */
             gasEstimate: string;
             /** @description Block the quote was read at. */
@@ -3035,8 +3061,11 @@ export interface components {
             rpcUrl?: string;
         };
         TokenEntry: {
-            /** @enum {string} */
-            symbol: "WETH" | "tUSDC" | "ETH";
+            /**
+             * @description The token's symbol in this network's file (WETH and tUSDC always; the devnet adds tWBTC and tEURC); ETH: native ether
+             * @example WETH
+             */
+            symbol: string;
             /** @example Wrapped Ether */
             name: string;
             /** @example 0x4200000000000000000000000000000000000006 */
@@ -3081,6 +3110,45 @@ export interface components {
             minTick: number;
             /** @example 887272 */
             maxTick: number;
+        };
+        MarketPoolEntry: {
+            /**
+             * @description The v4 PoolId: keccak256 of the ABI-encoded key
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            id: string;
+            /**
+             * @description token0 (the lower address)
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            currency0: string;
+            /**
+             * @description token1
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            currency1: string;
+            /**
+             * @description Fee in hundredths of a bip
+             * @example 3000
+             */
+            fee: number;
+            /** @example 60 */
+            tickSpacing: number;
+            /**
+             * @description The ComplianceHook (current version)
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            hooks: string;
+            /**
+             * @description Symbols of currency0 and currency1
+             * @example [
+             *       "WETH",
+             *       "tUSDC"
+             *     ]
+             */
+            symbols: string[];
+            /** @description true for the spec's WETH/tUSDC pool (the `pool` above); liquidity requests naming a pair with one pool need no poolId */
+            default: boolean;
         };
         Contracts: {
             /** @example 0x4200000000000000000000000000000000000006 */
@@ -3154,7 +3222,10 @@ export interface components {
             chain: components["schemas"]["ChainInfo"];
             /** @description The supported tokens (whitelist) */
             tokens: components["schemas"]["TokenEntry"][];
+            /** @description The spec's default WETH/tUSDC pool */
             pool: components["schemas"]["PoolInfo"];
+            /** @description Every pool of the market, the default WETH/tUSDC pool first; all carry the current ComplianceHook */
+            pools: components["schemas"]["MarketPoolEntry"][];
             contracts: components["schemas"]["Contracts"];
             /** @description Refused items and their replacements */
             deprecated: components["schemas"]["DeprecatedEntry"][];
@@ -7303,6 +7374,8 @@ export interface operations {
              *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
              *
              *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
+             *
+             *     `NO_ROUTE` (preflight): No listed pool, and no two pools through one other token, connect these tokens: GET /api/v1/defi/config lists the pools.
              */
             400: {
                 headers: {
@@ -7419,6 +7492,8 @@ export interface operations {
              *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
              *
              *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
+             *
+             *     `NO_ROUTE` (preflight): No listed pool, and no two pools through one other token, connect these tokens: GET /api/v1/defi/config lists the pools.
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
              */

@@ -3,6 +3,7 @@ import { html, render, useEffect, useState } from '../vendor/preact-htm.js';
 import { api, isSignedIn, onSessionEnd, signOut } from './api.js';
 import { AuditSection } from './audit.js';
 import { KeysSection } from './keys.js';
+import { MarketsSection } from './markets.js';
 import { AcceptInvitation, invitationToken, MembersSection } from './members.js';
 import { SecuritySection } from './security.js';
 import { ConfirmSignup, SignIn, signupConfirmationToken } from './signin.js';
@@ -19,6 +20,7 @@ export const PAGES = [
   { id: 'keys', label: 'API keys', view: (role) => html`<${KeysSection} role=${role} />` },
   { id: 'usage', label: 'Usage', view: () => html`<${UsageSection} />` },
   { id: 'wallets', label: 'Wallets', view: (role) => html`<${WalletsSection} role=${role} />` },
+  { id: 'markets', label: 'Markets', view: () => html`<${MarketsSection} />` },
   { id: 'members', label: 'Members', view: () => html`<${MembersSection} />` },
   { id: 'webhooks', label: 'Webhooks', view: (role) => html`<${WebhooksSection} role=${role} />` },
   { id: 'audit', label: 'Audit log', view: () => html`<${AuditSection} />` },

@@ -9,6 +9,10 @@ import { withCachedSelectors } from '../encoding/abi-words';
 export const POOL_KEY_TUPLE =
   'tuple(address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks)';
 
+/** A hop of a multi-hop path (v4-periphery src/libraries/PathKey.sol). */
+export const PATH_KEY_TUPLE =
+  'tuple(address intermediateCurrency, uint24 fee, int24 tickSpacing, address hooks, bytes hookData)';
+
 /**
  * PoolManager (v4-core src/PoolManager.sol): pool initialization (deployment), and the Swap event
  * (v4-core src/interfaces/IPoolManager.sol; amounts are the swapper's balance delta: negative =
@@ -45,6 +49,9 @@ export const V4_QUOTER = withCachedSelectors(
   new Interface([
     `function quoteExactInputSingle(tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256 amountOut, uint256 gasEstimate)`,
     `function quoteExactOutputSingle(tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 exactAmount, bytes hookData) params) returns (uint256 amountIn, uint256 gasEstimate)`,
+    // QuoteExactParams (IV4Quoter): exactCurrency is the path's input (exact input) or output.
+    `function quoteExactInput(tuple(address exactCurrency, ${PATH_KEY_TUPLE}[] path, uint128 exactAmount) params) returns (uint256 amountOut, uint256 gasEstimate)`,
+    `function quoteExactOutput(tuple(address exactCurrency, ${PATH_KEY_TUPLE}[] path, uint128 exactAmount) params) returns (uint256 amountIn, uint256 gasEstimate)`,
   ]),
 );
 
@@ -76,6 +83,13 @@ export const V4_ACTION_PARAMS = {
   ],
   SWAP_EXACT_OUT_SINGLE: [
     `tuple(${POOL_KEY_TUPLE} poolKey, bool zeroForOne, uint128 amountOut, uint128 amountInMaximum, bytes hookData)`,
+  ],
+  // The multi-hop params in the deployed router's layout (UR 2.1.1: minHopPriceX36 per hop).
+  SWAP_EXACT_IN: [
+    `tuple(address currencyIn, ${PATH_KEY_TUPLE}[] path, uint256[] minHopPriceX36, uint128 amountIn, uint128 amountOutMinimum)`,
+  ],
+  SWAP_EXACT_OUT: [
+    `tuple(address currencyOut, ${PATH_KEY_TUPLE}[] path, uint256[] minHopPriceX36, uint128 amountOut, uint128 amountInMaximum)`,
   ],
   SETTLE: ['address currency', 'uint256 amount', 'bool payerIsUser'],
   SETTLE_ALL: ['address currency', 'uint256 maxAmount'],

@@ -16,6 +16,7 @@ export type OwnContractName =
   | 'ComplianceRegistry'
   | 'ComplianceHook'
   | 'TestUSDC'
+  | 'TestToken'
   | 'Multicall3'
   | 'SanctionsOracle'
   | 'AttestationIndexer';

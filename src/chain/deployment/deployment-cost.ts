@@ -6,7 +6,7 @@ import type { PlannedStep, StepName } from './deployment-types';
  * deploy` prints it per step) plus ~25 %; the transactions themselves are estimated by the node
  * when sent.
  */
-export const STEP_GAS: Record<StepName, bigint> = {
+export const STEP_GAS: Record<Exclude<StepName, `market${string}`>, bigint> = {
   complianceRegistry: 500_000n,
   registryAttester: 60_000n,
   registryAttesterRevoke: 40_000n,
@@ -28,12 +28,30 @@ export const STEP_GAS: Record<StepName, bigint> = {
   deployerAttesterRevoke: 40_000n,
 };
 
+/** The market's steps (issue 42), by kind: a test token, a pool's initialize, its seed & co. */
+const MARKET_STEP_GAS: Record<string, bigint> = {
+  marketToken: 900_000n,
+  marketPool: 100_000n,
+  marketMint: 90_000n,
+  marketWrap: 60_000n,
+  marketApprove: 60_000n,
+  marketPermit2: 70_000n,
+  marketSeed: 575_000n,
+};
+
+export function stepGas(step: StepName): bigint {
+  const kind = step.split(':')[0];
+  return kind.startsWith('market')
+    ? MARKET_STEP_GAS[kind]
+    : STEP_GAS[kind as keyof typeof STEP_GAS];
+}
+
 /** Wei each signer needs for the remaining steps at `feePerGas`: gas budgets plus values sent. */
 export function planCost(
   steps: PlannedStep[],
   feePerGas: bigint,
 ): { deployer: bigint; seeder: bigint } {
   const cost = { deployer: 0n, seeder: 0n };
-  for (const s of steps) cost[s.from] += STEP_GAS[s.step] * feePerGas + s.value;
+  for (const s of steps) cost[s.from] += stepGas(s.step) * feePerGas + s.value;
   return cost;
 }

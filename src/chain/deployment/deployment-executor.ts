@@ -23,6 +23,7 @@ import {
 } from './deployment-constants';
 import { planCost } from './deployment-cost';
 import { planDeployment } from './deployment-plan';
+import { recordedMarket } from './market-deployment';
 import type { DeploymentPlan, DeploymentTarget, PlannedStep, StepName } from './deployment-types';
 import { balanceOf, chainIdOf, currentFees, Eip1193, TransactionSender } from './deployment-rpc';
 import { readDeploymentState } from './deployment-state';
@@ -150,6 +151,7 @@ export async function deployCompliance(
     existingRegistry: file.contracts.complianceRegistry ?? null,
     initialPrice: options.initialPrice ?? DEFAULT_INITIAL_PRICE,
     pool: file.pool,
+    market: file,
     seed: options.seed
       ? {
           seeder: seederWallet.address,
@@ -237,6 +239,7 @@ export async function deployCompliance(
       block,
       sqrtPriceX96: sqrtPriceX96?.toString() ?? null,
       transactions,
+      market: codeNow ? recordedMarket(current, target) : null,
     };
     return recordDeployment(current, update);
   };

@@ -1,7 +1,7 @@
 import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
 import { COMPLIANCE_HOOK } from '../abi/compliance-hook';
 import { CREATE2_DEPLOYER_ADDRESS } from './deployment-constants';
-import { planCost, STEP_GAS } from './deployment-cost';
+import { planCost, stepGas } from './deployment-cost';
 import { planDeployment } from './deployment-plan';
 import type { DeploymentState, DeploymentTarget, FundsState } from './deployment-types';
 import { resolveDeploymentTarget, TargetRequest } from './deployment-target';
@@ -48,6 +48,7 @@ function emptyChain(withSeed = false): DeploymentState {
     hook: null,
     pool: { sqrtPriceX96: 0n, liquidity: 0n },
     seeder: withSeed ? { sessionActive: false, weth: noFunds, token: noFunds } : null,
+    markets: { tokenCode: {}, pools: {}, seederFunds: {} },
   };
 }
 
@@ -64,6 +65,7 @@ function completeChain(t: DeploymentTarget): DeploymentState {
     hook: { owner: DEPLOYER, universalRouter: true, positionManager: true, quoter: true },
     pool: { sqrtPriceX96: t.sqrtPriceX96, liquidity: 10n ** 15n },
     seeder: null,
+    markets: { tokenCode: {}, pools: {}, seederFunds: {} },
   };
 }
 
@@ -239,7 +241,7 @@ describe('planCost', () => {
     const steps = planDeployment(t, emptyChain(true)).steps;
     const fee = 2n * 10n ** 9n;
     const cost = planCost(steps, fee);
-    const gas = steps.reduce((sum, s) => sum + STEP_GAS[s.step], 0n);
+    const gas = steps.reduce((sum, s) => sum + stepGas(s.step), 0n);
     expect(cost.deployer + cost.seeder).toBe(gas * fee + 10n ** 17n);
   });
 });

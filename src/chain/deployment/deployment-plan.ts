@@ -18,6 +18,7 @@ import type {
   StepName,
 } from './deployment-types';
 import { fundingSteps, mintPositionData } from './seed-steps';
+import { planMarkets } from './market-deployment';
 
 const same = (a: string, b: string): boolean => getAddress(a) === getAddress(b);
 
@@ -141,29 +142,34 @@ export function planDeployment(target: DeploymentTarget, state: DeploymentState)
   // the seeding and stops being one at the end.
   let deployerAttests = state.registry ? state.registry.deployerAllowed : same(attester, deployer);
   const seed = target.seed;
-  if (seed && state.pool.liquidity === 0n) {
-    if (!state.seeder!.sessionActive) {
-      if (!deployerAttests) {
-        setAttester(
-          'seedAttesterGrant',
-          deployer,
-          true,
-          'make the deployer an attester to open the seeding session',
-        );
-        deployerAttests = true;
-      }
-      steps.push({
-        step: 'seedSession',
-        description: `open a ${seed.sessionSeconds} s session for the seeder ${seed.seeder} (the hook gates liquidity additions)`,
-        from: 'deployer',
-        to: registry,
-        data: COMPLIANCE_REGISTRY.encodeFunctionData('activate', [
-          seed.seeder,
-          state.timestamp + seed.sessionSeconds,
-        ]),
-        value: 0n,
-      });
+  let sessionPlanned = false;
+  const openSeedSession = () => {
+    if (!seed || sessionPlanned || state.seeder?.sessionActive) return;
+    sessionPlanned = true;
+    if (!deployerAttests) {
+      setAttester(
+        'seedAttesterGrant',
+        deployer,
+        true,
+        'make the deployer an attester to open the seeding session',
+      );
+      deployerAttests = true;
     }
+    steps.push({
+      step: 'seedSession',
+      description: `open a ${seed.sessionSeconds} s session for the seeder ${seed.seeder} (the hook gates liquidity additions)`,
+      from: 'deployer',
+      to: registry,
+      data: COMPLIANCE_REGISTRY.encodeFunctionData('activate', [
+        seed.seeder,
+        state.timestamp + seed.sessionSeconds,
+      ]),
+      value: 0n,
+    });
+  };
+  const specSeedUse: Record<string, bigint> = {};
+  if (seed && state.pool.liquidity === 0n) {
+    openSeedSession();
     steps.push(...fundingSteps(target, seed, state, 'Weth', problems));
     steps.push(...fundingSteps(target, seed, state, 'TUSDC', problems));
     steps.push({
@@ -174,9 +180,12 @@ export function planDeployment(target: DeploymentTarget, state: DeploymentState)
       data: mintPositionData(target, seed, sqrtPriceX96, state.timestamp + seed.sessionSeconds),
       value: 0n,
     });
+    specSeedUse.WETH = seed.wethAmount;
+    specSeedUse.tUSDC = seed.tokenAmount;
   } else if (seed) {
     notes.push('the pool already has liquidity: it is not seeded again');
   }
+  planMarkets(target, state, { steps, problems, notes, openSeedSession, specSeedUse });
   if (deployerAttests && !same(attester, deployer))
     setAttester('deployerAttesterRevoke', deployer, false, 'the deployer stops being an attester');
   // Rotation: the attester an earlier run recorded stops attesting once the new one does.

@@ -9,6 +9,7 @@ import { Interface, Result } from 'ethers';
 import { ERC20 } from '../abi/erc20';
 import { PERMIT2 } from '../abi/permit2';
 import { STATE_VIEW } from '../abi/uniswap-v4';
+import { getAddress } from 'ethers';
 import { poolIdOf } from '../encoding/pool-key';
 import type { DeploymentState, DeploymentTarget, FundsState } from './deployment-types';
 import { Eip1193, ethCall, hasCode, rpcCall } from './deployment-rpc';
@@ -28,7 +29,7 @@ async function read(
 
 async function funds(
   provider: Provider,
-  target: DeploymentTarget,
+  target: Pick<DeploymentTarget, 'infra'>,
   seeder: string,
   token: string,
   tokenHasCode: boolean,
@@ -110,12 +111,56 @@ export async function readDeploymentState(
       ]).then(([sessionActive, weth, token]) => ({ sessionActive, weth, token }))
     : null;
 
+  const markets = await readMarketState(provider, target);
   return {
+    markets,
     timestamp: Number(block.timestamp),
     code: { complianceRegistry: registryCode, complianceHook: hookCode, token: tokenCode },
     registry: await registryReads,
     hook: await hookReads,
     pool: { sqrtPriceX96: slot0[0] as bigint, liquidity: liquidity as bigint },
     seeder: await seederReads,
+  };
+}
+
+/** What the chain holds of the market: test tokens' code, each pool's price and liquidity, the seeder's funds. */
+async function readMarketState(
+  provider: Provider,
+  target: DeploymentTarget,
+): Promise<DeploymentState['markets']> {
+  const { tokens, pools } = target.markets;
+  const listed = Object.values(tokens);
+  const codes = await Promise.all(listed.map((t) => hasCode(provider, t.address)));
+  const tokenCode = Object.fromEntries(listed.map((t, i) => [t.symbol, codes[i]]));
+  const poolReads = await Promise.all(
+    pools.map(async (p) => {
+      const [slot0, [liquidity]] = await Promise.all([
+        read(provider, target.infra.stateView, STATE_VIEW, 'getSlot0', [p.id]),
+        read(provider, target.infra.stateView, STATE_VIEW, 'getLiquidity', [p.id]),
+      ]);
+      return [p.id, { sqrtPriceX96: slot0[0] as bigint, liquidity: liquidity as bigint }] as const;
+    }),
+  );
+  const seeder = target.seed?.seeder;
+  const seeded = new Set<string>();
+  for (const p of pools)
+    if (p.seed) for (const c of [p.key.currency0, p.key.currency1]) seeded.add(getAddress(c));
+  const seederFunds = seeder
+    ? await Promise.all(
+        Object.values(tokens)
+          .filter((t) => seeded.has(t.address))
+          .map(
+            async (t) =>
+              [
+                t.symbol,
+                await funds(provider, target, seeder, t.address, tokenCode[t.symbol]),
+              ] as const,
+          ),
+      )
+    : [];
+  return {
+    tokenCode,
+    pools: Object.fromEntries(poolReads),
+    seederFunds: Object.fromEntries(seederFunds),
   };
 }

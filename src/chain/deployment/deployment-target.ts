@@ -7,6 +7,7 @@ import { getAddress } from 'ethers';
 import type { NetworkFile } from '../network/network-definition';
 import type { ComplianceNetworkSettings } from '../network/network.types';
 import { predictOurContracts } from './create2-addresses';
+import { resolveMarketTarget } from './market-deployment';
 import { TEST_TOKEN } from './deployment-constants';
 import type { DeploymentTarget, Infrastructure, TokenChoice } from './deployment-types';
 import { parseDecimal, parseUnitsExact, sqrtPriceX96FromPrice } from './pool-math';
@@ -39,6 +40,8 @@ export interface TargetRequest {
   initialPrice: string;
   pool: NetworkFile['pool'];
   seed: SeedRequest | null;
+  /** The file's market (tokens, pools); absent: the spec's pool alone. */
+  market?: Pick<NetworkFile, 'name' | 'tokens' | 'pool' | 'pools'>;
 }
 
 /** `weth` whole WETH worth of the token at `price` (token per WETH), in token units, rounded down. */
@@ -77,7 +80,18 @@ export function resolveDeploymentTarget(request: TargetRequest): DeploymentTarge
   const sqrtPriceX96 = sqrtPriceX96FromPrice(request.initialPrice, WETH_DECIMALS, token.decimals);
   const seed = request.seed;
   const wethAmount = seed ? parseUnitsExact(seed.weth, WETH_DECIMALS) : 0n;
+  const markets = request.market
+    ? resolveMarketTarget({
+        file: request.market,
+        infra: request.infra,
+        deployer,
+        hook: contracts.complianceHook.address,
+        tusdc: token,
+        seed: seed !== null,
+      })
+    : { tokens: {}, pools: [] };
   return {
+    markets,
     chainId: request.chainId,
     infra: request.infra,
     deployer,

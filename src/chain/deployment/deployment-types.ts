@@ -2,7 +2,7 @@
  * The vocabulary of a deployment: its target (what the complete deployment is), the state the
  * chain is in, and the steps that lead from one to the other.
  */
-import type { OurContracts } from './create2-addresses';
+import type { Create2Contract, OurContracts } from './create2-addresses';
 import type { PoolKey } from '../encoding/pool-key';
 
 export interface Infrastructure {
@@ -44,6 +44,40 @@ export interface DeploymentTarget {
   /** The price the pool is initialized at if it is not yet. */
   sqrtPriceX96: bigint;
   seed: SeedTarget | null;
+  /** The market beyond the spec's pool: test tokens to deploy, pools to initialize and seed. */
+  markets: MarketTarget;
+}
+
+/** A token of the file's market, resolved: its address, and its CREATE2 deployment if it is a test token. */
+export interface MarketToken {
+  symbol: string;
+  name: string;
+  decimals: number;
+  address: string;
+  /** A test token the deployer deploys and owns (mints); null: an existing token (or WETH/tUSDC). */
+  contract: Create2Contract | null;
+  /** The deployer can mint it for a seed (our test tokens, tUSDC when we deploy it). */
+  mintable: boolean;
+  /** WETH: the seeder wraps ETH for it. */
+  weth: boolean;
+}
+
+/** A listed pool other than the spec's: its key, initial price and optional seed. */
+export interface MarketPoolTarget {
+  id: string;
+  key: PoolKey;
+  /** e.g. `tUSDC/tEURC 500`. */
+  label: string;
+  /** Null when the file gives no initialPrice (then the pool must already exist). */
+  sqrtPriceX96: bigint | null;
+  /** Whole-token maxima of the full-range seed, in units (currency0, currency1); null: no seed. */
+  seed: { amount0: bigint; amount1: bigint } | null;
+}
+
+export interface MarketTarget {
+  /** Every token of the file (symbol -> token). */
+  tokens: Record<string, MarketToken>;
+  pools: MarketPoolTarget[];
 }
 
 export interface FundsState {
@@ -76,6 +110,14 @@ export interface DeploymentState {
   pool: { sqrtPriceX96: bigint; liquidity: bigint };
   /** Only when seeding is requested. */
   seeder: { sessionActive: boolean; weth: FundsState; token: FundsState } | null;
+  markets: {
+    /** Each token of the market (symbol): has code at its address. */
+    tokenCode: Record<string, boolean>;
+    /** By pool id. */
+    pools: Record<string, { sqrtPriceX96: bigint; liquidity: bigint }>;
+    /** The seeder's funds per token a seed needs (only when seeding is requested). */
+    seederFunds: Record<string, FundsState>;
+  };
 }
 
 export type StepName =
@@ -97,7 +139,9 @@ export type StepName =
   | 'seedPermit2Weth'
   | 'seedPermit2TUSDC'
   | 'seedPosition'
-  | 'deployerAttesterRevoke';
+  | 'deployerAttesterRevoke'
+  /** The market's steps, one name per token or pool (e.g. `marketToken:tWBTC`, `marketPool:<id>`). */
+  | `market${'Token' | 'Pool' | 'Mint' | 'Wrap' | 'Approve' | 'Permit2' | 'Seed'}:${string}`;
 
 export interface PlannedStep {
   step: StepName;

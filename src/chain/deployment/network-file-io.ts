@@ -11,6 +11,7 @@ import type { DeprecatedPoolEntry } from '../network/network-definition';
 import { DEFAULT_POSITION_LOGS, deprecatedSections } from '../network/network-definition';
 import { poolIdOf } from '../encoding/pool-key';
 import type { Infrastructure, TokenChoice } from './deployment-types';
+import type { MarketFilePool } from '../network/network.types';
 
 export function readOperatorNetworkFile(path: string): NetworkFile {
   let text: string;
@@ -106,6 +107,11 @@ export interface DeploymentUpdate {
   sqrtPriceX96: string | null;
   /** Transactions sent by this run, by step. */
   transactions: Record<string, string>;
+  /**
+   * The market once deployed: every token's address (symbol -> address) and the pools keyed on
+   * the current hook with their ids (absent: the file's market is left as it is).
+   */
+  market?: { tokens: Record<string, string>; pools: MarketFilePool[] | undefined } | null;
 }
 
 /**
@@ -163,6 +169,24 @@ function previousPool(file: NetworkFile, hook: string): DeprecatedPoolEntry | nu
   };
 }
 
+/** The file's tokens with tUSDC and the market's test tokens at the addresses deployed. */
+function recordedTokens(file: NetworkFile, update: DeploymentUpdate): NetworkFile['tokens'] {
+  const tokens: NetworkFile['tokens'] = {};
+  for (const [symbol, entry] of Object.entries(file.tokens)) {
+    const address = update.market?.tokens[symbol];
+    tokens[symbol] = address && !entry.address ? Object.assign({}, entry, { address }) : entry;
+  }
+  const token = update.token;
+  if (token)
+    tokens.tUSDC = {
+      symbol: 'tUSDC',
+      name: token.name,
+      decimals: token.decimals,
+      address: token.address,
+    };
+  return tokens;
+}
+
 /** The file with a deployment's addresses, first block and transactions recorded (pure). */
 export function recordDeployment(file: NetworkFile, update: DeploymentUpdate): NetworkFile {
   const previous: NetworkDeploymentRecord | null = file.deployment ?? null;
@@ -178,7 +202,6 @@ export function recordDeployment(file: NetworkFile, update: DeploymentUpdate): N
     ...(sqrtPriceX96 ? { sqrtPriceX96 } : {}),
     transactions: Object.assign({}, previous?.transactions, update.transactions),
   };
-  const token = update.token;
   return Object.assign({}, file, {
     deprecated: withReplacedHook(file, update.complianceHook),
     contracts: Object.assign({}, file.contracts, {
@@ -186,17 +209,8 @@ export function recordDeployment(file: NetworkFile, update: DeploymentUpdate): N
       complianceRegistry: update.complianceRegistry ?? file.contracts.complianceRegistry,
       complianceHook: update.complianceHook ?? file.contracts.complianceHook,
     }),
-    tokens: {
-      WETH: file.tokens.WETH,
-      tUSDC: token
-        ? {
-            symbol: 'tUSDC' as const,
-            name: token.name,
-            decimals: token.decimals,
-            address: token.address,
-          }
-        : file.tokens.tUSDC,
-    },
+    tokens: recordedTokens(file, update),
+    ...(update.market?.pools ? { pools: update.market.pools } : {}),
     positionLogs: {
       startBlock: block,
       pageBlocks: file.positionLogs?.pageBlocks ?? DEFAULT_POSITION_LOGS.pageBlocks,

@@ -49,6 +49,13 @@ describe('pool math', () => {
     expect(isqrt(0n)).toBe(0n);
     expect(isqrt(10n ** 40n)).toBe(10n ** 20n);
     expect(isqrt(10n ** 40n - 1n)).toBe(10n ** 20n - 1n);
+    // Large values whose float estimate lies below the root (a walk of one unit at a time used to
+    // take ~10^13 steps for sqrtPriceX96 ratios of 6-decimal pairs).
+    for (const root of [76237334925016554223603117715n, 35431911422859142059220343232145201n]) {
+      expect(isqrt(root * root)).toBe(root);
+      expect(isqrt(root * root - 1n)).toBe(root - 1n);
+      expect(isqrt((root + 1n) * (root + 1n) - 1n)).toBe(root);
+    }
     expect(isqrt((1n << 255n) + 12345n) ** 2n <= (1n << 255n) + 12345n).toBe(true);
     expect(() => isqrt(-1n)).toThrow(RangeError);
   });

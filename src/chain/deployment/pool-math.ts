@@ -7,17 +7,18 @@ export const MAX_TICK = 887272;
 export function isqrt(value: bigint): bigint {
   if (value < 0n) throw new RangeError('isqrt of a negative number');
   if (value < 2n) return value;
-  let x = BigInt(Math.floor(Math.sqrt(Number(value))));
-  // Newton steps from the float estimate: exact floor(sqrt) for any size.
+  // Newton from above converges monotonically down to floor(sqrt). The float estimate may lie
+  // below the root by its rounding error (2^-52 relative): start above it by more than that.
+  const estimate = BigInt(Math.ceil(Math.sqrt(Number(value))));
+  let x = estimate + (estimate >> 40n) + 1n;
   for (;;) {
     const y = (x + value / x) >> 1n;
-    if (y >= x) {
-      while (x * x > value) x -= 1n;
-      while ((x + 1n) * (x + 1n) <= value) x += 1n;
-      return x;
-    }
+    if (y >= x) break;
     x = y;
   }
+  while (x * x > value) x -= 1n;
+  while ((x + 1n) * (x + 1n) <= value) x += 1n;
+  return x;
 }
 
 /**

@@ -9,7 +9,7 @@ import { AbiCoder } from 'ethers';
 import { ERC20 } from '../abi/erc20';
 import { PERMIT2 } from '../abi/permit2';
 import { POSITION_MANAGER } from '../abi/uniswap-v4';
-import { poolKeyTuple } from '../encoding/pool-key';
+import { poolKeyTuple, type PoolKey } from '../encoding/pool-key';
 import type {
   DeploymentState,
   DeploymentTarget,
@@ -20,9 +20,9 @@ import { fullRangeLiquidityForAmounts, fullRangeTicks } from './pool-math';
 
 /** PositionManager actions (v4-periphery src/libraries/Actions.sol): MINT_POSITION, SETTLE_PAIR. */
 const MINT_THEN_SETTLE = '0x020d';
-const MAX_UINT160 = (1n << 160n) - 1n;
+export const MAX_UINT160 = (1n << 160n) - 1n;
 /** A Permit2 allowance this close to its expiry is renewed before it is used. */
-const PERMIT2_MARGIN_SECONDS = 600;
+export const PERMIT2_MARGIN_SECONDS = 600;
 
 /** Full-range liquidity of the seed at the pool's price. */
 export function seedLiquidity(seed: SeedTarget, sqrtPriceX96: bigint): bigint {
@@ -35,8 +35,26 @@ export function mintPositionData(
   sqrtPriceX96: bigint,
   deadline: number,
 ): string {
+  return fullRangeMintData(
+    target.poolKey,
+    { amount0: seed.wethAmount, amount1: seed.tokenAmount, owner: seed.seeder },
+    sqrtPriceX96,
+    deadline,
+  );
+}
+
+/**
+ * A full-range position in `poolKey` taking at most amount0/amount1 at the pool's price, minted to
+ * `owner` through the PositionManager (MINT_POSITION then SETTLE_PAIR).
+ */
+export function fullRangeMintData(
+  poolKey: PoolKey,
+  seed: { amount0: bigint; amount1: bigint; owner: string },
+  sqrtPriceX96: bigint,
+  deadline: number,
+): string {
   const coder = AbiCoder.defaultAbiCoder();
-  const { tickLower, tickUpper } = fullRangeTicks(target.poolKey.tickSpacing);
+  const { tickLower, tickUpper } = fullRangeTicks(poolKey.tickSpacing);
   const mint = coder.encode(
     [
       'tuple(address,address,uint24,int24,address)',
@@ -49,17 +67,17 @@ export function mintPositionData(
       'bytes',
     ],
     [
-      poolKeyTuple(target.poolKey),
+      poolKeyTuple(poolKey),
       tickLower,
       tickUpper,
-      seedLiquidity(seed, sqrtPriceX96),
-      seed.wethAmount,
-      seed.tokenAmount,
-      seed.seeder,
+      fullRangeLiquidityForAmounts(sqrtPriceX96, seed.amount0, seed.amount1),
+      seed.amount0,
+      seed.amount1,
+      seed.owner,
       '0x',
     ],
   );
-  const settle = coder.encode(['address', 'address'], [target.infra.weth, target.token.address]);
+  const settle = coder.encode(['address', 'address'], [poolKey.currency0, poolKey.currency1]);
   const unlockData = coder.encode(['bytes', 'bytes[]'], [MINT_THEN_SETTLE, [mint, settle]]);
   return POSITION_MANAGER.encodeFunctionData('modifyLiquidities', [unlockData, deadline]);
 }

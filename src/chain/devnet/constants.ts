@@ -1,3 +1,5 @@
+import type { MarketFilePool } from '../network/network.types';
+
 /** Fixed facts of the embedded devnet (design §4): same chain id as Base Sepolia. */
 export const DEVNET_CHAIN_ID = 84532;
 export const DEVNET_HARDFORK = 'cancun';
@@ -27,9 +29,68 @@ export const POOL_TICK_SPACING = 60;
 /** Initial price: 1 WETH = 3000 tUSDC. */
 export const INITIAL_TUSDC_PER_WETH = 3000n;
 
+/**
+ * The devnet's market beyond the spec's pair (issue 42): a test wrapped BTC (8 decimals) and a test
+ * euro stablecoin (6 decimals), deployed by `deploy` as TestToken (CREATE2 salt keccak256(symbol)).
+ */
+export const MARKET_TOKENS = {
+  tWBTC: { symbol: 'tWBTC', name: 'Test Wrapped BTC', decimals: 8 },
+  tEURC: { symbol: 'tEURC', name: 'Test Euro Coin', decimals: 6 },
+} as const;
+
+/**
+ * The devnet's pools, all with the current ComplianceHook: the spec's WETH/tUSDC (the only one of
+ * its pair), WETH/tWBTC, and tUSDC/tEURC in two fee tiers. So tWBTC/tUSDC has no direct pool but a
+ * two-hop route through WETH, and tWBTC/tEURC no route within two hops. Prices: 1 WETH = 3000
+ * tUSDC = 0.05 tWBTC (BTC at 60,000), 1 tEURC = 1.08 tUSDC; seeds: full-range positions deep
+ * enough for tests to trade several units.
+ */
+export const MARKET_POOLS: MarketFilePool[] = [
+  {
+    id: null,
+    currency0: 'WETH',
+    currency1: 'tUSDC',
+    fee: 3000,
+    tickSpacing: 60,
+    initialPrice: { WETH: '1', tUSDC: '3000' },
+  },
+  {
+    id: null,
+    currency0: 'WETH',
+    currency1: 'tWBTC',
+    fee: 3000,
+    tickSpacing: 60,
+    initialPrice: { WETH: '20', tWBTC: '1' },
+    seed: { WETH: '200', tWBTC: '10' },
+  },
+  {
+    id: null,
+    currency0: 'tUSDC',
+    currency1: 'tEURC',
+    fee: 100,
+    tickSpacing: 1,
+    initialPrice: { tEURC: '1', tUSDC: '1.08' },
+    seed: { tUSDC: '1080000', tEURC: '1000000' },
+  },
+  {
+    id: null,
+    currency0: 'tUSDC',
+    currency1: 'tEURC',
+    fee: 500,
+    tickSpacing: 10,
+    initialPrice: { tEURC: '1', tUSDC: '1.08' },
+    seed: { tUSDC: '540000', tEURC: '500000' },
+  },
+];
+
 /** Per funded account. */
 export const FUND_WETH_WEI = 100n * 10n ** 18n;
 export const FUND_TUSDC_UNITS = 1_000_000n * 10n ** 6n;
+/** Per funded account, in units: 100 tWBTC, 1,000,000 tEURC. */
+export const FUND_MARKET_UNITS: Record<keyof typeof MARKET_TOKENS, bigint> = {
+  tWBTC: 100n * 10n ** 8n,
+  tEURC: 1_000_000n * 10n ** 6n,
+};
 /**
  * Seeded full-range liquidity (whole WETH / whole tUSDC): deep enough that multi-WETH swaps stay
  * far from NotEnoughLiquidity. The seeder's session outlives any test run.

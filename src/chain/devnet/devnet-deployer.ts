@@ -208,8 +208,12 @@ export function infrastructureNetworkFile(
     tokens: {
       WETH: { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, address: infra.weth },
       tUSDC: { symbol: 'tUSDC', name: 'Test USD Coin', decimals: 6, address: null },
+      ...Object.fromEntries(
+        Object.values(C.MARKET_TOKENS).map((t) => [t.symbol, { ...t, address: null, test: true }]),
+      ),
     },
     pool: { fee: C.POOL_FEE, tickSpacing: C.POOL_TICK_SPACING },
+    pools: structuredClone(C.MARKET_POOLS),
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
     compliance: {
@@ -253,6 +257,13 @@ export async function deployDevnet(
   const tusdcAbi = loadOwnArtifact('TestUSDC').abi as InterfaceAbi;
   for (const account of funded)
     await d.call(deployer, tusdc, tusdcAbi, 'mint', [account, C.FUND_TUSDC_UNITS]);
+  const tokens = Object.fromEntries(
+    Object.values(target.markets.tokens).map((t) => [t.symbol, t.address]),
+  );
+  const testTokenAbi = loadOwnArtifact('TestToken').abi as InterfaceAbi;
+  for (const [symbol, units] of Object.entries(C.FUND_MARKET_UNITS))
+    for (const account of funded)
+      await d.call(deployer, tokens[symbol], testTokenAbi, 'mint', [account, units]);
 
   const { complianceRegistry, complianceHook } = target.contracts;
   const sqrtPriceX96 = result.pool!.sqrtPriceX96;
@@ -270,7 +281,8 @@ export async function deployDevnet(
       complianceRegistry: complianceRegistry.address,
       complianceHook: complianceHook.address,
     },
-    tokens: { WETH: infra.weth, tUSDC: tusdc },
+    tokens,
+    markets: result.file.pools ?? [],
     pool: {
       ...target.poolKey,
       sqrtPriceX96: sqrtPriceX96.toString(),

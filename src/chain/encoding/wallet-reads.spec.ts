@@ -8,13 +8,15 @@ import {
   effectiveAllowance,
   isSanctionedAnswer,
   permit2Usable,
-  WALLET_READ_CALL_COUNT,
   walletReadCallCount,
+  walletTokenReadCallCount,
   walletReadCalls,
 } from './wallet-reads';
 import { SANCTIONS_LIST } from '../abi/sanctions-list';
 
 const network = resolveNetworkFile(devnetFile as NetworkFile);
+const PAIR = ['WETH', 'tUSDC'];
+const WALLET_READ_CALL_COUNT = walletTokenReadCallCount(PAIR.length);
 const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const word = (v: bigint) => AbiCoder.defaultAbiCoder().encode(['uint256'], [v]);
 const p2 = (amount: bigint, expiration: number, nonce = 0) =>
@@ -22,8 +24,12 @@ const p2 = (amount: bigint, expiration: number, nonce = 0) =>
 
 describe('wallet reads', () => {
   it('puts every read of the wallet in one aggregate3 batch, encoded as ethers would', () => {
-    const calls = walletReadCalls(network, wallet);
-    expect(calls).toHaveLength(walletReadCallCount(network));
+    const calls = walletReadCalls(network, wallet, PAIR);
+    expect(calls).toHaveLength(walletReadCallCount(network, PAIR));
+    // Without a list, every token of the network is read.
+    expect(walletReadCalls(network, wallet)).toHaveLength(
+      walletTokenReadCallCount(Object.keys(network.tokens).length) + 1,
+    );
     expect(calls.slice(0, WALLET_READ_CALL_COUNT).every((c) => !c.allowFailure)).toBe(true);
     const decoded = new Interface([
       'function aggregate3((address,bool,bytes)[])',
@@ -39,7 +45,7 @@ describe('wallet reads', () => {
       ...network,
       compliance: { ...network.compliance, sanctionsOracle: null },
     };
-    expect(walletReadCalls(noOracle, wallet)).toHaveLength(WALLET_READ_CALL_COUNT);
+    expect(walletReadCalls(noOracle, wallet, PAIR)).toHaveLength(WALLET_READ_CALL_COUNT);
     const permit2Call = calls.find((c) => c.target === network.contracts.permit2)!;
     expect(permit2Call.callData).toBe(
       PERMIT2.encodeFunctionData('allowance', [
@@ -77,7 +83,7 @@ describe('wallet reads', () => {
       p2(50n, now), // tUSDC -> UniversalRouter (expires this very second: still valid)
       p2(0n, 0), // tUSDC -> PositionManager
     ].map((returnData) => ({ success: true, returnData }));
-    const state = decodeWalletState(results);
+    const state = decodeWalletState(results, PAIR);
     expect(state).toMatchObject({
       blockTimestamp: now,
       blockNumber: 42,
@@ -89,25 +95,28 @@ describe('wallet reads', () => {
     expect(state.permit2.swap.WETH).toEqual({ amount: 50n, expiration: now + 10, nonce: 3 });
     expect(state.permit2.swap.tUSDC).toEqual({ amount: 50n, expiration: now, nonce: 0 });
     expect(
-      decodeWalletState(results.map((r, i) => (i === 3 ? { ...r, returnData: word(0n) } : r)))
-        .session,
+      decodeWalletState(
+        results.map((r, i) => (i === 3 ? { ...r, returnData: word(0n) } : r)),
+        PAIR,
+      ).session,
     ).toEqual({ active: false, activeUntil: null });
     // ComplianceRegistry.isActive is block.timestamp < activeUntil: the last second is not active.
     expect(
       decodeWalletState(
         results.map((r, i) => (i === 3 ? { ...r, returnData: word(BigInt(now)) } : r)),
+        PAIR,
       ).session.active,
     ).toBe(false);
-    expect(() => decodeWalletState(results.slice(1))).toThrow(/incomplete/);
+    expect(() => decodeWalletState(results.slice(1), PAIR)).toThrow(/incomplete/);
     expect(state.sanctioned).toBe(false);
     // Screened: the oracle's answer follows; only a well-formed false clears the wallet.
     const screened = (answer: { success: boolean; returnData: string }) =>
-      decodeWalletState([...results, answer], true).sanctioned;
+      decodeWalletState([...results, answer], PAIR, true).sanctioned;
     expect(screened({ success: true, returnData: word(0n) })).toBe(false);
     expect(screened({ success: true, returnData: word(1n) })).toBe(true);
     expect(screened({ success: false, returnData: '0x' })).toBe(true);
     expect(screened({ success: true, returnData: '0x' })).toBe(true);
-    expect(() => decodeWalletState(results, true)).toThrow(/incomplete/);
+    expect(() => decodeWalletState(results, PAIR, true)).toThrow(/incomplete/);
     expect(isSanctionedAnswer({ success: true, returnData: word(2n) })).toBe(true);
   });
 

@@ -25,8 +25,12 @@ import { encodeStaticCall, readWord } from './abi-words';
 import type { Call3, Call3Result } from './multicall';
 import { checksumAddress } from '../../common/address/checksum-address';
 
-export type TokenSymbol = 'WETH' | 'tUSDC';
-export const TOKEN_SYMBOLS: readonly TokenSymbol[] = ['WETH', 'tUSDC'];
+/** A token of the network's whitelist, by its symbol (a key of NetworkDefinition.tokens). */
+export type TokenSymbol = string;
+/** The network's tokens, in the file's order: what a wallet read covers when no list is given. */
+export function tokenSymbols(network: NetworkDefinition): TokenSymbol[] {
+  return Object.keys(network.tokens);
+}
 /** Who pulls the tokens through Permit2: swap = UniversalRouter, liquidity = PositionManager. */
 export type SpendUse = 'swap' | 'liquidity';
 export const SPEND_USES: readonly SpendUse[] = ['swap', 'liquidity'];
@@ -47,6 +51,7 @@ export interface WalletState {
   session: { active: boolean; activeUntil: number | null };
   /** The network's sanctions oracle lists the wallet (or could not answer); false without an oracle. */
   sanctioned: boolean;
+  /** ETH and each token read (the tokens the request needs: `symbols` of the batch). */
   balances: Record<'ETH' | TokenSymbol, bigint>;
   /** ERC-20 allowance token -> Permit2. */
   erc20ToPermit2: Record<TokenSymbol, bigint>;
@@ -86,16 +91,33 @@ const SELECTOR = {
   isSanctioned: SANCTIONS_LIST.getFunction('isSanctioned')!.selector,
 };
 
-/** Number of calls walletReadCalls() puts first in the batch without a sanctions oracle. */
-export const WALLET_READ_CALL_COUNT = 4 + TOKEN_SYMBOLS.length * (2 + SPEND_USES.length);
+/** Calls of the batch before the tokens': clock, block number, ETH balance, session. */
+const FIXED_CALLS = 4;
+/** Calls per token: balance, ERC-20 -> Permit2, Permit2 -> each spender. */
+const CALLS_PER_TOKEN = 2 + SPEND_USES.length;
 
-/** Number of calls walletReadCalls() puts first in the batch on `network`; a caller's own calls follow. */
-export function walletReadCallCount(network: NetworkDefinition): number {
-  return WALLET_READ_CALL_COUNT + (network.compliance.sanctionsOracle ? 1 : 0);
+/** Number of wallet-read calls for `tokenCount` tokens, without a sanctions oracle. */
+export function walletTokenReadCallCount(tokenCount: number): number {
+  return FIXED_CALLS + tokenCount * CALLS_PER_TOKEN;
 }
 
-/** Order: clock, block number, ETH balance, session, then per token balance, ERC-20 -> Permit2, Permit2 -> each spender. */
-export function walletReadCalls(network: NetworkDefinition, walletAddress: string): Call3[] {
+/** Number of calls walletReadCalls() puts first in the batch on `network`; a caller's own calls follow. */
+export function walletReadCallCount(
+  network: NetworkDefinition,
+  symbols: readonly TokenSymbol[] = tokenSymbols(network),
+): number {
+  return walletTokenReadCallCount(symbols.length) + (network.compliance.sanctionsOracle ? 1 : 0);
+}
+
+/**
+ * Order: clock, block number, ETH balance, session, then per token of `symbols` (default: every
+ * token of the network) balance, ERC-20 -> Permit2, Permit2 -> each spender; the oracle last.
+ */
+export function walletReadCalls(
+  network: NetworkDefinition,
+  walletAddress: string,
+  symbols: readonly TokenSymbol[] = tokenSymbols(network),
+): Call3[] {
   const c = network.contracts;
   const wallet = checksumAddress(walletAddress);
   const read = (target: string, selector: string, args: string[] = []): Call3 => ({
@@ -109,7 +131,7 @@ export function walletReadCalls(network: NetworkDefinition, walletAddress: strin
     read(c.multicall3, SELECTOR.ethBalance, [wallet]),
     read(c.complianceRegistry, SELECTOR.activeUntil, [wallet]),
   ];
-  for (const symbol of TOKEN_SYMBOLS) {
+  for (const symbol of symbols) {
     const token = network.tokens[symbol].address;
     calls.push(
       read(token, SELECTOR.balanceOf, [wallet]),
@@ -138,8 +160,13 @@ export function isSanctionedAnswer(result: Call3Result): boolean {
   return !result.success || result.returnData.length !== 66 || BigInt(result.returnData) !== 0n;
 }
 
-export function decodeWalletState(results: readonly Call3Result[], screened = false): WalletState {
-  if (results.length < WALLET_READ_CALL_COUNT + (screened ? 1 : 0))
+export function decodeWalletState(
+  results: readonly Call3Result[],
+  symbols: readonly TokenSymbol[],
+  screened = false,
+): WalletState {
+  const count = walletTokenReadCallCount(symbols.length);
+  if (results.length < count + (screened ? 1 : 0))
     throw new Error(`wallet-read batch is incomplete (${results.length} results)`);
   const word = (i: number, w = 0): bigint => readWord(results[i].returnData, w);
   const blockTimestamp = Number(word(0));
@@ -152,14 +179,14 @@ export function decodeWalletState(results: readonly Call3Result[], screened = fa
       active: blockTimestamp < activeUntil,
       activeUntil: activeUntil === 0 ? null : activeUntil,
     },
-    sanctioned: screened ? isSanctionedAnswer(results[WALLET_READ_CALL_COUNT]) : false,
-    balances: { ETH: word(2), WETH: 0n, tUSDC: 0n },
-    erc20ToPermit2: { WETH: 0n, tUSDC: 0n },
+    sanctioned: screened ? isSanctionedAnswer(results[count]) : false,
+    balances: { ETH: word(2) },
+    erc20ToPermit2: {},
     permit2: { swap: {}, liquidity: {} } as WalletState['permit2'],
     effective: { swap: {}, liquidity: {} } as WalletState['effective'],
   };
-  let i = 4;
-  for (const symbol of TOKEN_SYMBOLS) {
+  let i = FIXED_CALLS;
+  for (const symbol of symbols) {
     state.balances[symbol] = word(i++);
     state.erc20ToPermit2[symbol] = word(i++);
     for (const use of SPEND_USES) {

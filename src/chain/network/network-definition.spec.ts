@@ -32,13 +32,16 @@ describe('network definitions', () => {
     const net = resolveNetworkFile(baseSepolia as NetworkFile, ours);
     expect(net.chainId).toBe(84532);
     expect(net.tokens.WETH.address).toBe('0x4200000000000000000000000000000000000006');
-    expect(net.pool).toEqual({
+    const key = {
       currency0: net.tokens.WETH.address,
       currency1: ours.tusdcAddress,
       fee: 3000,
       tickSpacing: 60,
       hooks: ours.complianceHookAddress,
-    });
+    };
+    expect(net.pool).toEqual({ id: poolIdOf(key), ...key });
+    // Without a `pools` list, the market is the spec's pool alone.
+    expect(net.pools).toEqual([net.pool]);
     expect(net.deprecated.map((d) => [d.kind, d.replacedBy])).toEqual([
       ['token', ours.tusdcAddress],
       ['hook', ours.complianceHookAddress],

@@ -4,8 +4,10 @@
  */
 import { getAddress, isAddress } from 'ethers';
 import { poolIdOf } from '../encoding/pool-key';
+import { resolveMarket } from './market-definition';
 import type {
   ComplianceNetworkSettings,
+  MarketFilePool,
   DeprecatedPool,
   AttestationSource,
   DeprecatedItem,
@@ -29,11 +31,18 @@ export interface NetworkFile {
     /** The canonical CREATE2 deployer (Arachnid's proxy) our deployment goes through. */
     create2Deployer?: string | null;
   };
-  tokens: {
-    WETH: Omit<TokenInfo, 'address'> & { address: string | null };
-    tUSDC: Omit<TokenInfo, 'address'> & { address: string | null };
-  };
+  /**
+   * The whitelist (design §9): symbol -> { address, decimals, name }. WETH and tUSDC are always
+   * listed; `test: true` marks a test token `deploy` deploys itself (address null until then).
+   */
+  tokens: Record<string, NetworkFileToken>;
+  /** Fee and tick spacing of the spec's WETH/tUSDC pool (the default pool). */
   pool: { fee: number; tickSpacing: number };
+  /**
+   * The market's pools (design §9). Absent: the spec's WETH/tUSDC pool alone. The WETH/tUSDC pool
+   * of `pool` is always part of the market (added first when the list does not name it).
+   */
+  pools?: MarketFilePool[];
   /** Where position discovery starts reading PositionManager Transfer logs; absent: block 0, 10,000-block pages. */
   positionLogs?: PositionLogsConfig;
   /**
@@ -65,6 +74,15 @@ export interface NetworkDeploymentRecord {
   sqrtPriceX96?: string;
   /** Step name (e.g. complianceRegistry, complianceHook, poolInitialize) -> transaction hash. */
   transactions: Record<string, string>;
+}
+
+/** A token as a network file lists it. */
+export interface NetworkFileToken extends Omit<TokenInfo, 'address' | 'symbol'> {
+  /** Absent: the key it is listed under. */
+  symbol?: string;
+  address: string | null;
+  /** A test token `deploy` deploys (TestToken, CREATE2 salt from the symbol) and mints. */
+  test?: boolean;
 }
 
 /** `replacedBy` names the current item symbolically, so one entry works on every network. */
@@ -258,28 +276,15 @@ export function resolveNetworkFile(
       'COMPLIANCE_HOOK_ADDRESS',
     ),
   };
-  const weth = Object.assign({}, file.tokens.WETH, {
-    address: required(file.tokens.WETH.address, `${file.name}.tokens.WETH`),
-  });
-  const tusdc = Object.assign({}, file.tokens.tUSDC, {
-    address: required(overrides.tusdcAddress ?? file.tokens.tUSDC.address, 'TUSDC_ADDRESS'),
-  });
-  const [currency0, currency1] =
-    BigInt(weth.address) < BigInt(tusdc.address)
-      ? [weth.address, tusdc.address]
-      : [tusdc.address, weth.address];
+  const market = resolveMarket(file, contracts.complianceHook, overrides.tusdcAddress);
+  const tusdc = market.tokens.tUSDC;
   return {
     name: file.name,
     chainId: file.chainId,
     contracts,
-    tokens: { WETH: weth, tUSDC: tusdc },
-    pool: {
-      currency0,
-      currency1,
-      fee: file.pool.fee,
-      tickSpacing: file.pool.tickSpacing,
-      hooks: contracts.complianceHook,
-    },
+    tokens: market.tokens,
+    pool: market.pools[0],
+    pools: market.pools,
     positionLogs: {
       startBlock:
         overrides.positionLogsStartBlock ??
@@ -345,6 +350,34 @@ export function resolveCompliance(
   return { eas, attestationSources: sources };
 }
 
+/** Names and decimals of the devnet's tokens (WETH, tUSDC, then the market's test tokens). */
+const DEVNET_TOKENS: Record<string, { name: string; decimals: number; test?: boolean }> = {
+  WETH: { name: 'Wrapped Ether', decimals: 18 },
+  tUSDC: { name: 'Test USD Coin', decimals: 6 },
+  tWBTC: { name: 'Test Wrapped BTC', decimals: 8, test: true },
+  tEURC: { name: 'Test Euro Coin', decimals: 6, test: true },
+};
+
+function devnetTokens(addresses: Record<string, string>): NetworkFile['tokens'] {
+  return Object.fromEntries(
+    Object.entries(addresses).map(([symbol, address]) => {
+      const known = DEVNET_TOKENS[symbol];
+      if (!known)
+        throw new Error(`the devnet deployed a token ${symbol} its file does not describe`);
+      return [
+        symbol,
+        {
+          symbol,
+          name: known.name,
+          decimals: known.decimals,
+          address,
+          ...(known.test ? { test: true } : {}),
+        },
+      ];
+    }),
+  );
+}
+
 /** The network file describing a devnet deployment (what `--write-network-file` commits). */
 export function devnetNetworkFile(deployment: DevnetDeployment): NetworkFile {
   return {
@@ -355,21 +388,9 @@ export function devnetNetworkFile(deployment: DevnetDeployment): NetworkFile {
       'A test (src/chain/devnet/devnet.spec.ts) fails when a deployment no longer matches this file.',
     ],
     contracts: deployment.contracts,
-    tokens: {
-      WETH: {
-        symbol: 'WETH',
-        name: 'Wrapped Ether',
-        decimals: 18,
-        address: deployment.tokens.WETH,
-      },
-      tUSDC: {
-        symbol: 'tUSDC',
-        name: 'Test USD Coin',
-        decimals: 6,
-        address: deployment.tokens.tUSDC,
-      },
-    },
+    tokens: devnetTokens(deployment.tokens),
     pool: { fee: deployment.pool.fee, tickSpacing: deployment.pool.tickSpacing },
+    pools: deployment.markets,
     // The devnet deploys the PositionManager in its first blocks: every position is after block 0.
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,

@@ -15,8 +15,9 @@ export interface ChainContracts {
   complianceHook: string;
 }
 
+/** A token of the network's market (design §9: the network file's `tokens`, symbol -> token). */
 export interface TokenInfo {
-  symbol: 'WETH' | 'tUSDC';
+  symbol: string;
   name: string;
   address: string;
   decimals: number;
@@ -28,6 +29,15 @@ export interface PoolKeyInfo {
   fee: number;
   tickSpacing: number;
   hooks: string;
+}
+
+/**
+ * A pool of the network's market (design §9: the network file's `pools`), keyed by its v4 PoolId.
+ * Every listed pool carries the current ComplianceHook; currency0 < currency1 (v4's ordering).
+ */
+export interface MarketPool extends PoolKeyInfo {
+  /** The v4 PoolId: keccak256(abi.encode(key)), lower-case hex. */
+  id: string;
 }
 
 export interface DeprecatedItem {
@@ -99,8 +109,12 @@ export interface NetworkDefinition {
   name: string;
   chainId: number;
   contracts: ChainContracts;
-  tokens: { WETH: TokenInfo; tUSDC: TokenInfo };
-  pool: PoolKeyInfo;
+  /** The whitelist: symbol -> token. WETH and tUSDC are always present on the shipped networks. */
+  tokens: Record<string, TokenInfo>;
+  /** The spec's default WETH/tUSDC pool (the same object as its entry in `pools`). */
+  pool: MarketPool;
+  /** Every pool of the market, the default WETH/tUSDC pool first. */
+  pools: MarketPool[];
   positionLogs: PositionLogsConfig;
   deprecated: DeprecatedItem[];
   /** Pools of deprecated hook versions (their positions stay exitable). */
@@ -112,8 +126,35 @@ export interface NetworkDefinition {
 export interface DevnetDeployment {
   chainId: number;
   contracts: ChainContracts;
-  tokens: { WETH: string; tUSDC: string };
+  /** symbol -> address (WETH and tUSDC first). */
+  tokens: Record<string, string>;
+  /** The spec's WETH/tUSDC pool. */
   pool: PoolKeyInfo & { sqrtPriceX96: string; liquidity: string };
+  /** The other pools of the devnet's market, as the network file lists them. */
+  markets: MarketFilePool[];
   accounts: { deployer: string; attester: string; seeder: string; funded: string[] };
   compliance: ComplianceNetworkSettings & NetworkCompliance;
+}
+
+/** Whole-token amounts by symbol, as decimal strings ({ "WETH": "1", "tUSDC": "3000" }). */
+export type TokenAmounts = { [symbol: string]: string | undefined };
+
+/** A pool as a network file lists it (`pools[]`): the key, and how `deploy` initializes and seeds it. */
+export interface MarketFilePool {
+  /** The v4 PoolId of the key; null until the addresses are known (deploy fills it in). */
+  id: string | null;
+  /** An address, or a token symbol of the file's `tokens` (resolved by the loader). */
+  currency0: string;
+  currency1: string;
+  fee: number;
+  tickSpacing: number;
+  /** The hook; null or absent: the network's current ComplianceHook. */
+  hooks?: string | null;
+  /**
+   * The initial price as amounts of equal value, in whole tokens, e.g. `{ "WETH": "1", "tUSDC":
+   * "3000" }`: what `deploy` initializes the pool at when it does not exist yet.
+   */
+  initialPrice?: TokenAmounts;
+  /** Whole tokens `deploy --seed` provides as a full-range position when the pool has no liquidity. */
+  seed?: TokenAmounts;
 }

@@ -57,6 +57,8 @@ describe('ERROR_CATALOGUE', () => {
     ['NONCE_CONFLICT', 409, 'broadcast'],
     ['FEE_TOO_LOW', 400, 'broadcast'],
     ['BROADCAST_FAILED', 502, 'broadcast'],
+    // Design §9 "Markets" (issue 42): a pair no route connects.
+    ['NO_ROUTE', 400, 'preflight'],
   ];
 
   it.each(growth)('%s is %i in phase %s (design §7)', (code, status, phase) => {

@@ -167,6 +167,11 @@ const entries = {
     phase: 'preflight',
     hint: 'Use a supported token; GET /api/v1/defi/config lists them.',
   },
+  NO_ROUTE: {
+    status: 400,
+    phase: 'preflight',
+    hint: 'No listed pool, and no two pools through one other token, connect these tokens: GET /api/v1/defi/config lists the pools.',
+  },
   SESSION_NOT_ACTIVE: {
     status: 412,
     phase: 'preflight',

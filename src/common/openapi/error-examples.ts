@@ -104,6 +104,16 @@ const SAMPLES: Partial<
     message: 'tokenIn 0x5FbDB2315678afecb367f032d93F642f64180aa3 is not a supported token',
     details: [{ field: 'tokenIn' }],
   },
+  NO_ROUTE: {
+    message: 'No listed pool or two-hop route connects tWBTC to tEURC',
+    details: [
+      {
+        tokenIn: '0x2450382CeECa110749f1a0EE992984A3B1c5A707',
+        tokenOut: '0x87A1cc7b9EC7c214cA544Cf173E4e0e7854e3A21',
+        tradableFromTokenIn: ['WETH', 'tUSDC'],
+      },
+    ],
+  },
   SESSION_NOT_ACTIVE: {
     message: 'Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no active compliance session',
     details: [{ activeUntil: null }],

@@ -7,8 +7,9 @@
  * through this file so the two cannot drift apart):
  *   UniversalRouter execute (encoding/swap-calldata.ts), commands exactly
  *     [PERMIT2_PERMIT] [WRAP_ETH(ADDRESS_THIS, value)] V4_SWAP [UNWRAP_WETH(MSG_SENDER)]
- *     with no allow-revert flag; V4_SWAP = SWAP_EXACT_IN_SINGLE | SWAP_EXACT_OUT_SINGLE on the
- *     network's pool (its compliance hook, empty hookData), then SETTLE(in, payerIsUser=false)
+ *     with no allow-revert flag; V4_SWAP = SWAP_EXACT_IN_SINGLE | SWAP_EXACT_OUT_SINGLE on a
+ *     listed pool, or SWAP_EXACT_IN | SWAP_EXACT_OUT over a two-hop path of listed pools (each
+ *     with the compliance hook, empty hookData), then SETTLE(in, payerIsUser=false)
  *     after a WRAP_ETH or SETTLE_ALL(in), then TAKE(WETH, ADDRESS_THIS, open delta) before an
  *     UNWRAP_WETH or TAKE_ALL(out); the permit names a supported token and the router; value is
  *     0, or with WRAP_ETH exactly the wrapped amount.
@@ -42,6 +43,7 @@ import {
 import type { NetworkDefinition } from '../../chain/network/network.types';
 import { ApiError } from '../../common/errors/api-error';
 import { MSG_SENDER_MARKER, refusedPayoutReason } from '../pipeline/payout-recipients';
+import { listedPool } from '../routing/market-pools';
 
 export const TX_KINDS = [
   'swap',
@@ -204,6 +206,92 @@ function hex(code: number): string {
   return code.toString(16).padStart(2, '0');
 }
 
+const SWAP_ACTIONS = [
+  'SWAP_EXACT_IN_SINGLE',
+  'SWAP_EXACT_OUT_SINGLE',
+  'SWAP_EXACT_IN',
+  'SWAP_EXACT_OUT',
+] as const;
+
+/** What a swap action may spend, and the currencies it pays and receives. */
+interface SwapEnds {
+  maxIn: bigint;
+  currencyIn: string;
+  currencyOut: string;
+}
+
+/** A pool a swap names is a listed, current pool with the network's compliance hook. */
+function checkSwapPool(network: NetworkDefinition, key: readonly unknown[], action: string): void {
+  const [currency0, currency1, fee, tickSpacing, hooks] = key;
+  const ours =
+    same(hooks, network.contracts.complianceHook) &&
+    listedPool(network, [currency0, currency1, fee, tickSpacing, hooks]) !== undefined;
+  if (!ours)
+    throw new NotAllowed(
+      `its ${action} names pool (${[currency0, currency1, fee, tickSpacing, hooks].join(', ')}), not a listed pool with the compliance hook`,
+      { action, parameter: 'poolKey' },
+    );
+}
+
+/** SWAP_EXACT_IN_SINGLE | SWAP_EXACT_OUT_SINGLE over one listed pool (encoding/swap-calldata.ts). */
+function swapPool(
+  network: NetworkDefinition,
+  action: 'SWAP_EXACT_IN_SINGLE' | 'SWAP_EXACT_OUT_SINGLE',
+  encoded: string,
+): SwapEnds {
+  const [params] = actionParams(action, encoded);
+  const [poolKey, zeroForOne, exactAmount, limitAmount, hookData] = params as Result;
+  const key = [...(poolKey as Result)];
+  checkSwapPool(network, key, action);
+  checkEmptyHookData(hookData, action);
+  const [currencyIn, currencyOut] = (zeroForOne ? [key[0], key[1]] : [key[1], key[0]]) as string[];
+  // amountIn (exact in) or amountInMaximum (exact out)
+  const maxIn = (action === 'SWAP_EXACT_IN_SINGLE' ? exactAmount : limitAmount) as bigint;
+  return { maxIn, currencyIn, currencyOut };
+}
+
+/**
+ * SWAP_EXACT_IN | SWAP_EXACT_OUT over a two-hop path (issue 42): each PathKey, with the currency
+ * it is reached from, makes a listed pool with our hook and no hookData. V4Router walks an exact
+ * input from currencyIn forwards and an exact output from currencyOut backwards.
+ */
+function swapPath(
+  network: NetworkDefinition,
+  action: 'SWAP_EXACT_IN' | 'SWAP_EXACT_OUT',
+  encoded: string,
+): SwapEnds {
+  const [params] = actionParams(action, encoded);
+  const [currency, path, hopPrices, exactAmount, limitAmount] = params as Result;
+  const keys = [...(path as Result)] as Result[];
+  if ((hopPrices as Result).length !== 0)
+    throw new NotAllowed(`its ${action} sets per-hop price floors; the service sends none`, {
+      action,
+      parameter: 'minHopPriceX36',
+    });
+  if (keys.length !== 2)
+    throw new NotAllowed(
+      `its ${action} path has ${keys.length} hops; the service routes two (one pool is the _SINGLE action)`,
+      { action, parameter: 'path' },
+    );
+  const exactIn = action === 'SWAP_EXACT_IN';
+  let from = currency as string;
+  for (const [next, fee, tickSpacing, hooks, hookData] of exactIn ? keys : keys.reverse()) {
+    checkEmptyHookData(hookData, action);
+    const pair = BigInt(from) < BigInt(next as string) ? [from, next] : [next, from];
+    checkSwapPool(network, [...pair, fee, tickSpacing, hooks], action);
+    from = next as string;
+  }
+  if (same(from, currency as string))
+    throw new NotAllowed(`its ${action} path ends in the currency it starts from`, {
+      action,
+      parameter: 'path',
+    });
+  const [currencyIn, currencyOut] = exactIn
+    ? [currency as string, from]
+    : [from, currency as string];
+  return { maxIn: (exactIn ? exactAmount : limitAmount) as bigint, currencyIn, currencyOut };
+}
+
 function checkSwap(network: NetworkDefinition, call: TargetCall): TxKind {
   const [commands, inputs] = decodeCall(
     EXECUTE,
@@ -288,44 +376,31 @@ function checkSwap(network: NetworkDefinition, call: TargetCall): TxKind {
       });
   } else checkValue(value, 'a swap without WRAP_ETH');
 
-  // V4_SWAP: swap, settle, take.
+  // V4_SWAP: swap (one pool or a two-hop path), settle, take.
   const plan = actionPlan(input.shift()!, 'V4_SWAP');
   const names = plan.map((a) => actionName(a.code));
   const [swap, settle, take] = plan;
-  const exactIn = swap?.code === Actions.SWAP_EXACT_IN_SINGLE;
-  const exactOut = swap?.code === Actions.SWAP_EXACT_OUT_SINGLE;
+  const swapName = SWAP_ACTIONS.find((name) => Actions[name] === swap?.code);
   if (
     plan.length !== 3 ||
-    !(exactIn || exactOut) ||
+    swapName === undefined ||
     ![Actions.SETTLE, Actions.SETTLE_ALL].includes(settle.code) ||
     ![Actions.TAKE, Actions.TAKE_ALL].includes(take.code)
   ) {
     const foreign = names.find(
-      (n) =>
-        ![
-          'SWAP_EXACT_IN_SINGLE',
-          'SWAP_EXACT_OUT_SINGLE',
-          'SETTLE',
-          'SETTLE_ALL',
-          'TAKE',
-          'TAKE_ALL',
-        ].includes(n),
+      (n) => ![...SWAP_ACTIONS, 'SETTLE', 'SETTLE_ALL', 'TAKE', 'TAKE_ALL'].includes(n),
     );
     throw new NotAllowed(
-      `its V4_SWAP actions ${names.join(', ') || '(none)'} are not a single-pool swap, settle, take`,
+      `its V4_SWAP actions ${names.join(', ') || '(none)'} are not a swap (one pool or a path), settle, take`,
       { command: 'V4_SWAP', action: foreign, parameter: 'actions' },
     );
   }
-  const swapName = exactIn ? 'SWAP_EXACT_IN_SINGLE' : 'SWAP_EXACT_OUT_SINGLE';
-  const [params] = actionParams(swapName, swap.params);
-  const [poolKey, zeroForOne, exactAmount, limitAmount, hookData] = params as Result;
-  // What the swap may spend: amountIn (exact in) or amountInMaximum (exact out).
-  const maxIn = (exactIn ? exactAmount : limitAmount) as bigint;
-  checkPool(network, poolKey as Result, swapName);
-  checkEmptyHookData(hookData, swapName);
-  const [currencyIn, currencyOut] = zeroForOne
-    ? [network.pool.currency0, network.pool.currency1]
-    : [network.pool.currency1, network.pool.currency0];
+  const exactIn = swapName === 'SWAP_EXACT_IN_SINGLE' || swapName === 'SWAP_EXACT_IN';
+  const exactOut = !exactIn;
+  const { maxIn, currencyIn, currencyOut } =
+    swapName === 'SWAP_EXACT_IN' || swapName === 'SWAP_EXACT_OUT'
+      ? swapPath(network, swapName, swap.params)
+      : swapPool(network, swapName, swap.params);
 
   if (settle.code === Actions.SETTLE) {
     // The router pays with the ETH it wrapped.

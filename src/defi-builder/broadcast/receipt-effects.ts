@@ -1,9 +1,9 @@
 /**
  * What a confirmed transaction did, read from its receipt's logs. Pure.
  *
- * Swap: the PoolManager's Swap event of the network's pool (topic 1 = its pool id; a Swap of any
- * other pool is not ours to report) gives the amounts (the swapper's balance delta: negative =
- * paid in); the wallet's own ERC-20 Transfer logs of those currencies, when there are some, give
+ * Swap: the PoolManager's Swap events of the network's listed pools (topic 1 = the pool id; a
+ * Swap of any other pool is not ours to report), one per hop of the route, give the amounts (the
+ * swapper's balance delta: negative = paid in; the first hop's input, the last hop's output); the wallet's own ERC-20 Transfer logs of those currencies, when there are some, give
  * what left and reached the wallet. A side without a Transfer of the wallet is native ETH only
  * when it is WETH and the router wrapped (WETH Deposit to the router) or unwrapped (WETH
  * Withdrawal by the router) it; otherwise it is the token itself, with the pool amount. Mint: the PositionManager's ERC-721 Transfer
@@ -15,7 +15,7 @@ import { ERC20 } from '../../chain/abi/erc20';
 import { POOL_MANAGER } from '../../chain/abi/uniswap-v4';
 import { WETH_EVENTS } from '../../chain/abi/weth';
 import type { NetworkDefinition } from '../../chain/network/network.types';
-import { poolIdOf } from '../encoding/pool-key';
+import { marketOf } from '../routing/market-pools';
 
 const TRANSFER = ERC20.getEvent('Transfer')!.topicHash;
 const SWAP = POOL_MANAGER.getEvent('Swap')!;
@@ -54,28 +54,38 @@ function transferred(
   return sum;
 }
 
+/** The side a Swap event paid in and took out: currency and amount (the swapper's delta). */
+function swapSides(
+  pool: { currency0: string; currency1: string },
+  data: { topics: readonly string[]; data: string },
+) {
+  const parsed = POOL_MANAGER.parseLog(data);
+  if (!parsed) return null;
+  const amount0 = parsed.args.amount0 as bigint;
+  const amount1 = parsed.args.amount1 as bigint;
+  const { currency0, currency1 } = pool;
+  return amount0 < 0n
+    ? { currencyIn: currency0, poolIn: -amount0, currencyOut: currency1, poolOut: amount1 }
+    : { currencyIn: currency1, poolIn: -amount1, currencyOut: currency0, poolOut: amount0 };
+}
+
 export function swapAmounts(
   network: NetworkDefinition,
   logs: RawLog[],
   wallet: string,
 ): SwapAmounts | null {
-  const poolId = poolIdOf(network.pool).toLowerCase();
-  const swap = logs.find(
-    (log) =>
-      same(log.address, network.contracts.poolManager) &&
-      log.topics[0] === SWAP.topicHash &&
-      log.topics[1]?.toLowerCase() === poolId,
-  );
-  if (!swap) return null;
-  const parsed = POOL_MANAGER.parseLog({ topics: swap.topics, data: swap.data });
-  if (!parsed) return null;
-  const amount0 = parsed.args.amount0 as bigint;
-  const amount1 = parsed.args.amount1 as bigint;
-  const { currency0, currency1 } = network.pool;
-  const [currencyIn, poolIn, currencyOut, poolOut] =
-    amount0 < 0n
-      ? [currency0, -amount0, currency1, amount1]
-      : [currency1, -amount1, currency0, amount0];
+  // The Swap events of listed pools, in log order: one per hop of the route (issue 42).
+  const pools = new Map(marketOf(network).pools.map((p) => [p.id.toLowerCase(), p]));
+  const hops = logs.flatMap((log) => {
+    const pool = pools.get(log.topics[1]?.toLowerCase() ?? '');
+    if (!pool || !same(log.address, network.contracts.poolManager)) return [];
+    if (log.topics[0] !== SWAP.topicHash) return [];
+    const sides = swapSides(pool, { topics: log.topics, data: log.data });
+    return sides ? [sides] : [];
+  });
+  if (hops.length === 0) return null;
+  const { currencyIn, poolIn } = hops[0];
+  const { currencyOut, poolOut } = hops[hops.length - 1];
   const paid = transferred(logs, currencyIn, wallet, 'from');
   const received = transferred(logs, currencyOut, wallet, 'to');
   const weth = network.tokens.WETH.address;

@@ -39,8 +39,8 @@ export class ChainLayerDefiChain implements DefiChain {
     return this.network_.definition;
   }
 
-  async readWallet<R extends ChainReads>(wallet: string, reads: R) {
-    const { state, extra } = await this.reader.readWallet(wallet, callsOf(reads));
+  async readWallet<R extends ChainReads>(wallet: string, reads: R, symbols?: readonly string[]) {
+    const { state, extra } = await this.reader.readWallet(wallet, callsOf(reads), symbols);
     return { state, reads: decodeAll(reads, extra) };
   }
 

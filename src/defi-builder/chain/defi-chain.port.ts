@@ -58,9 +58,11 @@ export type GasEstimate = { ok: true; gas: bigint } | { ok: false; revert: Decod
 export interface DefiChain {
   network(): NetworkDefinition;
   /** Exactly one eth_call: the wallet state plus `reads`; throws ApiError CHAIN_UNAVAILABLE on RPC failure. */
+  /** `symbols`: the tokens whose balances and allowances are read (default: every token). */
   readWallet<R extends ChainReads>(
     wallet: string,
     reads: R,
+    symbols?: readonly string[],
   ): Promise<{ state: WalletState; reads: DecodedReads<R> }>;
   /** Reads without a wallet (a quote): exactly one eth_call, with the block number it ran at. */
   read<R extends ChainReads>(reads: R): Promise<{ blockNumber: number; reads: DecodedReads<R> }>;

@@ -14,6 +14,41 @@ export class PoolKeyDto {
   @ApiProperty() hooks: string;
 }
 
+/** One hop of a route (design §9 "Markets"): a pool, its direction, its quoted amounts. */
+export class RouteHopDto {
+  @ApiProperty({ description: 'The pool (v4 PoolId; GET /api/v1/defi/config lists the pools).' })
+  poolId: string;
+  @ApiProperty({ description: 'What the hop pays in: a pool currency (WETH where ETH is paid).' })
+  tokenIn: string;
+  @ApiProperty({
+    description: 'What the hop pays out: a pool currency (WETH where ETH is received).',
+  })
+  tokenOut: string;
+  @ApiProperty({ description: 'The pool fee, hundredths of a bip.', example: 3000 }) fee: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Smallest units of tokenIn, as quoted; null when no route could be quoted (a swap with an explicit limit).',
+  })
+  amountIn: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Smallest units of tokenOut, as quoted.',
+  })
+  amountOut: string | null;
+}
+
+export class RouteDto {
+  @ApiProperty({
+    type: [RouteHopDto],
+    description:
+      'In trade order: one hop through a listed pool, or two through one intermediate token. The best route of the pair: the largest output (EXACT_INPUT) or the smallest input (EXACT_OUTPUT).',
+  })
+  hops: RouteHopDto[];
+}
+
 export class WarningDto {
   @ApiProperty({
     enum: [
@@ -169,6 +204,12 @@ export class SwapResponseDto extends BuildResponseDto {
   maxAmountIn?: string;
   @ApiProperty({ type: Number, nullable: true, description: 'null when the caller set the limit.' })
   slippageBps: number | null;
+  @ApiProperty({
+    type: RouteDto,
+    description:
+      'The route the swap takes; poolKey and zeroForOne are its first hop. A pair with no route is 400 NO_ROUTE.',
+  })
+  route: RouteDto;
 }
 
 export class MintResponseDto extends BuildResponseDto {

@@ -17,7 +17,12 @@ class ChainInfo {
 }
 
 class TokenEntry {
-  @ApiProperty({ enum: ['WETH', 'tUSDC', 'ETH'] }) symbol: string;
+  @ApiProperty({
+    description:
+      "The token's symbol in this network's file (WETH and tUSDC always; the devnet adds tWBTC and tEURC); ETH: native ether",
+    example: 'WETH',
+  })
+  symbol: string;
   @ApiProperty({ example: 'Wrapped Ether' }) name: string;
   @ApiProperty(ADDRESS) address: string;
   @ApiProperty({ type: 'integer', example: 18 }) decimals: number;
@@ -43,6 +48,31 @@ class PoolInfo {
   poolId: string;
   @ApiProperty({ type: 'integer', example: -887272 }) minTick: number;
   @ApiProperty({ type: 'integer', example: 887272 }) maxTick: number;
+}
+
+class MarketPoolEntry {
+  @ApiProperty({
+    description: 'The v4 PoolId: keccak256 of the ABI-encoded key',
+    example: `0x${'ab'.repeat(32)}`,
+  })
+  id: string;
+  @ApiProperty({ ...ADDRESS, description: 'token0 (the lower address)' }) currency0: string;
+  @ApiProperty({ ...ADDRESS, description: 'token1' }) currency1: string;
+  @ApiProperty({ type: 'integer', example: 3000, description: 'Fee in hundredths of a bip' })
+  fee: number;
+  @ApiProperty({ type: 'integer', example: 60 }) tickSpacing: number;
+  @ApiProperty({ ...ADDRESS, description: 'The ComplianceHook (current version)' }) hooks: string;
+  @ApiProperty({
+    type: [String],
+    description: 'Symbols of currency0 and currency1',
+    example: ['WETH', 'tUSDC'],
+  })
+  symbols: string[];
+  @ApiProperty({
+    description:
+      "true for the spec's WETH/tUSDC pool (the `pool` above); liquidity requests naming a pair with one pool need no poolId",
+  })
+  default: boolean;
 }
 
 class Contracts {
@@ -97,7 +127,14 @@ export class DefiConfigResponse {
   @ApiProperty({ type: ChainInfo }) chain: ChainInfo;
   @ApiProperty({ type: [TokenEntry], description: 'The supported tokens (whitelist)' })
   tokens: TokenEntry[];
-  @ApiProperty({ type: PoolInfo }) pool: PoolInfo;
+  @ApiProperty({ type: PoolInfo, description: "The spec's default WETH/tUSDC pool" })
+  pool: PoolInfo;
+  @ApiProperty({
+    type: [MarketPoolEntry],
+    description:
+      'Every pool of the market, the default WETH/tUSDC pool first; all carry the current ComplianceHook',
+  })
+  pools: MarketPoolEntry[];
   @ApiProperty({ type: Contracts }) contracts: Contracts;
   @ApiProperty({ type: [DeprecatedEntry], description: 'Refused items and their replacements' })
   deprecated: DeprecatedEntry[];

@@ -16,3 +16,13 @@ export class QuoteRequestDto extends PickType(SwapRequestDto, [
   'amount',
   'tradeType',
 ] as const) {}
+
+/** /docs' named examples of a quote: one pool, and two hops (design §9 "Markets"). */
+export const QUOTE_EXAMPLES = {
+  'WETH to tUSDC (one pool)': {
+    value: { tokenIn: EXAMPLE.WETH, tokenOut: EXAMPLE.tUSDC, amount: '100000000000000000' },
+  },
+  'tWBTC to tUSDC (two hops, through WETH)': {
+    value: { tokenIn: EXAMPLE.tWBTC, tokenOut: EXAMPLE.tUSDC, amount: '1000000' },
+  },
+};

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PoolKeyDto } from './build-response.dto';
+import { PoolKeyDto, RouteDto } from './build-response.dto';
 
 /** Response of POST /api/v1/defi/quote. */
 export class QuoteResponseDto {
@@ -13,14 +13,21 @@ export class QuoteResponseDto {
   amountOut: string;
   @ApiProperty({
     description:
-      'Execution price vs the pool mid price, in basis points (LP fee included, as Uniswap reports it).',
+      "Execution price vs the route mid price (the product of its pools' prices), in basis points (LP fees included, as Uniswap reports it).",
     example: 31,
   })
   priceImpactBps: number;
-  @ApiProperty({ description: 'Pool price before the trade: tokenOut per tokenIn (whole tokens).' })
+  @ApiProperty({
+    description: "The route's price before the trade: tokenOut per tokenIn (whole tokens).",
+  })
   midPrice: string;
   @ApiProperty({ description: 'amountOut / amountIn in whole tokens.' }) executionPrice: string;
-  @ApiProperty({ type: PoolKeyDto }) poolKey: PoolKeyDto;
+  @ApiProperty({ type: PoolKeyDto, description: "The route's first pool." }) poolKey: PoolKeyDto;
+  @ApiProperty({
+    type: RouteDto,
+    description: 'The best route of the pair, each hop with its quoted amounts.',
+  })
+  route: RouteDto;
   @ApiProperty({ description: "The V4Quoter's gas estimate of the swap itself." })
   gasEstimate: string;
   @ApiProperty({ description: 'Block the quote was read at.' }) blockNumber: number;

@@ -36,7 +36,7 @@ export class SwapRequestDto {
   tokenIn: string;
 
   @ApiProperty({
-    description: `Token bought: the other token of the pool.${ETH_NOTE}`,
+    description: `Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE).${ETH_NOTE}`,
     example: EXAMPLE.tUSDC,
   })
   @IsEvmAddress()
@@ -138,3 +138,26 @@ export class SwapRequestDto {
   @IsPermitSignature()
   permitSignature?: string;
 }
+
+/** /docs' named examples of a swap: one pool, and two hops (design §9 "Markets"). */
+export const SWAP_EXAMPLES = {
+  'WETH to tUSDC (one pool)': {
+    value: {
+      tokenIn: EXAMPLE.WETH,
+      tokenOut: EXAMPLE.tUSDC,
+      amount: '100000000000000000',
+      tradeType: 'EXACT_INPUT',
+      userAddress: EXAMPLE.wallet,
+      slippageBps: 50,
+    },
+  },
+  'tWBTC to tUSDC (two hops, through WETH)': {
+    value: {
+      tokenIn: EXAMPLE.tWBTC,
+      tokenOut: EXAMPLE.tUSDC,
+      amount: '1000000',
+      userAddress: EXAMPLE.wallet,
+      slippageBps: 50,
+    },
+  },
+};

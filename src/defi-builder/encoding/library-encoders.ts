@@ -5,12 +5,22 @@
  * service.
  *
  * Swap: @uniswap/universal-router-sdk's RoutePlanner and @uniswap/v4-sdk's V4Planner (ethers v5
- * AbiCoder), then the UniversalRouter execute through ethers v6. Mint: V4Planner and
+ * AbiCoder; a multi-hop path from the sdk's Route and encodeRouteToPath, in its UR 2.1.1
+ * layout), then the UniversalRouter execute through ethers v6. Mint: V4Planner and
  * PositionManager.modifyLiquidities; the permit batch: V4PositionManager.encodePermitBatch inside
  * PositionManager.multicall. Approvals: ethers v6 Interface.encodeFunctionData and getAddress.
  */
 import { CommandType, ROUTER_AS_RECIPIENT, RoutePlanner } from '@uniswap/universal-router-sdk';
-import { Actions, V4Planner, V4PositionManager } from '@uniswap/v4-sdk';
+import { Token } from '@uniswap/sdk-core';
+import {
+  Actions,
+  encodeRouteToPath,
+  Pool,
+  Route,
+  URVersion,
+  V4Planner,
+  V4PositionManager,
+} from '@uniswap/v4-sdk';
 import { getAddress } from 'ethers';
 import { ERC20 } from '../../chain/abi/erc20';
 import { PERMIT2 } from '../../chain/abi/permit2';
@@ -19,42 +29,91 @@ import { ApprovalGas, ApprovalNeed, ApprovalStep, planApprovals } from './approv
 import type { MintCalldataInput } from './liquidity-calldata';
 import type { PermitBatch } from './permit2-typed-data';
 import { poolKeyTuple } from './pool-key';
-import { MSG_SENDER, OPEN_DELTA, SwapCalldataInput } from './swap-calldata';
+import { MSG_SENDER, OPEN_DELTA, SwapCalldataInput, SwapPath } from './swap-calldata';
 
 /** The v4-sdk bundles ethers v5: decimal strings are the one number form both versions share. */
 const dec = (n: bigint) => n.toString();
 
+/**
+ * The path keys as the v4-sdk derives them from a Route of Pool entities (encodeRouteToPath); the
+ * pools' prices do not enter the path, so each is built at 1:1 without liquidity.
+ */
+function pathKeysBySdk(path: SwapPath, exactOutput: boolean) {
+  const token = (address: string) => new Token(1, getAddress(address), 18);
+  const pools = path.pools.map((key) => {
+    const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(key);
+    return new Pool(token(currency0), token(currency1), fee, tickSpacing, hooks, 2 ** 96, 0, 0);
+  });
+  const route = new Route(pools, token(path.currencyIn), token(path.currencyOut));
+  return encodeRouteToPath(route, exactOutput);
+}
+
 export function swapCalldataByPlanner(input: SwapCalldataInput): string {
-  const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(input.poolKey);
-  const poolKey = { currency0, currency1, fee, tickSpacing, hooks };
-  const [currencyIn, currencyOut] = input.zeroForOne
-    ? [currency0, currency1]
-    : [currency1, currency0];
   const exactOut = input.tradeType === 'EXACT_OUTPUT';
   const maxIn = exactOut ? input.amountInMaximum : input.amountIn;
   const minOut = exactOut ? input.amountOut : input.amountOutMinimum;
 
   const v4 = new V4Planner();
-  if (exactOut) {
-    v4.addAction(Actions.SWAP_EXACT_OUT_SINGLE, [
-      {
-        poolKey,
-        zeroForOne: input.zeroForOne,
-        amountOut: dec(input.amountOut),
-        amountInMaximum: dec(input.amountInMaximum),
-        hookData: '0x',
-      },
-    ]);
+  let currencyIn: string;
+  let currencyOut: string;
+  if (input.path !== undefined) {
+    currencyIn = getAddress(input.path.currencyIn);
+    currencyOut = getAddress(input.path.currencyOut);
+    const path = pathKeysBySdk(input.path, exactOut);
+    if (exactOut) {
+      v4.addAction(
+        Actions.SWAP_EXACT_OUT,
+        [
+          {
+            currencyOut,
+            path,
+            minHopPriceX36: [],
+            amountOut: dec(input.amountOut),
+            amountInMaximum: dec(input.amountInMaximum),
+          },
+        ],
+        URVersion.V2_1_1,
+      );
+    } else {
+      v4.addAction(
+        Actions.SWAP_EXACT_IN,
+        [
+          {
+            currencyIn,
+            path,
+            minHopPriceX36: [],
+            amountIn: dec(input.amountIn),
+            amountOutMinimum: dec(input.amountOutMinimum),
+          },
+        ],
+        URVersion.V2_1_1,
+      );
+    }
   } else {
-    v4.addAction(Actions.SWAP_EXACT_IN_SINGLE, [
-      {
-        poolKey,
-        zeroForOne: input.zeroForOne,
-        amountIn: dec(input.amountIn),
-        amountOutMinimum: dec(input.amountOutMinimum),
-        hookData: '0x',
-      },
-    ]);
+    const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(input.poolKey);
+    const poolKey = { currency0, currency1, fee, tickSpacing, hooks };
+    [currencyIn, currencyOut] = input.zeroForOne ? [currency0, currency1] : [currency1, currency0];
+    if (exactOut) {
+      v4.addAction(Actions.SWAP_EXACT_OUT_SINGLE, [
+        {
+          poolKey,
+          zeroForOne: input.zeroForOne,
+          amountOut: dec(input.amountOut),
+          amountInMaximum: dec(input.amountInMaximum),
+          hookData: '0x',
+        },
+      ]);
+    } else {
+      v4.addAction(Actions.SWAP_EXACT_IN_SINGLE, [
+        {
+          poolKey,
+          zeroForOne: input.zeroForOne,
+          amountIn: dec(input.amountIn),
+          amountOutMinimum: dec(input.amountOutMinimum),
+          hookData: '0x',
+        },
+      ]);
+    }
   }
   if (input.ethIn) {
     const settle = exactOut ? OPEN_DELTA : input.amountIn;

@@ -5,16 +5,20 @@
  */
 import { POSITION_MANAGER, STATE_VIEW, V4_QUOTER } from '../../chain/abi/uniswap-v4';
 import {
+  addressWord,
+  encodeParts,
   encodeStaticCall,
   encodeTupleWithEmptyBytes,
   readSignedWord,
   readWord,
+  sizeWord,
+  uintWord,
 } from '../../chain/encoding/abi-words';
 import type { DecodedRevert } from '../../chain/encoding/revert-decoder';
 import type { NetworkDefinition } from '../../chain/network/network.types';
 import type { ChainRead } from '../chain/defi-chain.port';
-import { poolIdOf, poolKeyTuple } from './pool-key';
-import type { TradeType } from './swap-calldata';
+import { PoolKey, poolIdOf, poolKeyTuple } from './pool-key';
+import { pathKeysBody, SwapPath, TradeType } from './swap-calldata';
 
 export interface Slot0 {
   sqrtPriceX96: bigint;
@@ -31,15 +35,24 @@ const QUOTE_SELECTORS: Record<TradeType, string> = {
   EXACT_INPUT: V4_QUOTER.getFunction('quoteExactInputSingle')!.selector,
   EXACT_OUTPUT: V4_QUOTER.getFunction('quoteExactOutputSingle')!.selector,
 };
+const PATH_QUOTE_SELECTORS: Record<TradeType, string> = {
+  EXACT_INPUT: V4_QUOTER.getFunction('quoteExactInput')!.selector,
+  EXACT_OUTPUT: V4_QUOTER.getFunction('quoteExactOutput')!.selector,
+};
 const NEXT_TOKEN_ID = POSITION_MANAGER.getFunction('nextTokenId')!.selector;
 
 /** The pool's current price; a pool that is not initialized reads sqrtPriceX96 = 0. */
 export function slot0Read(network: NetworkDefinition): ChainRead<Slot0> {
+  return poolSlot0Read(network, network.pool);
+}
+
+/** slot0Read of any listed pool. */
+export function poolSlot0Read(network: NetworkDefinition, pool: PoolKey): ChainRead<Slot0> {
   return {
     call: {
       target: network.contracts.stateView,
       allowFailure: false,
-      callData: encodeStaticCall(SLOT0, [poolIdOf(network.pool)]),
+      callData: encodeStaticCall(SLOT0, [poolIdOf(pool)]),
     },
     decode: (outcome) => {
       if (!outcome.ok) throw new Error('StateView.getSlot0 reverted');
@@ -79,25 +92,66 @@ export function quoteRead(
   tradeType: TradeType,
   exactAmount: bigint,
 ): ChainRead<Quote> {
+  return poolQuoteRead(network, network.pool, zeroForOne, tradeType, exactAmount);
+}
+
+/** quoteRead of any listed pool (quoteExactInputSingle / quoteExactOutputSingle). */
+export function poolQuoteRead(
+  network: NetworkDefinition,
+  pool: PoolKey,
+  zeroForOne: boolean,
+  tradeType: TradeType,
+  exactAmount: bigint,
+): ChainRead<Quote> {
   return {
     call: {
       target: network.contracts.v4Quoter,
       allowFailure: true,
       callData: encodeTupleWithEmptyBytes(QUOTE_SELECTORS[tradeType], [
-        ...poolKeyTuple(network.pool),
+        ...poolKeyTuple(pool),
         zeroForOne,
         exactAmount,
       ]),
     },
-    decode: (outcome) =>
-      outcome.ok
-        ? {
-            ok: true,
-            amount: readWord(outcome.returnData, 0),
-            gasEstimate: readWord(outcome.returnData, 1),
-          }
-        : outcome,
+    decode: decodeQuote,
   };
+}
+
+/**
+ * V4Quoter quoteExactInput / quoteExactOutput over a multi-hop path: QuoteExactParams
+ * (exactCurrency, PathKey[] path, uint128 exactAmount), exactCurrency being the path's input
+ * (exact input) or output (exact output), the path keys as the router takes them.
+ */
+export function pathQuoteRead(
+  network: NetworkDefinition,
+  path: SwapPath,
+  tradeType: TradeType,
+  exactAmount: bigint,
+): ChainRead<Quote> {
+  const exactOut = tradeType === 'EXACT_OUTPUT';
+  const params =
+    addressWord(exactOut ? path.currencyOut : path.currencyIn) +
+    sizeWord(3 * 32) +
+    uintWord(exactAmount, 128) +
+    pathKeysBody(path, exactOut);
+  return {
+    call: {
+      target: network.contracts.v4Quoter,
+      allowFailure: true,
+      callData: `${PATH_QUOTE_SELECTORS[tradeType]}${encodeParts([{ tail: params }])}`,
+    },
+    decode: decodeQuote,
+  };
+}
+
+function decodeQuote(outcome: Parameters<ChainRead<Quote>['decode']>[0]): Quote {
+  return outcome.ok
+    ? {
+        ok: true,
+        amount: readWord(outcome.returnData, 0),
+        gasEstimate: readWord(outcome.returnData, 1),
+      }
+    : outcome;
 }
 
 /** V4Quoter exact-input quote (amountOut only). */

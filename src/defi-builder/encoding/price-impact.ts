@@ -8,7 +8,7 @@ import { computePriceImpact, CurrencyAmount, Price, Token } from '@uniswap/sdk-c
 
 const Q192 = (1n << 192n).toString();
 
-// sdk-core's Token checksums its address (a keccak) on construction; a network has two pool
+// sdk-core's Token checksums its address (a keccak) on construction; a network has a few pool
 // tokens, so each Token is built once and reused (Tokens are immutable).
 const tokens = new Map<string, Token>();
 
@@ -44,16 +44,52 @@ export function quotePrices(input: {
   amountIn: bigint;
   amountOut: bigint;
 }): QuotePrices {
-  const tokenIn = tokenOf(input.chainId, input.tokenIn);
-  const tokenOut = tokenOf(input.chainId, input.tokenOut);
-  const [token0, token1] = input.zeroForOne ? [tokenIn, tokenOut] : [tokenOut, tokenIn];
-  const ratioX192 = (input.sqrtPriceX96 * input.sqrtPriceX96).toString();
+  const { chainId, tokenIn, tokenOut, zeroForOne, sqrtPriceX96, amountIn, amountOut } = input;
+  return routeQuotePrices({
+    chainId,
+    hops: [{ tokenIn, tokenOut, zeroForOne, sqrtPriceX96 }],
+    amountIn,
+    amountOut,
+  });
+}
+
+/** A hop of a route: its pool's price and direction. */
+export interface PricedHop {
+  tokenIn: PricedToken;
+  tokenOut: PricedToken;
+  zeroForOne: boolean;
+  sqrtPriceX96: bigint;
+}
+
+/** The pool's mid price of a hop: tokenOut per tokenIn. */
+function hopMid(chainId: number, hop: PricedHop): Price<Token, Token> {
+  const tokenIn = tokenOf(chainId, hop.tokenIn);
+  const tokenOut = tokenOf(chainId, hop.tokenOut);
+  const [token0, token1] = hop.zeroForOne ? [tokenIn, tokenOut] : [tokenOut, tokenIn];
+  const ratioX192 = (hop.sqrtPriceX96 * hop.sqrtPriceX96).toString();
   const token0Price = new Price(token0, token1, Q192, ratioX192);
-  const mid = input.zeroForOne ? token0Price : token0Price.invert();
+  return hop.zeroForOne ? token0Price : token0Price.invert();
+}
+
+/**
+ * quotePrices over a route (issue 42): the mid price is the product of each hop's pool price
+ * (as the v4-sdk's Route.midPrice), the impact measured against it.
+ */
+export function routeQuotePrices(input: {
+  chainId: number;
+  hops: readonly PricedHop[];
+  amountIn: bigint;
+  amountOut: bigint;
+}): QuotePrices {
+  const { chainId, hops } = input;
+  let mid = hopMid(chainId, hops[0]);
+  for (const hop of hops.slice(1)) mid = mid.multiply(hopMid(chainId, hop));
+  const tokenIn = tokenOf(chainId, hops[0].tokenIn);
+  const tokenOut = tokenOf(chainId, hops[hops.length - 1].tokenOut);
   const amountIn = CurrencyAmount.fromRawAmount(tokenIn, input.amountIn.toString());
   const amountOut = CurrencyAmount.fromRawAmount(tokenOut, input.amountOut.toString());
   const execution = new Price(tokenIn, tokenOut, amountIn.quotient, amountOut.quotient);
-  const impact = computePriceImpact(mid as Price<Token, Token>, amountIn, amountOut);
+  const impact = computePriceImpact(mid, amountIn, amountOut);
   return {
     midPrice: mid.toSignificant(10),
     executionPrice: execution.toSignificant(10),

@@ -1,6 +1,6 @@
-import { AbiCoder } from 'ethers';
+import { AbiCoder, getAddress } from 'ethers';
 import { seededRandom } from '../../../test/helpers/seeded-random';
-import { UNIVERSAL_ROUTER } from '../../chain/abi/uniswap-v4';
+import { UNIVERSAL_ROUTER, V4_ACTION_PARAMS } from '../../chain/abi/uniswap-v4';
 import { swapCalldataByPlanner } from './library-encoders';
 import type { PermitSingle } from './permit2-typed-data';
 import { PoolKey, poolIdOf, zeroForOneFor } from './pool-key';
@@ -229,4 +229,109 @@ describe('encodeSwapCalldata is byte-equal to the RoutePlanner/V4Planner referen
       expect(() => encodeSwapCalldata(input)).toThrow();
     }
   });
+});
+
+describe('encodeSwapCalldata over a multi-hop path (issue 42)', () => {
+  const TWBTC = getAddress('0xd13e2b6a4c0c81cf2b07dae0cc4d0c6aec6e3f11');
+  const wbtcKey: PoolKey = {
+    currency0: WETH,
+    currency1: TWBTC,
+    fee: 500,
+    tickSpacing: 10,
+    hooks: HOOK,
+  };
+  // IV4Router ExactInputParams / ExactOutputParams in the deployed router's layout (UR 2.1.1).
+  const [EXACT_IN] = V4_ACTION_PARAMS.SWAP_EXACT_IN;
+  const [EXACT_OUT] = V4_ACTION_PARAMS.SWAP_EXACT_OUT;
+  const path = { currencyIn: TWBTC, currencyOut: TUSDC, pools: [wbtcKey, KEY] };
+
+  it('encodes SWAP_EXACT_IN with path keys naming where each hop goes (tWBTC -> WETH -> tUSDC)', () => {
+    const data = encodeSwapCalldata({
+      path,
+      amountIn: 10n ** 6n,
+      amountOutMinimum: 5n,
+      deadline: 1n,
+    });
+    const { actions, params } = decode(data);
+    expect(actions).toBe('0x070c0f');
+    const [swap] = coder.decode([EXACT_IN], params[0]);
+    expect(swap.currencyIn).toBe(TWBTC);
+    expect(swap.path.map((k: unknown[]) => [...k])).toEqual([
+      [WETH, 500n, 10n, HOOK, '0x'],
+      [TUSDC, 3000n, 60n, HOOK, '0x'],
+    ]);
+    expect([...swap.minHopPriceX36]).toEqual([]);
+    expect([swap.amountIn, swap.amountOutMinimum]).toEqual([10n ** 6n, 5n]);
+    expect(coder.decode(['address', 'uint256'], params[1])[0]).toBe(TWBTC);
+    expect(coder.decode(['address', 'uint256'], params[2])[0]).toBe(TUSDC);
+  });
+
+  it('encodes SWAP_EXACT_OUT with path keys naming where each hop comes from', () => {
+    const data = encodeSwapCalldata({
+      path,
+      tradeType: 'EXACT_OUTPUT',
+      amountOut: 7n,
+      amountInMaximum: 9n,
+      deadline: 1n,
+    });
+    const { actions, params } = decode(data);
+    expect(actions).toBe('0x090c0f');
+    const [swap] = coder.decode([EXACT_OUT], params[0]);
+    expect(swap.currencyOut).toBe(TUSDC);
+    expect(swap.path.map((k: unknown[]) => k[0])).toEqual([TWBTC, WETH]);
+    expect([swap.amountOut, swap.amountInMaximum]).toEqual([7n, 9n]);
+  });
+
+  const variants = [true, false].flatMap((exactOut) =>
+    [true, false].flatMap((ethIn) =>
+      [true, false].flatMap((ethOut) =>
+        [true, false].map((permit) => ({ exactOut, ethIn, ethOut, permit })),
+      ),
+    ),
+  );
+
+  it.each(variants)(
+    'is byte-equal to V4Planner + encodeRouteToPath: exactOut $exactOut, ethIn $ethIn, ethOut $ethOut, permit $permit, 2 and 3 hops',
+    (variant) => {
+      const r = seededRandom(
+        0xb0b ^ Object.values(variant).reduce((acc, v, i) => acc | (Number(v) << i), 0),
+      );
+      for (let i = 0; i < 40; i += 1) {
+        const tokens = Array.from({ length: r.bool() ? 3 : 4 }, () => r.address());
+        const pools = tokens.slice(1).map((to, hop): PoolKey => {
+          const [currency0, currency1] = zeroForOneFor(tokens[hop], to)
+            ? [tokens[hop], to]
+            : [to, tokens[hop]];
+          return {
+            currency0,
+            currency1,
+            fee: r.int(1_000_000),
+            tickSpacing: 1 + r.int(1 << 14),
+            hooks: r.address(),
+          };
+        });
+        const amounts: SwapAmounts = variant.exactOut
+          ? { tradeType: 'EXACT_OUTPUT', amountOut: r.uint(128), amountInMaximum: r.uint(128) }
+          : { amountIn: r.uint(128), amountOutMinimum: r.uint(128) };
+        const input: SwapCalldataInput = {
+          ...amounts,
+          path: { currencyIn: tokens[0], currencyOut: tokens[tokens.length - 1], pools },
+          deadline: r.uint(64),
+          ethIn: variant.ethIn,
+          ethOut: variant.ethOut,
+          ...(variant.permit && {
+            permit: {
+              permit: {
+                details: { token: r.address(), amount: '1', expiration: '2', nonce: '3' },
+                spender: r.address(),
+                sigDeadline: '4',
+              },
+              signature: `0x${r.bytes(65)}`,
+            },
+          }),
+        };
+        expect(encodeSwapCalldata(input)).toBe(swapCalldataByPlanner(input));
+      }
+    },
+  );
 });

@@ -1,19 +1,25 @@
 /**
- * UniversalRouter calldata for a single-pool v4 swap, both trade types, with native ETH on either
- * side and an optional signed Permit2 permit. The commands and v4 actions are those
- * @uniswap/universal-router-sdk's RoutePlanner and @uniswap/v4-sdk's V4Planner produce:
+ * UniversalRouter calldata for a v4 swap over one pool or a multi-hop path (issue 42), both trade
+ * types, with native ETH on either side and an optional signed Permit2 permit. The commands and
+ * v4 actions are those @uniswap/universal-router-sdk's RoutePlanner and @uniswap/v4-sdk's
+ * V4Planner produce:
  *
  *   [PERMIT2_PERMIT]  when the caller sent a signed PermitSingle (replaces Permit2.approve)
  *   [WRAP_ETH]        paying ETH: the router wraps msg.value into WETH it holds
- *   V4_SWAP           SWAP_EXACT_IN_SINGLE | SWAP_EXACT_OUT_SINGLE, then
+ *   V4_SWAP           SWAP_EXACT_IN_SINGLE | SWAP_EXACT_OUT_SINGLE (one pool), or
+ *                     SWAP_EXACT_IN | SWAP_EXACT_OUT with PathKey[] (v4-periphery V4Router), then
  *                       settle: SETTLE_ALL(in, max in) from the user through Permit2, or
  *                               SETTLE(WETH, amount | open delta, payerIsUser=false) from the router
  *                       take:   TAKE_ALL(out, min out) to the user, or
  *                               TAKE(WETH, router, open delta) when the user receives ETH
  *   [UNWRAP_WETH]     receiving ETH (min out), or paying ETH for an exact output (refund: min 0)
  *
- * The layout is the planners' on their default UR version (2.0 ExactInput/OutputSingleParams, no
- * minHopPriceX36): the UniversalRouter 2.1.0 we deploy (npm artifact) decodes that layout.
+ * The single-pool layout is the planners' on their default UR version (2.0
+ * ExactInput/OutputSingleParams, no minHopPriceX36; the deployed router reads the empty hookData
+ * where it would read a zero minHopPriceX36: no per-hop price floor). The multi-hop layout is
+ * V4Planner's URVersion.V2_1_1 ExactInput/OutputParams, with an empty minHopPriceX36 array: the
+ * deployed router decodes the path's params only in that layout (v4-periphery PR #516; its
+ * bytecode carries V4TooLittleReceivedPerHop), and reverts with empty data on the 2.0 one: the UniversalRouter 2.1.0 we deploy (npm artifact) decodes that layout.
  *
  * Encoded word by word (`npm run bench:encoders`): the planners spend 0.55-0.85 ms per swap in ethers v5's AbiCoder,
  * most of it on what never changes for a pool (the pool key, selectors, command bytes). The words
@@ -53,23 +59,39 @@ export type SwapAmounts =
   | { tradeType?: 'EXACT_INPUT'; amountIn: bigint; amountOutMinimum: bigint }
   | { tradeType: 'EXACT_OUTPUT'; amountOut: bigint; amountInMaximum: bigint };
 
-export type SwapCalldataInput = SwapAmounts & {
-  poolKey: PoolKey;
-  zeroForOne: boolean;
-  deadline: bigint;
-  /** The user pays native ETH (the pool's WETH side is wrapped by the router). */
-  ethIn?: boolean;
-  /** The user receives native ETH (the router unwraps the WETH it took). */
-  ethOut?: boolean;
-  /** A signed Permit2 PermitSingle for the router, run first. */
-  permit?: { permit: PermitSingle; signature: string };
-};
+/**
+ * A multi-hop path (IV4Router ExactInputParams / ExactOutputParams): the pools in trade order,
+ * from currencyIn to currencyOut (pool currencies: WETH where the user pays or receives ETH).
+ */
+export interface SwapPath {
+  currencyIn: string;
+  currencyOut: string;
+  pools: readonly PoolKey[];
+}
+
+/** One pool (the single-pool actions), or a path of two or more pools. */
+export type SwapPools =
+  | { poolKey: PoolKey; zeroForOne: boolean; path?: undefined }
+  | { path: SwapPath; poolKey?: undefined; zeroForOne?: undefined };
+
+export type SwapCalldataInput = SwapAmounts &
+  SwapPools & {
+    deadline: bigint;
+    /** The user pays native ETH (the pool's WETH side is wrapped by the router). */
+    ethIn?: boolean;
+    /** The user receives native ETH (the router unwraps the WETH it took). */
+    ethOut?: boolean;
+    /** A signed Permit2 PermitSingle for the router, run first. */
+    permit?: { permit: PermitSingle; signature: string };
+  };
 
 const EXECUTE = UNIVERSAL_ROUTER.getFunction('execute')!.selector;
 const byte = (n: number) => n.toString(16).padStart(2, '0');
 const ACTION = {
-  exactIn: byte(Actions.SWAP_EXACT_IN_SINGLE),
-  exactOut: byte(Actions.SWAP_EXACT_OUT_SINGLE),
+  exactInSingle: byte(Actions.SWAP_EXACT_IN_SINGLE),
+  exactOutSingle: byte(Actions.SWAP_EXACT_OUT_SINGLE),
+  exactIn: byte(Actions.SWAP_EXACT_IN),
+  exactOut: byte(Actions.SWAP_EXACT_OUT),
   settle: byte(Actions.SETTLE),
   settleAll: byte(Actions.SETTLE_ALL),
   take: byte(Actions.TAKE),
@@ -86,6 +108,15 @@ const SENDER_WORD = addressWord(MSG_SENDER);
 /** Swap params: the tuple's offset, then after its 9 head words the empty hookData. */
 const TUPLE_AT = sizeWord(32);
 const EMPTY_HOOK_DATA = sizeWord(9 * 32) + sizeWord(0);
+/**
+ * ExactInputParams (UR 2.1.1): (currency, PathKey[] path, uint256[] minHopPriceX36, amount,
+ * limit): 5 head words, the path after them, then the empty minHopPriceX36 (length 0).
+ */
+const PATH_AT = sizeWord(5 * 32);
+const NO_HOP_PRICES = sizeWord(0);
+/** PathKey: 5 head words, then its empty hookData (offset 5 words, length 0). */
+const PATH_KEY_WORDS = 6;
+const PATH_KEY_HOOK_DATA = sizeWord(5 * 32) + sizeWord(0);
 /** PERMIT2_PERMIT: PermitSingle is 6 static words; the signature's offset follows them. */
 const SIGNATURE_AT = sizeWord(7 * 32);
 
@@ -104,25 +135,74 @@ function permitInput({ permit, signature }: { permit: PermitSingle; signature: s
   );
 }
 
+/**
+ * PathKey[] of a path (v4-periphery PathKey.sol): each pool's fee, tickSpacing and hooks with the
+ * currency the hop goes to (exact input) or comes from (exact output; V4Router walks it backwards
+ * from currencyOut). Empty hookData.
+ */
+export function pathKeysBody(path: SwapPath, exactOut: boolean): string {
+  let into = path.currencyIn;
+  let offsets = '';
+  let keys = '';
+  path.pools.forEach((key, i) => {
+    const pool = poolKeyWords(key);
+    const from = into;
+    into = pool.currency0 === addressWord(from) ? key.currency1 : key.currency0;
+    offsets += sizeWord((path.pools.length + i * PATH_KEY_WORDS) * 32);
+    // pool.key: currency0, currency1, fee, tickSpacing, hooks (64 hex characters each).
+    keys += addressWord(exactOut ? from : into) + pool.key.slice(128) + PATH_KEY_HOOK_DATA;
+  });
+  return sizeWord(path.pools.length) + offsets + keys;
+}
+
+/** The swap action and its params (hex body): single-pool or multi-hop, either trade type. */
+function swapAction(input: SwapCalldataInput): {
+  action: string;
+  params: string;
+  currencyIn: string;
+  currencyOut: string;
+} {
+  const exactOut = input.tradeType === 'EXACT_OUTPUT';
+  // (amountIn, amountOutMinimum) | (amountOut, amountInMaximum)
+  const amounts = exactOut
+    ? uintWord(input.amountOut, 128) + uintWord(input.amountInMaximum, 128)
+    : uintWord(input.amountIn, 128) + uintWord(input.amountOutMinimum, 128);
+  if (input.path === undefined) {
+    const pool = poolKeyWords(input.poolKey);
+    const [currencyIn, currencyOut] = input.zeroForOne
+      ? [pool.currency0, pool.currency1]
+      : [pool.currency1, pool.currency0];
+    return {
+      action: exactOut ? ACTION.exactOutSingle : ACTION.exactInSingle,
+      params: `${TUPLE_AT}${pool.key}${boolWord(input.zeroForOne)}${amounts}${EMPTY_HOOK_DATA}`,
+      currencyIn,
+      currencyOut,
+    };
+  }
+  const { path } = input;
+  const currencyIn = addressWord(path.currencyIn);
+  const currencyOut = addressWord(path.currencyOut);
+  const keys = pathKeysBody(path, exactOut);
+  const hopPricesAt = sizeWord(5 * 32 + keys.length / 2);
+  return {
+    action: exactOut ? ACTION.exactOut : ACTION.exactIn,
+    // (currencyIn | currencyOut, path, minHopPriceX36 = [], amounts...)
+    params: `${TUPLE_AT}${exactOut ? currencyOut : currencyIn}${PATH_AT}${hopPricesAt}${amounts}${keys}${NO_HOP_PRICES}`,
+    currencyIn,
+    currencyOut,
+  };
+}
+
 export function encodeSwapCalldata(input: SwapCalldataInput): string {
-  const pool = poolKeyWords(input.poolKey);
-  const [currencyIn, currencyOut] = input.zeroForOne
-    ? [pool.currency0, pool.currency1]
-    : [pool.currency1, pool.currency0];
   const exactOut = input.tradeType === 'EXACT_OUTPUT';
   const maxIn = exactOut ? input.amountInMaximum : input.amountIn;
   const minOut = exactOut ? input.amountOut : input.amountOutMinimum;
 
-  // SWAP_EXACT_IN_SINGLE (amountIn, amountOutMinimum) | SWAP_EXACT_OUT_SINGLE (amountOut, amountInMaximum)
-  let actions = exactOut ? ACTION.exactOut : ACTION.exactIn;
+  const swap = swapAction(input);
+  const { currencyIn, currencyOut } = swap;
+  let actions = swap.action;
   // Each param and input is a hex body (no 0x) this function encoded.
-  const params = [
-    `${TUPLE_AT}${pool.key}${boolWord(input.zeroForOne)}${
-      exactOut
-        ? uintWord(input.amountOut, 128) + uintWord(input.amountInMaximum, 128)
-        : uintWord(input.amountIn, 128) + uintWord(input.amountOutMinimum, 128)
-    }${EMPTY_HOOK_DATA}`,
-  ];
+  const params = [swap.params];
   if (input.ethIn) {
     // The router holds the wrapped ETH: it pays the pool itself (payerIsUser = false).
     actions += ACTION.settle;

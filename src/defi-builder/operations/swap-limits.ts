@@ -64,11 +64,16 @@ export function symbolOf(token: ResolvedToken): string {
   return token.native ? 'ETH' : token.symbol;
 }
 
-/** Which calibrated gas figure a swap uses: wrapping/unwrapping ETH or a permit cost extra. */
+/**
+ * Which calibrated gas figure a swap uses: wrapping/unwrapping ETH or a permit cost extra; a
+ * second hop costs a second pool swap (and its hook).
+ */
 export function swapGas(
   tokens: { tokenIn: ResolvedToken; tokenOut: ResolvedToken },
   permit: boolean,
-): 'swap' | 'swapNative' | 'swapPermit' {
+  hops = 1,
+): 'swap' | 'swapNative' | 'swapPermit' | 'swapTwoHop' {
+  if (hops > 1) return 'swapTwoHop';
   if (tokens.tokenIn.native || tokens.tokenOut.native) return 'swapNative';
   return permit ? 'swapPermit' : 'swap';
 }

@@ -8,6 +8,8 @@
  *   swap with native ETH: WRAP_ETH in (139,256) / UNWRAP_WETH out (174,312)  174,312
  *   PERMIT2_PERMIT + swap (first permit of the wallet)           168,375
  *   (test/defi-builder/swap-trades.e2e-spec.ts logs these)
+ *   two-hop swap (SWAP_EXACT_IN over tWBTC/WETH, WETH/tUSDC)      215,244
+ *   (test/defi-builder/routes.e2e-spec.ts logs it)
  *   PositionManager multicall(permitBatch, MINT+SETTLE_PAIR)     325,796 (defi-mint-permit)
  *   mint position (PositionManager MINT+SETTLE_PAIR), new ticks  315,715
  *   increase (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2), fees owed 193,216
@@ -28,6 +30,7 @@ export const MEASURED_GAS = {
   swap: 151_081n,
   swapNative: 174_312n,
   swapPermit: 168_375n,
+  swapTwoHop: 215_244n,
   mint: 315_715n,
   mintPermit: 325_796n,
   increase: 193_216n,

@@ -12,7 +12,8 @@ import {
 
 const file = devnetFile as NetworkFile;
 const current = resolveNetworkFile(file);
-const oldKey = { ...current.pool, hooks: getAddress('0x0000000000000000000000000000000000000a80') };
+const { id: _currentId, ...currentKey } = current.pool;
+const oldKey = { ...currentKey, hooks: getAddress('0x0000000000000000000000000000000000000a80') };
 const network = resolveNetworkFile({
   ...file,
   deprecated: { pools: [{ id: poolIdOf(oldKey), ...oldKey, reason: 'v1 pool' }] },

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { checkBalances, gasCostWei } from './balance-check';
 
 const network = resolveNetworkFile(devnetFile as NetworkFile);
-const state = { balances: { ETH: 10n ** 18n, WETH: 5n, tUSDC: 7n } } as WalletState;
+const state = { balances: { ETH: 10n ** 18n, WETH: 5n, tUSDC: 7n } } as unknown as WalletState;
 
 describe('checkBalances', () => {
   it('passes what the wallet holds; ETH must also cover gas at twice the gas price', () => {

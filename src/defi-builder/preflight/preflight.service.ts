@@ -37,6 +37,8 @@ export interface PreflightRequest<K extends string, R extends ChainReads> {
   nativeEth?: boolean;
   /** The operation's own reads, riding in the same eth_call as the wallet state. */
   reads?: (tokens: Record<K, ResolvedToken>, network: NetworkDefinition) => R;
+  /** Symbols of tokens the wallet read must cover beyond `tokens` (absent: all when `tokens` is empty). */
+  walletTokens?: (network: NetworkDefinition) => readonly string[];
   /**
    * Checks on the operation's reads, before the session gate (e.g. the position exists and the
    * wallet owns it: 404/403); throws ApiError.
@@ -62,6 +64,19 @@ export interface Preflight<K extends string = string, R extends ChainReads = Cha
   spend: SpendPlan & { balanceShort?: boolean };
 }
 
+/**
+ * The tokens whose balances and allowances the batch reads: those the request names (ETH reads as
+ * WETH), or those `walletTokens` names (a position's pool), else every token of the network.
+ */
+function walletTokens(
+  network: NetworkDefinition,
+  tokens: Record<string, ResolvedToken>,
+  named: readonly string[] | undefined,
+): string[] {
+  const symbols = new Set([...Object.values(tokens).map((t) => t.symbol), ...(named ?? [])]);
+  return symbols.size > 0 ? [...symbols] : Object.keys(network.tokens);
+}
+
 @Injectable()
 export class PreflightService {
   constructor(
@@ -82,6 +97,7 @@ export class PreflightService {
     const { state, reads } = await this.chain.readWallet(
       user,
       request.reads ? request.reads(tokens, network) : ({} as R),
+      walletTokens(network, tokens, request.walletTokens?.(network)),
     );
     request.verify?.(reads, user, network);
     if (state.sanctioned && !(request.exit && network.compliance.exitPolicy === 'allow'))

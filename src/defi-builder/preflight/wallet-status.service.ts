@@ -4,7 +4,8 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../auth/principal';
-import { SPEND_USES, TOKEN_SYMBOLS } from '../../chain/encoding/wallet-reads';
+import { SPEND_USES } from '../../chain/encoding/wallet-reads';
+import { SPEC_TOKENS } from '../../chain/network/market-definition';
 import type { NextAction, PreflightResponse } from '../defi-builder.types';
 import { CompliancePolicyService } from '../../compliance/policy/compliance-policy.service';
 import { PreflightService } from './preflight.service';
@@ -31,6 +32,8 @@ export class WalletStatusService {
       buildOnly: false,
       session: 'none',
       tokens: {},
+      // The spec's pair, as the response lists it (other tokens' approvals come with their builds).
+      walletTokens: () => SPEC_TOKENS,
     });
     const { network, state, session } = pre;
     // A stored policy costs two more reads (the wallet's attestations); the default costs none.
@@ -56,7 +59,7 @@ export class WalletStatusService {
     const erc20Listed = new Set<string>();
     for (const use of SPEND_USES) {
       // Without a requested amount, "enough" means the wallet can spend all it holds (at least 1 unit).
-      const needs = TOKEN_SYMBOLS.map((symbol) => ({
+      const needs = SPEC_TOKENS.map((symbol) => ({
         symbol,
         amount: state.balances[symbol] > 0n ? state.balances[symbol] : 1n,
       }));

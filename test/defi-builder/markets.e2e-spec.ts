@@ -1,0 +1,102 @@
+/**
+ * Issue 42, markets: the devnet's market as the network file lists it (four tokens of 18, 6, 8 and
+ * 6 decimals, four pools with our hook, each initialized and seeded on the chain), as
+ * GET /api/v1/defi/config shows it, and the whitelist it makes.
+ */
+import { Contract } from 'ethers';
+import request from 'supertest';
+import devnetFile from '../../src/config/networks/devnet.json';
+import { STATE_VIEW } from '../../src/chain/abi/uniswap-v4';
+import type { TestApp } from '../helpers/app';
+import { DefiDevnet, postSwap, useDefiSuite } from '../helpers/defi';
+
+describe('Markets on the devnet (issue 42)', () => {
+  const suite = useDefiSuite();
+  let chain: DefiDevnet;
+  let t: TestApp;
+  let token: string;
+  beforeAll(() => ({ chain, t, token } = suite));
+
+  const config = async () =>
+    (
+      await request(t.server)
+        .get('/api/v1/defi/config')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200)
+    ).body;
+
+  it('lists the four tokens and four pools; the spec pool is unchanged and first', async () => {
+    const body = await config();
+    const { tokens } = chain.deployment;
+    expect(
+      body.tokens.map((x: { symbol: string; decimals: number }) => [x.symbol, x.decimals]),
+    ).toEqual([
+      ['WETH', 18],
+      ['tUSDC', 6],
+      ['tWBTC', 8],
+      ['tEURC', 6],
+      ['ETH', 18],
+    ]);
+    // The spec's addresses are unchanged by the new tokens.
+    expect(tokens.WETH).toBe('0x77139Fa81c4434893f9D7e033C3e3903C46B820D');
+    expect(tokens.tUSDC).toBe('0x993706027b3eC9d8b03A962CAaa15C133A52707c');
+    expect(body.pool.key).toEqual({
+      currency0: tokens.WETH,
+      currency1: tokens.tUSDC,
+      fee: 3000,
+      tickSpacing: 60,
+      hooks: chain.deployment.contracts.complianceHook,
+    });
+    const pools = body.pools as Array<{
+      id: string;
+      symbols: string[];
+      fee: number;
+      tickSpacing: number;
+      hooks: string;
+      currency0: string;
+      currency1: string;
+      default: boolean;
+    }>;
+    expect(pools.map((p) => [[...p.symbols].sort().join('/'), p.fee, p.tickSpacing])).toEqual([
+      ['WETH/tUSDC', 3000, 60],
+      ['WETH/tWBTC', 3000, 60],
+      ['tEURC/tUSDC', 100, 1],
+      ['tEURC/tUSDC', 500, 10],
+    ]);
+    expect(pools[0]).toMatchObject({ id: body.pool.poolId, default: true });
+    expect(pools.slice(1).every((p) => !p.default)).toBe(true);
+    expect(pools.map((p) => p.id)).toEqual(devnetFile.pools.map((p) => p.id));
+    for (const p of pools) {
+      expect(p.hooks).toBe(chain.deployment.contracts.complianceHook);
+      expect(BigInt(p.currency0) < BigInt(p.currency1)).toBe(true);
+    }
+  });
+
+  it('every pool is initialized and seeded on the chain; funded wallets hold the new tokens', async () => {
+    const stateView = new Contract(
+      chain.deployment.contracts.stateView,
+      STATE_VIEW,
+      chain.provider,
+    );
+    for (const pool of (await config()).pools as Array<{ id: string }>) {
+      const [sqrtPriceX96] = (await stateView.getSlot0(pool.id)) as [bigint];
+      expect(sqrtPriceX96 > 0n).toBe(true);
+      expect(((await stateView.getLiquidity(pool.id)) as bigint) > 0n).toBe(true);
+    }
+    const user = chain.wallets[3].address;
+    expect(await chain.balanceOf(chain.deployment.tokens.tWBTC, user)).toBe(100n * 10n ** 8n);
+    expect(await chain.balanceOf(chain.deployment.tokens.tEURC, user)).toBe(1_000_000n * 10n ** 6n);
+  });
+
+  it('a token outside the file stays UNSUPPORTED_TOKEN, naming every listed token', async () => {
+    const res = await postSwap(t, token, {
+      tokenIn: chain.deployment.tokens.tWBTC,
+      tokenOut: '0x000000000000000000000000000000000000dEaD',
+      amount: '1000',
+      userAddress: chain.wallets[3].address,
+    }).expect(400);
+    expect(res.body.code).toBe('UNSUPPORTED_TOKEN');
+    for (const symbol of ['WETH', 'tUSDC', 'tWBTC', 'tEURC'])
+      expect(res.body.hint).toContain(symbol);
+  });
+});
