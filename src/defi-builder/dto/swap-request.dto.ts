@@ -18,15 +18,18 @@ export const TRADE_TYPES: readonly TradeType[] = ['EXACT_INPUT', 'EXACT_OUTPUT']
 const ETH_NOTE =
   ' 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).';
 
-/** Body of POST /api/v1/defi/swap (spec §2.1 plus design §4 optional fields). */
-@ApiRequestExample({
+/** The spec's swap: 0.1 WETH for tUSDC in the one WETH/tUSDC pool. */
+const ONE_POOL_SWAP = {
   tokenIn: EXAMPLE.WETH,
   tokenOut: EXAMPLE.tUSDC,
   amount: '100000000000000000',
   tradeType: 'EXACT_INPUT',
   userAddress: EXAMPLE.wallet,
   slippageBps: 50,
-})
+};
+
+/** Body of POST /api/v1/defi/swap (spec §2.1 plus design §4 optional fields). */
+@ApiRequestExample(ONE_POOL_SWAP)
 export class SwapRequestDto {
   @ApiProperty({
     description: `Token sold: a supported token address (GET /api/v1/defi/config).${ETH_NOTE}`,
@@ -141,16 +144,7 @@ export class SwapRequestDto {
 
 /** /docs' named examples of a swap: one pool, and two hops (design §9 "Markets"). */
 export const SWAP_EXAMPLES = {
-  'WETH to tUSDC (one pool)': {
-    value: {
-      tokenIn: EXAMPLE.WETH,
-      tokenOut: EXAMPLE.tUSDC,
-      amount: '100000000000000000',
-      tradeType: 'EXACT_INPUT',
-      userAddress: EXAMPLE.wallet,
-      slippageBps: 50,
-    },
-  },
+  'WETH to tUSDC (one pool)': { value: ONE_POOL_SWAP },
   'tWBTC to tUSDC (two hops, through WETH)': {
     value: {
       tokenIn: EXAMPLE.tWBTC,
