@@ -3,6 +3,7 @@
  * a wallet: ONE eth_call (Multicall3 aggregate3: block number, the quote with allowFailure, and
  * StateView.getSlot0).
  */
+import { poolKeyOf } from '../encoding/pool-key';
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-error';
 import { DEFI_CHAIN, DefiChain } from '../chain/defi-chain.port';
@@ -58,7 +59,7 @@ export class QuoteService {
         amountIn,
         amountOut,
       }),
-      poolKey: network.pool,
+      poolKey: poolKeyOf(network.pool),
       gasEstimate: quote.gasEstimate.toString(),
       blockNumber,
     };
