@@ -257,8 +257,9 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
       let n = 16;
       for (const key of Object.keys(nothing.contracts) as Array<keyof NetworkFile['contracts']>)
         if (nothing.contracts[key]) nothing.contracts[key] = noCode((n += 1));
-      nothing.tokens.WETH.address = noCode((n += 1));
-      nothing.tokens.tUSDC.address = noCode((n += 1));
+      for (const token of Object.values(nothing.tokens)) token.address = noCode((n += 1));
+      // The pools list names the old addresses: without it the market is the spec's pool alone.
+      delete nothing.pools;
       t = await createTestApp({
         env: { CHAIN_RPC_URL: chain.rpcUrl, CHAIN_NETWORK_FILE: write('nothing', nothing) },
       });
