@@ -3087,11 +3087,6 @@ export interface components {
         };
         MarketPoolEntry: {
             /**
-             * @description The v4 PoolId: keccak256 of the ABI-encoded key
-             * @example 0xabababababababababababababababababababababababababababababababab
-             */
-            id: string;
-            /**
              * @description token0 (the lower address)
              * @example 0x4200000000000000000000000000000000000006
              */
@@ -3109,10 +3104,15 @@ export interface components {
             /** @example 60 */
             tickSpacing: number;
             /**
-             * @description The ComplianceHook (current version)
+             * @description The ComplianceHook
              * @example 0x4200000000000000000000000000000000000006
              */
             hooks: string;
+            /**
+             * @description The v4 PoolId: keccak256 of the ABI-encoded key
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            id: string;
             /**
              * @description Symbols of currency0 and currency1
              * @example [
