@@ -100,6 +100,47 @@ describe('Markets on the devnet (issue 42)', () => {
       expect(res.body.hint).toContain(symbol);
   });
 
+  it("an 8-decimal token end to end: a mint into WETH/tWBTC (the pair's only pool, no poolId) is signed and mined", async () => {
+    const pool = (
+      (await config()).pools as Array<{
+        symbols: string[];
+        currency0: string;
+        currency1: string;
+        id: string;
+      }>
+    ).find((p) => p.symbols.includes('tWBTC'))!;
+    const user = chain.wallets[5];
+    await chain.activate(user.address);
+    const wbtcIs0 = pool.currency0 === chain.deployment.tokens.tWBTC;
+    // 0.05 tWBTC (8 decimals) against 1 WETH, full range (tick spacing 60).
+    const [amount0, amount1] = wbtcIs0 ? [5_000_000n, 10n ** 18n] : [10n ** 18n, 5_000_000n];
+    const mintBody = {
+      token0: pool.currency0,
+      token1: pool.currency1,
+      amount0: amount0.toString(),
+      amount1: amount1.toString(),
+      tickLower: -887220,
+      tickUpper: 887220,
+      userAddress: user.address,
+    };
+    const first = await postLiquidity(t, token, mintBody).expect(200);
+    for (const approval of first.body.approvals)
+      expect((await chain.send(user, approval.transaction)).status).toBe(1);
+    const res = await postLiquidity(t, token, mintBody).expect(200);
+    expect(res.body.poolKey).toMatchObject({
+      currency0: pool.currency0,
+      currency1: pool.currency1,
+    });
+    const tokenId = (await chain.positionManager.nextTokenId()) as bigint;
+    const before = await chain.balanceOf(chain.deployment.tokens.tWBTC, user.address);
+    expect((await chain.send(user, res.body.transaction)).status).toBe(1);
+    expect(await chain.positionManager.ownerOf(tokenId)).toBe(user.address);
+    const spent = before - (await chain.balanceOf(chain.deployment.tokens.tWBTC, user.address));
+    expect(spent).toBe(BigInt(wbtcIs0 ? res.body.expectedAmount0 : res.body.expectedAmount1));
+    // ~0.05 tWBTC per WETH: within the slippage of a full-range mint at the seeded price.
+    expect(spent > 4_000_000n && spent <= 5_000_000n).toBe(true);
+  });
+
   describe('a position in a non-default pool (tUSDC/tEURC, fee 500)', () => {
     const api = (path: string) =>
       request(t.server).post(`/api/v1/defi/${path}`).set('Authorization', `Bearer ${token}`);
