@@ -175,7 +175,7 @@ describe('Markets on the devnet (issue 42)', () => {
       expect(res.body.details).toEqual(expect.anything());
     });
 
-    it('is minted, listed with its pool, collected and burned, each transaction signed and mined', async () => {
+    it('is minted, listed with its pool, increased, collected and burned, each transaction signed and mined', async () => {
       const [, pool] = await eurcPools();
       const user = chain.wallets[4];
       await chain.activate(user.address);
@@ -217,10 +217,33 @@ describe('Markets on the devnet (issue 42)', () => {
       });
       expect(listed.deprecated).toBeUndefined();
 
+      // Increased in its own pool (the pool follows from the tokenId).
+      const liquidityBefore = (await chain.positionManager.getPositionLiquidity(tokenId)) as bigint;
+      const increase = await api('liquidity/increase')
+        .send({
+          tokenId: tokenId.toString(),
+          userAddress: user.address,
+          amount0: (100n * 10n ** 6n).toString(),
+          amount1: (108n * 10n ** 6n).toString(),
+        })
+        .expect(200);
+      // Every answer's poolKey is the five-field key of the position's pool.
+      expect(increase.body.poolKey).toEqual({
+        currency0: pool.currency0,
+        currency1: pool.currency1,
+        fee: 500,
+        tickSpacing: 10,
+        hooks: chain.deployment.contracts.complianceHook,
+      });
+      expect((await chain.send(user, increase.body.transaction)).status).toBe(1);
+      expect(
+        ((await chain.positionManager.getPositionLiquidity(tokenId)) as bigint) > liquidityBefore,
+      ).toBe(true);
+
       const collect = await api('liquidity/collect')
         .send({ tokenId: tokenId.toString(), userAddress: user.address })
         .expect(200);
-      expect(collect.body.poolKey).toMatchObject({ fee: 500, tickSpacing: 10 });
+      expect(collect.body.poolKey).toEqual(increase.body.poolKey);
       expect((await chain.send(user, collect.body.transaction)).status).toBe(1);
 
       const held0 = await chain.balanceOf(pool.currency0, user.address);
