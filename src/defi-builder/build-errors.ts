@@ -40,7 +40,11 @@ export const POSITION_ENTRY_ERRORS: ErrorCode[] = [
 ];
 
 /** A mint: an entry whose optional poolId may name a deprecated pool. */
-export const MINT_BUILD_ERRORS: ErrorCode[] = [...ENTRY_BUILD_ERRORS, 'POOL_DEPRECATED'];
+export const MINT_BUILD_ERRORS: ErrorCode[] = [
+  ...ENTRY_BUILD_ERRORS,
+  'POOL_DEPRECATED',
+  'POOL_AMBIGUOUS',
+];
 
 /** Reading positions. */
 export const POSITION_READ_ERRORS: ErrorCode[] = [

@@ -1,7 +1,7 @@
 /** GET /api/v1/defi/config: everything an integrator needs to call us and to check our calldata. */
 import { Inject, Injectable } from '@nestjs/common';
 import { ChainConnection } from '../chain/chain-connection';
-import type { PoolKeyInfo } from '../chain/network/network.types';
+import { poolKeyOf } from './encoding/pool-key';
 import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
 
 import { NATIVE_ETH } from './token-registry';
@@ -9,17 +9,6 @@ import { MAX_TICK, MIN_TICK } from './encoding/liquidity-calldata';
 import { DEFAULT_DEADLINE_SECONDS } from './pipeline/defi-pipeline.service';
 import { CALIBRATED_GAS, CALIBRATED_BUFFER_PERCENT, ESTIMATE_BUFFER_PERCENT } from './pipeline/gas';
 import { DEFAULT_SLIPPAGE_BPS } from './operations/swap.operation';
-
-/** The five fields of a v4 PoolKey (a MarketPool also carries its id). */
-function poolKeyOf(p: PoolKeyInfo): PoolKeyInfo {
-  return {
-    currency0: p.currency0,
-    currency1: p.currency1,
-    fee: p.fee,
-    tickSpacing: p.tickSpacing,
-    hooks: p.hooks,
-  };
-}
 
 @Injectable()
 export class DefiConfigService {

@@ -165,13 +165,16 @@ describe('DeFi builder: liquidity and preflight on the devnet', () => {
       .set('Authorization', `Bearer ${token}`)
       .expect(200);
     expect(res.body.chain.chainId).toBe(84532);
-    // Issue 11: native ETH is listed for swaps and quotes (the zero address, traded as WETH).
+    // Issue 11: native ETH is listed for swaps and quotes (the zero address, traded as WETH),
+    // after the network file's tokens (issue 42: the devnet's market adds tWBTC and tEURC).
     expect(res.body.tokens.map((x: { symbol: string }) => x.symbol)).toEqual([
       'WETH',
       'tUSDC',
+      'tWBTC',
+      'tEURC',
       'ETH',
     ]);
-    expect(res.body.tokens[2]).toEqual({
+    expect(res.body.tokens[4]).toEqual({
       symbol: 'ETH',
       name: 'Ether (native)',
       address: '0x0000000000000000000000000000000000000000',

@@ -8,7 +8,7 @@ import request from 'supertest';
 import devnetFile from '../../src/config/networks/devnet.json';
 import { STATE_VIEW } from '../../src/chain/abi/uniswap-v4';
 import type { TestApp } from '../helpers/app';
-import { DefiDevnet, postSwap, useDefiSuite } from '../helpers/defi';
+import { DefiDevnet, postLiquidity, postSwap, useDefiSuite } from '../helpers/defi';
 
 describe('Markets on the devnet (issue 42)', () => {
   const suite = useDefiSuite();
@@ -98,5 +98,167 @@ describe('Markets on the devnet (issue 42)', () => {
     expect(res.body.code).toBe('UNSUPPORTED_TOKEN');
     for (const symbol of ['WETH', 'tUSDC', 'tWBTC', 'tEURC'])
       expect(res.body.hint).toContain(symbol);
+  });
+
+  it("an 8-decimal token end to end: a mint into WETH/tWBTC (the pair's only pool, no poolId) is signed and mined", async () => {
+    const pool = (
+      (await config()).pools as Array<{
+        symbols: string[];
+        currency0: string;
+        currency1: string;
+        id: string;
+      }>
+    ).find((p) => p.symbols.includes('tWBTC'))!;
+    const user = chain.wallets[5];
+    await chain.activate(user.address);
+    const wbtcIs0 = pool.currency0 === chain.deployment.tokens.tWBTC;
+    // 0.05 tWBTC (8 decimals) against 1 WETH, full range (tick spacing 60).
+    const [amount0, amount1] = wbtcIs0 ? [5_000_000n, 10n ** 18n] : [10n ** 18n, 5_000_000n];
+    const mintBody = {
+      token0: pool.currency0,
+      token1: pool.currency1,
+      amount0: amount0.toString(),
+      amount1: amount1.toString(),
+      tickLower: -887220,
+      tickUpper: 887220,
+      userAddress: user.address,
+    };
+    const first = await postLiquidity(t, token, mintBody).expect(200);
+    for (const approval of first.body.approvals)
+      expect((await chain.send(user, approval.transaction)).status).toBe(1);
+    const res = await postLiquidity(t, token, mintBody).expect(200);
+    expect(res.body.poolKey).toMatchObject({
+      currency0: pool.currency0,
+      currency1: pool.currency1,
+    });
+    const tokenId = (await chain.positionManager.nextTokenId()) as bigint;
+    const before = await chain.balanceOf(chain.deployment.tokens.tWBTC, user.address);
+    expect((await chain.send(user, res.body.transaction)).status).toBe(1);
+    expect(await chain.positionManager.ownerOf(tokenId)).toBe(user.address);
+    const spent = before - (await chain.balanceOf(chain.deployment.tokens.tWBTC, user.address));
+    expect(spent).toBe(BigInt(wbtcIs0 ? res.body.expectedAmount0 : res.body.expectedAmount1));
+    // ~0.05 tWBTC per WETH: within the slippage of a full-range mint at the seeded price.
+    expect(spent > 4_000_000n && spent <= 5_000_000n).toBe(true);
+  });
+
+  describe('a position in a non-default pool (tUSDC/tEURC, fee 500)', () => {
+    const api = (path: string) =>
+      request(t.server).post(`/api/v1/defi/${path}`).set('Authorization', `Bearer ${token}`);
+    const get = (path: string) =>
+      request(t.server).get(`/api/v1/defi/${path}`).set('Authorization', `Bearer ${token}`);
+    const eurcPools = async () => {
+      const pools = (await config()).pools as Array<{
+        id: string;
+        fee: number;
+        currency0: string;
+        currency1: string;
+      }>;
+      return pools.filter((p) => p.fee === 100 || p.fee === 500);
+    };
+    const body = (pool: { currency0: string; currency1: string }, user: string, over = {}) => ({
+      token0: pool.currency0,
+      token1: pool.currency1,
+      // tEURC (currency0, 6 decimals) and tUSDC (6 decimals) at ~1.08 tUSDC per tEURC.
+      amount0: (1000n * 10n ** 6n).toString(),
+      amount1: (1080n * 10n ** 6n).toString(),
+      tickLower: -887270,
+      tickUpper: 887270,
+      userAddress: user,
+      ...over,
+    });
+
+    it('without poolId, the pair with two fee tiers is 400 POOL_AMBIGUOUS naming both', async () => {
+      const [p100, p500] = await eurcPools();
+      const res = await postLiquidity(t, token, body(p500, chain.wallets[4].address)).expect(400);
+      expect(res.body).toMatchObject({ code: 'POOL_AMBIGUOUS', phase: 'validation' });
+      for (const p of [p100, p500]) expect(res.body.hint).toContain(p.id);
+      expect(res.body.details).toEqual(expect.anything());
+    });
+
+    it('is minted, listed with its pool, increased, collected and burned, each transaction signed and mined', async () => {
+      const [, pool] = await eurcPools();
+      const user = chain.wallets[4];
+      await chain.activate(user.address);
+      const mintBody = body(pool, user.address, { poolId: pool.id });
+      const first = await postLiquidity(t, token, mintBody).expect(200);
+      for (const approval of first.body.approvals)
+        expect((await chain.send(user, approval.transaction)).status).toBe(1);
+      const res = await postLiquidity(t, token, mintBody).expect(200);
+      expect(res.body).toMatchObject({
+        approvals: [],
+        simulation: { ok: true },
+        poolKey: {
+          currency0: pool.currency0,
+          currency1: pool.currency1,
+          fee: 500,
+          tickSpacing: 10,
+        },
+      });
+      const tokenId = (await chain.positionManager.nextTokenId()) as bigint;
+      const before0 = await chain.balanceOf(pool.currency0, user.address);
+      const before1 = await chain.balanceOf(pool.currency1, user.address);
+      expect((await chain.send(user, res.body.transaction)).status).toBe(1);
+      expect(await chain.positionManager.ownerOf(tokenId)).toBe(user.address);
+      expect(before0 - (await chain.balanceOf(pool.currency0, user.address))).toBe(
+        BigInt(res.body.expectedAmount0),
+      );
+      expect(before1 - (await chain.balanceOf(pool.currency1, user.address))).toBe(
+        BigInt(res.body.expectedAmount1),
+      );
+
+      const list = await get(`positions?owner=${user.address}`).expect(200);
+      const listed = list.body.positions.find(
+        (p: { tokenId: string }) => p.tokenId === tokenId.toString(),
+      );
+      expect(listed).toMatchObject({
+        poolId: pool.id,
+        poolKey: { currency0: pool.currency0, currency1: pool.currency1, fee: 500 },
+        liquidity: res.body.liquidity,
+      });
+      expect(listed.deprecated).toBeUndefined();
+
+      // Increased in its own pool (the pool follows from the tokenId).
+      const liquidityBefore = (await chain.positionManager.getPositionLiquidity(tokenId)) as bigint;
+      const increase = await api('liquidity/increase')
+        .send({
+          tokenId: tokenId.toString(),
+          userAddress: user.address,
+          amount0: (100n * 10n ** 6n).toString(),
+          amount1: (108n * 10n ** 6n).toString(),
+        })
+        .expect(200);
+      // Every answer's poolKey is the five-field key of the position's pool.
+      expect(increase.body.poolKey).toEqual({
+        currency0: pool.currency0,
+        currency1: pool.currency1,
+        fee: 500,
+        tickSpacing: 10,
+        hooks: chain.deployment.contracts.complianceHook,
+      });
+      expect((await chain.send(user, increase.body.transaction)).status).toBe(1);
+      expect(
+        ((await chain.positionManager.getPositionLiquidity(tokenId)) as bigint) > liquidityBefore,
+      ).toBe(true);
+
+      const collect = await api('liquidity/collect')
+        .send({ tokenId: tokenId.toString(), userAddress: user.address })
+        .expect(200);
+      expect(collect.body.poolKey).toEqual(increase.body.poolKey);
+      expect((await chain.send(user, collect.body.transaction)).status).toBe(1);
+
+      const held0 = await chain.balanceOf(pool.currency0, user.address);
+      const burn = await api('liquidity/decrease')
+        .send({
+          tokenId: tokenId.toString(),
+          userAddress: user.address,
+          liquidityBps: 10000,
+          burn: true,
+        })
+        .expect(200);
+      expect((await chain.send(user, burn.body.transaction)).status).toBe(1);
+      expect((await chain.balanceOf(pool.currency0, user.address)) > held0).toBe(true);
+      const gone = await get(`positions/${tokenId}`).expect(404);
+      expect(gone.body.code).toBe('POSITION_NOT_FOUND');
+    });
   });
 });

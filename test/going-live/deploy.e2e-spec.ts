@@ -20,7 +20,7 @@ import {
   RunningBareDevnet,
   startBareDevnet,
 } from '../../src/chain/devnet/devnet';
-import type { NetworkFile } from '../../src/chain/network/network-definition';
+import { NetworkFile, resolveNetworkFile } from '../../src/chain/network/network-definition';
 import { deployCommand } from '../../src/cli/deploy-command';
 import { ensureDistBuilt } from '../helpers/built-app-process';
 
@@ -226,6 +226,102 @@ describe('deploy (bare devnet)', () => {
     expect(readFileSync(networkFile, 'utf8')).toBe(text);
     const plain = await cli(['deploy', ...baseArgs(networkFile)]);
     expect(plain.stdout).toMatch(/^Nothing to do: .* no transaction sent\./);
+  });
+
+  it('issue 42: deploys the market of the file (test tokens, pools at their prices, seeds), then a pool added to the file alone; a re-run sends nothing', async () => {
+    const networkFile = writeFile('market.json', devnet.networkFile);
+    const deploy = async (extra: string[] = []) => {
+      const run = await cli(['deploy', ...baseArgs(networkFile), '--json', ...extra]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      return JSON.parse(run.stdout) as { outcome: string; steps: Array<{ step: string }> };
+    };
+    // An existing deployment of the spec's pair alone.
+    expect(
+      (await deploy(['--attester', attester, '--test-token', '--seed-liquidity'])).outcome,
+    ).toBe('deployed');
+
+    // The file gains two test tokens (8 and 6 decimals) and a pool between tUSDC and one of them,
+    // by symbol, with its price and seed: deploy adds exactly those.
+    const existing = fileAt(networkFile);
+    const tokens = {
+      ...existing.tokens,
+      tWBTC: { name: 'Test Wrapped BTC', decimals: 8, address: null, test: true },
+      tEURC: { name: 'Test Euro Coin', decimals: 6, address: null, test: true },
+    };
+    const eurc500 = {
+      id: null,
+      currency0: 'tUSDC',
+      currency1: 'tEURC',
+      fee: 500,
+      tickSpacing: 10,
+      initialPrice: { tEURC: '1', tUSDC: '1.08' },
+      seed: { tUSDC: '1080', tEURC: '1000' },
+    };
+    writeFile('market.json', { ...existing, tokens, pools: [eurc500] });
+    await provider.send('devnet_resetRpcStats', []);
+    const market = await deploy(['--seed-liquidity']);
+    const kinds = market.steps.map((x) => x.step.split(':')[0]);
+    expect(kinds.filter((k) => k === 'marketToken')).toHaveLength(2);
+    expect(kinds.filter((k) => k === 'marketPool')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'marketSeed')).toHaveLength(1);
+    // The spec's contracts and pool are not touched.
+    expect(
+      kinds.filter(
+        (k) =>
+          !k.startsWith('market') &&
+          k !== 'seedSession' &&
+          !k.startsWith('seedAttester') &&
+          k !== 'deployerAttesterRevoke',
+      ),
+    ).toEqual([]);
+    const recorded = fileAt(networkFile);
+    expect(recorded.tokens.tWBTC.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(recorded.pools).toHaveLength(1);
+    const [pool] = recorded.pools!;
+    expect(BigInt(pool.currency0) < BigInt(pool.currency1)).toBe(true);
+    const stateView = new Contract(recorded.contracts.stateView!, STATE_VIEW.fragments, provider);
+    expect(((await stateView.getSlot0(pool.id)) as [bigint])[0] > 0n).toBe(true);
+    expect((await stateView.getLiquidity(pool.id)) as bigint).toBeGreaterThan(0n);
+    // The service reads the file written: the spec pool first, then the market's.
+    expect(resolveNetworkFile(recorded).pools.map((p) => p.id)).toEqual([
+      poolIdOf({
+        currency0: recorded.tokens.WETH.address!,
+        currency1: recorded.tokens.tUSDC.address!,
+        fee: 3000,
+        tickSpacing: 60,
+        hooks: recorded.contracts.complianceHook!,
+      }),
+      pool.id,
+    ]);
+
+    // A second fee tier added to the file: deploy creates just that pool (one transaction).
+    writeFile('market.json', {
+      ...recorded,
+      pools: [
+        ...recorded.pools!,
+        {
+          id: null,
+          currency0: 'tUSDC',
+          currency1: 'tEURC',
+          fee: 100,
+          tickSpacing: 1,
+          initialPrice: { tEURC: '1', tUSDC: '1.08' },
+        },
+      ],
+    });
+    await provider.send('devnet_resetRpcStats', []);
+    const added = await deploy();
+    expect(added.steps.map((x) => x.step)).toEqual([
+      `marketPool:${fileAt(networkFile).pools![1].id}`,
+    ]);
+    expect((await served()).eth_sendRawTransaction).toBe(1);
+
+    // Again: nothing is sent.
+    await provider.send('devnet_resetRpcStats', []);
+    const again = await deploy(['--seed-liquidity']);
+    expect(again).toMatchObject({ outcome: 'nothing-to-do', steps: [] });
+    expect((await served()).eth_sendRawTransaction).toBeUndefined();
   });
 
   it('resumes an interrupted deployment: only the missing steps, every transaction recorded', async () => {

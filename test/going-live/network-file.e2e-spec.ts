@@ -180,6 +180,68 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
       ]);
     });
 
+    it('checks every pool of the market (issue 42): initialized with liquidity, or named when not', async () => {
+      const report = async (path: string) => {
+        const run = await cli([
+          'verify-network',
+          '--rpc',
+          chain.rpcUrl,
+          '--network-file',
+          path,
+          '--json',
+        ]);
+        return {
+          code: run.code,
+          checks: (
+            JSON.parse(run.stdout) as {
+              checks: Array<{ field: string; ok: boolean; message: string }>;
+            }
+          ).checks,
+        };
+      };
+      const ok = await report(files.good);
+      expect(ok.code).toBe(0);
+      for (let i = 0; i < good.pools!.length; i += 1) {
+        expect(ok.checks).toContainEqual(
+          expect.objectContaining({
+            field: `pools[${i}]`,
+            ok: true,
+            message: expect.stringMatching(/is initialized/),
+          }),
+        );
+        expect(ok.checks).toContainEqual(
+          expect.objectContaining({
+            field: `pools[${i}].liquidity`,
+            ok: true,
+            message: expect.stringMatching(/holds liquidity \d+/),
+          }),
+        );
+      }
+      for (const symbol of ['tWBTC', 'tEURC'])
+        expect(ok.checks).toContainEqual(
+          expect.objectContaining({ field: `tokens.${symbol}.decimals`, ok: true }),
+        );
+      // A pool listed in the file but never created on the chain.
+      const missing = structuredClone(good);
+      missing.pools!.push({
+        id: null,
+        currency0: 'WETH',
+        currency1: 'tEURC',
+        fee: 3000,
+        tickSpacing: 60,
+      });
+      const bad = await report(write('missing-pool', missing));
+      expect(bad.code).toBe(1);
+      expect(bad.checks.filter((c) => !c.ok)).toEqual([
+        expect.objectContaining({
+          field: 'pools[4]',
+          message: expect.stringMatching(
+            /^WETH\/tEURC \(fee 3000, tickSpacing 60, poolId 0x[0-9a-f]{64}\) is not initialized; run npm run cli -- deploy$/,
+          ),
+        }),
+      ]);
+    });
+
     it('names our null fields and says to deploy', async () => {
       const run = await cli([
         'verify-network',
@@ -257,8 +319,9 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
       let n = 16;
       for (const key of Object.keys(nothing.contracts) as Array<keyof NetworkFile['contracts']>)
         if (nothing.contracts[key]) nothing.contracts[key] = noCode((n += 1));
-      nothing.tokens.WETH.address = noCode((n += 1));
-      nothing.tokens.tUSDC.address = noCode((n += 1));
+      for (const token of Object.values(nothing.tokens)) token.address = noCode((n += 1));
+      // The pools list names the old addresses: without it the market is the spec's pool alone.
+      delete nothing.pools;
       t = await createTestApp({
         env: { CHAIN_RPC_URL: chain.rpcUrl, CHAIN_NETWORK_FILE: write('nothing', nothing) },
       });

@@ -970,7 +970,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A wallet's positions in the compliance pool
+         * A wallet's positions in the compliance pools
          * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
          *     Found from PositionManager Transfer logs (paged eth_getLogs), confirmed in one batched read. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.
@@ -1246,7 +1246,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "POOL_DEPRECATED" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "NO_ROUTE" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "ATTESTATION_NOT_FOUND" | "ATTESTATION_REVOKED" | "ATTESTATION_EXPIRED" | "ATTESTATION_SOURCE_NOT_ACCEPTED" | "COMPLIANCE_POLICY_REFUSED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "POOL_DEPRECATED" | "POOL_AMBIGUOUS" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "NO_ROUTE" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "ATTESTATION_NOT_FOUND" | "ATTESTATION_REVOKED" | "ATTESTATION_EXPIRED" | "ATTESTATION_SOURCE_NOT_ACCEPTED" | "COMPLIANCE_POLICY_REFUSED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -3113,11 +3113,6 @@ export interface components {
         };
         MarketPoolEntry: {
             /**
-             * @description The v4 PoolId: keccak256 of the ABI-encoded key
-             * @example 0xabababababababababababababababababababababababababababababababab
-             */
-            id: string;
-            /**
              * @description token0 (the lower address)
              * @example 0x4200000000000000000000000000000000000006
              */
@@ -3135,10 +3130,15 @@ export interface components {
             /** @example 60 */
             tickSpacing: number;
             /**
-             * @description The ComplianceHook (current version)
+             * @description The ComplianceHook
              * @example 0x4200000000000000000000000000000000000006
              */
             hooks: string;
+            /**
+             * @description The v4 PoolId: keccak256 of the ABI-encoded key
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            id: string;
             /**
              * @description Symbols of currency0 and currency1
              * @example [
@@ -3326,9 +3326,9 @@ export interface components {
             policy?: components["schemas"]["PreflightPolicyDto"];
         };
         TokenAmountsDto: {
-            /** @description token0 (WETH), smallest units */
+            /** @description token0 of the pool (WETH in the default pool), smallest units */
             amount0: string;
-            /** @description token1 (tUSDC), smallest units */
+            /** @description token1 of the pool (tUSDC in the default pool), smallest units */
             amount1: string;
         };
         PositionDto: {
@@ -3354,7 +3354,7 @@ export interface components {
              */
             deprecated?: true;
             /**
-             * @description With deprecated: the v4 PoolId of that pool
+             * @description The v4 PoolId of the position's pool when it is not the default WETH/tUSDC pool (another pool of the market, or with deprecated, a deprecated hook's pool); poolKey names its tokens and fee
              * @example 0xabababababababababababababababababababababababababababababababab
              */
             poolId?: string;
@@ -3392,7 +3392,7 @@ export interface components {
              */
             deprecated?: true;
             /**
-             * @description With deprecated: the v4 PoolId of that pool
+             * @description The v4 PoolId of the position's pool when it is not the default WETH/tUSDC pool (another pool of the market, or with deprecated, a deprecated hook's pool); poolKey names its tokens and fee
              * @example 0xabababababababababababababababababababababababababababababababab
              */
             poolId?: string;
@@ -7608,6 +7608,8 @@ export interface operations {
              *     `BALANCE_INSUFFICIENT` (preflight): Fund the wallet or lower the amount (details lists token, balance and required); or pass buildOnly=true to build anyway.
              *
              *     `POOL_DEPRECATED` (validation): That pool belongs to a deprecated ComplianceHook version: build against the current pool (GET /api/v1/defi/config lists it). Positions in the deprecated pool can still be exited (decrease, collect, burn).
+             *
+             *     `POOL_AMBIGUOUS` (validation): The pair has several pools (fee tiers): send poolId, one of the pools the hint names (GET /api/v1/defi/config lists them all).
              */
             400: {
                 headers: {

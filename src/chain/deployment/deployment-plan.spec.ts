@@ -5,6 +5,7 @@ import { planCost, stepGas } from './deployment-cost';
 import { planDeployment } from './deployment-plan';
 import type { DeploymentState, DeploymentTarget, FundsState } from './deployment-types';
 import { resolveDeploymentTarget, TargetRequest } from './deployment-target';
+import { MARKET_POOLS } from '../devnet/constants';
 
 const DEPLOYER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const ATTESTER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -243,5 +244,66 @@ describe('planCost', () => {
     const cost = planCost(steps, fee);
     const gas = steps.reduce((sum, s) => sum + stepGas(s.step), 0n);
     expect(cost.deployer + cost.seeder).toBe(gas * fee + 10n ** 17n);
+  });
+});
+
+describe('planDeployment: the market of the file (issue 42)', () => {
+  const market = {
+    name: 'devnet',
+    tokens: {
+      WETH: { name: 'Wrapped Ether', decimals: 18, address: INFRA.weth },
+      tUSDC: { name: 'Test USD Coin', decimals: 6, address: null },
+      tWBTC: { name: 'Test Wrapped BTC', decimals: 8, address: null, test: true },
+      tEURC: { name: 'Test Euro Coin', decimals: 6, address: null, test: true },
+    },
+    pool: { fee: 3000, tickSpacing: 60 },
+    pools: MARKET_POOLS,
+  };
+  const seeded = () =>
+    target({ market, seed: { seeder: DEPLOYER, weth: '0.1', sessionSeconds: 3600 } });
+  const marketState = (t: DeploymentTarget, built: boolean): DeploymentState['markets'] => ({
+    tokenCode: Object.fromEntries(Object.keys(t.markets.tokens).map((s) => [s, built])),
+    pools: Object.fromEntries(
+      t.markets.pools.map((p) => [
+        p.id,
+        built
+          ? { sqrtPriceX96: p.sqrtPriceX96!, liquidity: 10n ** 12n }
+          : { sqrtPriceX96: 0n, liquidity: 0n },
+      ]),
+    ),
+    seederFunds: {},
+  });
+
+  it('deploys the test tokens, initializes and seeds every pool beyond the spec pool', () => {
+    const t = seeded();
+    expect(t.markets.pools.map((p) => p.label.split(' ')[1])).toEqual(['3000', '100', '500']);
+    const steps = names(t, { ...emptyChain(true), markets: marketState(t, false) });
+    const market = steps.filter((s) => s.startsWith('market'));
+    expect(market.filter((s) => s.startsWith('marketToken:'))).toEqual([
+      'marketToken:tWBTC',
+      'marketToken:tEURC',
+    ]);
+    expect(market.filter((s) => s.startsWith('marketPool:'))).toHaveLength(3);
+    expect(market.filter((s) => s.startsWith('marketSeed:'))).toHaveLength(3);
+    // The seeder's session is opened once, for the spec pool's seed and the market's.
+    expect(steps.filter((s) => s === 'seedSession')).toHaveLength(1);
+    // Test tokens are minted to the seeder; WETH is wrapped.
+    expect(market).toEqual(
+      expect.arrayContaining(['marketMint:tWBTC', 'marketMint:tEURC', 'marketWrap:WETH']),
+    );
+  });
+
+  it('plans nothing for a market already on the chain', () => {
+    const t = seeded();
+    const steps = names(t, { ...completeChain(t), markets: marketState(t, true) });
+    expect(steps).toEqual([]);
+  });
+
+  it('refuses a pool that does not exist and has no initialPrice', () => {
+    const t = target({
+      market: { ...market, pools: [{ ...MARKET_POOLS[2], initialPrice: undefined }] },
+    });
+    const plan = planDeployment(t, { ...completeChain(t), markets: marketState(t, false) });
+    expect(plan.problems).toEqual([expect.stringMatching(/gives no initialPrice/)]);
   });
 });

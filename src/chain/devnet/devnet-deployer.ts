@@ -193,12 +193,17 @@ export async function deployInfrastructure(
   };
 }
 
-/** The network file of (a) alone: our contracts and token null, for `deploy` to fill in. */
+/**
+ * The network file of (a) alone: our contracts and token null, for `deploy` to fill in. The bare
+ * devnet's file (`npm run devnet -- --bare`, the stand-in for Base Sepolia) names the spec's pair
+ * alone; the embedded devnet's adds its market (test tokens tWBTC and tEURC, their pools).
+ */
 export function infrastructureNetworkFile(
   infra: DevnetInfrastructure,
   name = 'devnet-bare',
+  opts: { market: boolean } = { market: false },
 ): NetworkFile {
-  return {
+  const file: NetworkFile = {
     name,
     chainId: infra.chainId,
     notes: [
@@ -208,12 +213,8 @@ export function infrastructureNetworkFile(
     tokens: {
       WETH: { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, address: infra.weth },
       tUSDC: { symbol: 'tUSDC', name: 'Test USD Coin', decimals: 6, address: null },
-      ...Object.fromEntries(
-        Object.values(C.MARKET_TOKENS).map((t) => [t.symbol, { ...t, address: null, test: true }]),
-      ),
     },
     pool: { fee: C.POOL_FEE, tickSpacing: C.POOL_TICK_SPACING },
-    pools: structuredClone(C.MARKET_POOLS),
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
     compliance: {
@@ -223,6 +224,21 @@ export function infrastructureNetworkFile(
     },
     deployment: null,
   };
+  return opts.market ? withDevnetMarket(file) : file;
+}
+
+/** The embedded devnet's market added to a file: its test tokens (address null) and pools. */
+export function withDevnetMarket(file: NetworkFile): NetworkFile {
+  const tokens = Object.assign({}, file.tokens);
+  for (const t of Object.values(C.MARKET_TOKENS))
+    tokens[t.symbol] = {
+      symbol: t.symbol,
+      name: t.name,
+      decimals: t.decimals,
+      address: null,
+      test: true,
+    };
+  return Object.assign({}, file, { tokens, pools: structuredClone(C.MARKET_POOLS) });
 }
 
 /** (a) + (b) + funded development accounts: the embedded devnet. */
@@ -235,7 +251,7 @@ export async function deployDevnet(
   const { deployer, seeder, funded } = infra.accounts;
   const result = await deployCompliance({
     rpc,
-    file: infrastructureNetworkFile(infra, 'devnet'),
+    file: infrastructureNetworkFile(infra, 'devnet', { market: true }),
     deployer: new Wallet(privateKeys[0]),
     seeder: new Wallet(privateKeys[C.SEEDER_ACCOUNT_INDEX]),
     attester: deployer,

@@ -102,9 +102,15 @@ async function main(): Promise<void> {
       ([name, address]) => `  ${name.padEnd(20)} ${address}`,
     ),
     ...Object.values(network.tokens).map((t) => `  ${t.symbol.padEnd(20)} ${t.address}`),
-    `  pool (WETH/tUSDC)    fee ${network.pool.fee}, tickSpacing ${network.pool.tickSpacing}, hooks ${network.pool.hooks}`,
+    ...network.pools.map((p) => {
+      const symbol = (a: string) =>
+        Object.values(network.tokens).find((t) => t.address === a)!.symbol;
+      const pair = `${symbol(p.currency0)}/${symbol(p.currency1)}`;
+      return `  pool ${pair.padEnd(15)} fee ${p.fee}, tickSpacing ${p.tickSpacing}, id ${p.id}`;
+    }),
+    `  hooks (every pool)   ${network.pool.hooks}`,
     ...easBannerLines(network.compliance),
-    `funded accounts (ETH, WETH, tUSDC; no compliance session), mnemonic "test test ... junk":`,
+    `funded accounts (ETH, WETH, tUSDC, tWBTC, tEURC; no compliance session), mnemonic "test test ... junk":`,
     ...devnet.deployment.accounts.funded.map(
       (a, i) => `  #${i} ${a}${i === 0 ? '  (deployer + attester)' : ''}`,
     ),

@@ -41,3 +41,24 @@ export function poolKeyTuple(key: PoolKey): PoolKeyTuple {
   }
   return [...tuple];
 }
+
+const keys = new WeakMap<PoolKey, PoolKey>();
+
+/**
+ * The five fields of a pool key, as answers show `poolKey` (a network's MarketPool also carries
+ * its id). One object per pool: the network's pools live as long as the process.
+ */
+export function poolKeyOf(pool: PoolKey): PoolKey {
+  let key = keys.get(pool);
+  if (key === undefined) {
+    key = {
+      currency0: pool.currency0,
+      currency1: pool.currency1,
+      fee: pool.fee,
+      tickSpacing: pool.tickSpacing,
+      hooks: pool.hooks,
+    };
+    keys.set(pool, key);
+  }
+  return key;
+}

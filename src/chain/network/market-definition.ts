@@ -8,7 +8,7 @@
  */
 import { getAddress, isAddress } from 'ethers';
 import { poolIdOf } from '../encoding/pool-key';
-import type { NetworkFile, NetworkFileToken } from './network-definition';
+import type { NetworkFile } from './network-definition';
 import type { MarketFilePool, MarketPool, TokenInfo } from './network.types';
 
 /** The tokens every shipped network lists: the spec's pair. */
@@ -36,7 +36,7 @@ function address(value: string | null | undefined, what: string): string {
 }
 
 /** The file's tokens checked; `tusdcAddress` (TUSDC_ADDRESS) replaces tUSDC's address. */
-export function resolveTokens(
+export function resolveMarketTokens(
   file: Pick<NetworkFile, 'name' | 'tokens'>,
   tusdcAddress?: string,
 ): Record<string, TokenInfo> {
@@ -173,7 +173,7 @@ export function resolveMarket(
   hook: string,
   tusdcAddress?: string,
 ): ResolvedMarket {
-  const tokens = resolveTokens(file, tusdcAddress);
+  const tokens = resolveMarketTokens(file, tusdcAddress);
   if (file.pools !== undefined && !Array.isArray(file.pools))
     fail(`${file.name}.pools must be a list`);
   const pools = marketPoolEntries(file).map((entry, i) =>
@@ -196,12 +196,4 @@ export function poolsOfPair(pools: readonly MarketPool[], a: string, b: string):
   return pools.filter(
     (p) => (p.currency0 === x && p.currency1 === y) || (p.currency0 === y && p.currency1 === x),
   );
-}
-
-/** The token a file lists, by symbol (undefined when absent). */
-export function fileToken(
-  file: Pick<NetworkFile, 'tokens'>,
-  symbol: string,
-): NetworkFileToken | undefined {
-  return file.tokens?.[symbol];
 }

@@ -59,6 +59,7 @@ const SELECTOR = {
   isRouter: COMPLIANCE_HOOK.getFunction('isRouter')!.selector,
   isQuoter: COMPLIANCE_HOOK.getFunction('isQuoter')!.selector,
   getSlot0: STATE_VIEW.getFunction('getSlot0')!.selector,
+  getLiquidity: STATE_VIEW.getFunction('getLiquidity')!.selector,
 };
 
 const wordAddress = (answer: string) =>
@@ -137,8 +138,9 @@ export function contractProbes(
     });
   }
 
-  for (const symbol of ['WETH', 'tUSDC'] as const) {
+  for (const symbol of Object.keys(file.tokens)) {
     const field = `tokens.${symbol}.address`;
+    if (!at.has(field)) continue;
     const declared = file.tokens[symbol].decimals;
     probes.push({
       needs: [field],
@@ -179,5 +181,68 @@ export function contractProbes(
       },
     });
   }
+  probes.push(...marketPoolProbes(file, at));
+  return probes;
+}
+
+/**
+ * Every pool of the file's `pools` (issue 42): its key (currencies by address or symbol, sorted;
+ * the current hook) initialized on the chain, with liquidity (an empty pool passes, noted).
+ */
+function marketPoolProbes(file: NetworkFile, at: Map<string, string>): Probe[] {
+  const probes: Probe[] = [];
+  const hook = at.get('contracts.complianceHook');
+  (file.pools ?? []).forEach((entry, i) => {
+    const field = `pools[${i}]`;
+    const tokenField = (currency: string) =>
+      isAddress(currency)
+        ? Object.keys(file.tokens)
+            .map((symbol) => `tokens.${symbol}.address`)
+            .find((f) => at.get(f) === getAddress(currency))
+        : `tokens.${currency}.address`;
+    const fields = [tokenField(entry.currency0), tokenField(entry.currency1)];
+    const needs = ['contracts.stateView', 'contracts.complianceHook', ...fields] as string[];
+    if (!hook || fields.some((f) => f === undefined || !at.has(f))) return;
+    const currencies = fields
+      .map((f) => at.get(f!)!)
+      .sort((x, y) => (BigInt(x) < BigInt(y) ? -1 : 1));
+    const key = [...currencies, entry.fee, entry.tickSpacing, hook];
+    const poolId = keccak256(AbiCoder.defaultAbiCoder().encode([POOL_KEY_TUPLE], [key]));
+    const symbols = fields.map((f) => f!.split('.')[1]).join('/');
+    const described = `${symbols} (fee ${entry.fee}, tickSpacing ${entry.tickSpacing}, poolId ${poolId})`;
+    probes.push({
+      needs,
+      target: at.get('contracts.stateView')!,
+      callData: encodeStaticCall(SELECTOR.getSlot0, [poolId]),
+      judge: (answer) => {
+        if (entry.hooks && getAddress(entry.hooks) !== hook)
+          return fail(`${field}.hooks`, `${entry.hooks} is not the current ComplianceHook ${hook}`);
+        if (entry.id && entry.id.toLowerCase() !== poolId)
+          return fail(`${field}.id`, `${entry.id} is not the PoolId of the key (${poolId})`);
+        if (!answer)
+          return fail('contracts.stateView', 'does not answer getSlot0: not a StateView');
+        const sqrtPriceX96 = readWord(answer, 0);
+        return sqrtPriceX96 !== 0n
+          ? pass(field, `${described} is initialized (sqrtPriceX96 ${sqrtPriceX96})`)
+          : fail(field, `${described} is not initialized; ${DEPLOY_HINT}`);
+      },
+    });
+    probes.push({
+      needs,
+      target: at.get('contracts.stateView')!,
+      callData: encodeStaticCall(SELECTOR.getLiquidity, [poolId]),
+      judge: (answer) => {
+        if (!answer)
+          return fail('contracts.stateView', 'does not answer getLiquidity: not a StateView');
+        const liquidity = readWord(answer, 0);
+        return pass(
+          `${field}.liquidity`,
+          liquidity > 0n
+            ? `${symbols} fee ${entry.fee} holds liquidity ${liquidity}`
+            : `${symbols} fee ${entry.fee} has no liquidity yet (npm run cli -- deploy --seed-liquidity seeds it)`,
+        );
+      },
+    });
+  });
   return probes;
 }

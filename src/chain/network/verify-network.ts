@@ -46,13 +46,15 @@ function addressFields(file: NetworkFile): Array<[string, string | null | undefi
     ...Object.entries(file.contracts).map(
       ([key, value]) => [`contracts.${key}`, value] as [string, string | null | undefined],
     ),
-    ['tokens.WETH.address', file.tokens.WETH.address],
-    [OURS_TOKEN, file.tokens.tUSDC.address],
+    ...Object.entries(file.tokens).map(
+      ([symbol, token]) => [`tokens.${symbol}.address`, token.address] as [string, string | null],
+    ),
   ];
 }
 
-function nullAddress(field: string): NetworkCheck {
-  return OURS.has(field) || field === OURS_TOKEN
+function nullAddress(field: string, file: NetworkFile): NetworkCheck {
+  const symbol = /^tokens\.(.+)\.address$/.exec(field)?.[1];
+  return OURS.has(field) || field === OURS_TOKEN || (symbol && file.tokens[symbol]?.test)
     ? fail(field, `is null: our contracts are not deployed on this network yet; ${DEPLOY_HINT}`)
     : fail(field, 'is null: the file must name this contract');
 }
@@ -66,7 +68,7 @@ export async function verifyNetwork(
   const at = new Map<string, string>();
   for (const [field, value] of addressFields(file)) {
     if (value === null || value === undefined) {
-      if (!OPTIONAL.has(field)) checks.push(nullAddress(field));
+      if (!OPTIONAL.has(field)) checks.push(nullAddress(field, file));
     } else if (!isAddress(value)) checks.push(fail(field, `is not an address (${value})`));
     else at.set(field, getAddress(value));
   }

@@ -38,6 +38,11 @@ const entries = {
     phase: 'validation',
     hint: 'That pool belongs to a deprecated ComplianceHook version: build against the current pool (GET /api/v1/defi/config lists it). Positions in the deprecated pool can still be exited (decrease, collect, burn).',
   },
+  POOL_AMBIGUOUS: {
+    status: 400,
+    phase: 'validation',
+    hint: 'The pair has several pools (fee tiers): send poolId, one of the pools the hint names (GET /api/v1/defi/config lists them all).',
+  },
   WEBHOOK_URL_NOT_ALLOWED: {
     status: 400,
     phase: 'validation',

@@ -190,6 +190,25 @@ const SAMPLES: Partial<
       },
     ],
   },
+  POOL_AMBIGUOUS: {
+    message: 'token0/token1 have 2 pools: say which one with poolId',
+    details: [
+      {
+        choices: [
+          {
+            poolId: '0x1bf7a00bce58dbc12482ec44a598c0d0515c3e2f4ccd68000f31936e45277687',
+            fee: 100,
+            tickSpacing: 1,
+          },
+          {
+            poolId: '0x3fa51e2c87ac88ae23065e84a89663067ed1f1484adb7b0fc5251ad0d35a2747',
+            fee: 500,
+            tickSpacing: 10,
+          },
+        ],
+      },
+    ],
+  },
   POSITION_NOT_FOUND: {
     message: 'Position 42 does not exist in this pool',
     details: [{ tokenId: '42' }],

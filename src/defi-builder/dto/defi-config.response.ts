@@ -50,18 +50,12 @@ class PoolInfo {
   @ApiProperty({ type: 'integer', example: 887272 }) maxTick: number;
 }
 
-class MarketPoolEntry {
+class MarketPoolEntry extends PoolKey {
   @ApiProperty({
     description: 'The v4 PoolId: keccak256 of the ABI-encoded key',
     example: `0x${'ab'.repeat(32)}`,
   })
   id: string;
-  @ApiProperty({ ...ADDRESS, description: 'token0 (the lower address)' }) currency0: string;
-  @ApiProperty({ ...ADDRESS, description: 'token1' }) currency1: string;
-  @ApiProperty({ type: 'integer', example: 3000, description: 'Fee in hundredths of a bip' })
-  fee: number;
-  @ApiProperty({ type: 'integer', example: 60 }) tickSpacing: number;
-  @ApiProperty({ ...ADDRESS, description: 'The ComplianceHook (current version)' }) hooks: string;
   @ApiProperty({
     type: [String],
     description: 'Symbols of currency0 and currency1',

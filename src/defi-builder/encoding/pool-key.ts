@@ -2,7 +2,7 @@ import { addressWord, intWord, uintWord } from '../../chain/encoding/abi-words';
 import { PoolKey, poolKeyTuple } from '../../chain/encoding/pool-key';
 
 // One pool-key builder, in the chain layer (the deployment seeds pools with it too).
-export { poolIdOf, poolKeyTuple } from '../../chain/encoding/pool-key';
+export { poolIdOf, poolKeyOf, poolKeyTuple } from '../../chain/encoding/pool-key';
 export type { PoolKey } from '../../chain/encoding/pool-key';
 
 /** A pool key as ABI words (hex, no 0x), for the hand-written calldata encoders. */

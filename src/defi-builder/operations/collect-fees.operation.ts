@@ -3,6 +3,7 @@
  * recipient (DECREASE_LIQUIDITY of 0 + TAKE_PAIR). An exit: never needs a session.
  */
 import { getAddress } from 'ethers';
+import { poolKeyOf } from '../encoding/pool-key';
 import type { DefiOperation } from '../pipeline/defi-pipeline.service';
 import { encodeCollectCalldata } from '../encoding/position-calldata';
 import type { CollectFeesDto } from '../positions/dto/position-requests.dto';
@@ -43,7 +44,7 @@ export const collectFeesOperation: CollectOperation = {
       ),
       gas: 'collect',
       details: Object.assign(positionChangeBase(position, price), {
-        poolKey: positionPool.network.pool,
+        poolKey: poolKeyOf(positionPool.network.pool),
         recipient,
       }),
     };

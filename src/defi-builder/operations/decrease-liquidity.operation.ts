@@ -3,6 +3,7 @@
  * to the owner. An exit: it never needs a session, here or in the hook (design §7).
  */
 import { ApiError } from '../../common/errors/api-error';
+import { poolKeyOf } from '../encoding/pool-key';
 import type { DefiOperation } from '../pipeline/defi-pipeline.service';
 import { BPS, encodeDecreaseCalldata } from '../encoding/position-calldata';
 import type { DecreaseLiquidityDto } from '../positions/dto/position-requests.dto';
@@ -89,7 +90,7 @@ export const decreaseLiquidityOperation: DecreaseOperation = {
       data,
       gas: burn ? 'burn' : 'decrease',
       details: Object.assign(positionChangeBase(position, price), {
-        poolKey: positionPool.network.pool,
+        poolKey: poolKeyOf(positionPool.network.pool),
         liquidity: removed.toString(),
         remainingLiquidity: (whole - removed).toString(),
         amount0Min: min.amount0.toString(),

@@ -1,6 +1,7 @@
 /** POST /api/v1/defi/liquidity/increase: add to a position the wallet owns. Needs a session (the hook gates adds). */
 import type { TokenSymbol } from '../../chain/encoding/wallet-reads';
 import type { NetworkDefinition } from '../../chain/network/network.types';
+import { poolKeyOf } from '../encoding/pool-key';
 import type { DefiOperation } from '../pipeline/defi-pipeline.service';
 import { liquidityForAmounts, mintAmountsFor } from '../encoding/liquidity-calldata';
 import type { Slot0 } from '../encoding/market-reads';
@@ -15,6 +16,7 @@ import {
   positionPreflight,
 } from '../positions/position-preflight';
 import { PositionRecord, positionOf } from '../positions/position-reads';
+import { poolPrice, positionPool } from '../positions/position-pools';
 import type { IncreaseLiquidityDetails } from '../positions/position-responses';
 import { assertLiquidity } from './mint.operation';
 import { DEFAULT_SLIPPAGE_BPS } from './swap.operation';
@@ -61,17 +63,16 @@ export const increaseLiquidityOperation: IncreaseOperation = {
     session: 'required',
     ...positionPreflight(dto.tokenId, { addition: true }),
     spend: (_tokens, reads, network) => {
-      const { max } = planIncrease(
-        dto,
-        network,
-        reads.slot0,
-        positionOf(BigInt(dto.tokenId), reads),
-      );
+      // The position's pool (any pool of the market; verify() has checked it is one) and its price.
+      const position = positionOf(BigInt(dto.tokenId), reads);
+      const pool = positionPool(network, position)!;
+      const { max } = planIncrease(dto, pool.network, poolPrice(pool, reads), position);
+      const { currency0, currency1 } = pool.network.pool;
       return {
         use: 'liquidity',
         needs: [
-          { symbol: symbolOf(network, network.pool.currency0), amount: max.amount0 },
-          { symbol: symbolOf(network, network.pool.currency1), amount: max.amount1 },
+          { symbol: symbolOf(network, currency0), amount: max.amount0 },
+          { symbol: symbolOf(network, currency1), amount: max.amount1 },
         ],
       };
     },
@@ -79,8 +80,8 @@ export const increaseLiquidityOperation: IncreaseOperation = {
 
   build: (dto, pre, deadline) => {
     const position = positionFromPreflight(dto.tokenId, pre);
-    const price = pre.reads.slot0;
-    const plan = planIncrease(dto, pre.network, price, position);
+    const price = position.price;
+    const plan = planIncrease(dto, position.pool.network, price, position);
     return {
       to: pre.network.contracts.positionManager,
       data: withSdk('increase', () =>
@@ -92,6 +93,7 @@ export const increaseLiquidityOperation: IncreaseOperation = {
       ),
       gas: 'increase',
       details: Object.assign(positionChangeBase(position, price), {
+        poolKey: poolKeyOf(position.pool.network.pool),
         liquidity: plan.liquidity.toString(),
         amount0Max: plan.max.amount0.toString(),
         amount1Max: plan.max.amount1.toString(),

@@ -12,7 +12,7 @@ import {
 import { nextTokenIdRead, Slot0, slot0Read } from '../encoding/market-reads';
 import { withPermitBatch } from '../encoding/permit-batch-calldata';
 import { signedPermit } from '../preflight/spend-plan';
-import { assertPoolChoice } from '../positions/position-pools';
+import { liquidityPool } from '../positions/position-pools';
 
 /**
  * A mint reads the pool's price and the PositionManager's next tokenId in the batch; it needs a
@@ -48,7 +48,8 @@ export function assertLiquidity(
 }
 
 export const mintOperation: MintOperation = {
-  validate: (dto, network) => assertPoolChoice(network, dto.poolId),
+  // The pool: poolId, else the pair's only pool (POOL_AMBIGUOUS with several, POOL_DEPRECATED).
+  pool: (dto, network) => liquidityPool(network, dto),
 
   preflight: (dto) => ({
     tokens: { token0: dto.token0, token1: dto.token1 },

@@ -9,6 +9,7 @@
  *               common response fields (design §6), with calls[] for batch wallets (calls.ts)
  * An operation (operations/*.operation.ts) only says what its preflight needs and how it encodes.
  */
+import { poolKeyOf } from '../encoding/pool-key';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
@@ -53,6 +54,12 @@ export interface DefiOperation<
   payouts?(request: Req): Payout[];
   /** Validation that needs the network (e.g. a named pool: 400 POOL_DEPRECATED); throws ApiError. */
   validate?(request: Req, network: NetworkDefinition): void;
+  /**
+   * The pool the request builds into, as the network seen at that pool (its `pool`): preflight,
+   * reads and build then target it. Absent: the network's default pool. Throws ApiError
+   * (POOL_AMBIGUOUS, POOL_DEPRECATED) in the validation phase.
+   */
+  pool?(request: Req, network: NetworkDefinition): NetworkDefinition;
   /** Pure: calldata from the request and the preflight; throws ApiError BUILD_FAILED. */
   build(request: Req, preflight: Preflight<K, R>, deadline: number): BuiltCall<D>;
 }
@@ -86,7 +93,7 @@ export class DefiPipelineService {
     context: OperationContext,
   ): Promise<BuildResponseBase & D> {
     // validation that needs the network: nothing is built to pay out where tokens are lost
-    const network = this.chain.network();
+    const network = operation.pool?.(request, this.chain.network()) ?? this.chain.network();
     assertPayoutRecipients(network, [
       { field: 'userAddress', address: request.userAddress },
       ...(operation.payouts?.(request) ?? []),
@@ -95,6 +102,7 @@ export class DefiPipelineService {
     // preflight
     const needs = operation.preflight(request);
     const pre = await this.preflight.run({
+      network,
       userAddress: request.userAddress,
       principal: context.principal,
       buildOnly: context.buildOnly,
@@ -135,7 +143,7 @@ export class DefiPipelineService {
       approvals: pre.spend.approvals,
       ...(pre.spend.permitData && { permitData: pre.spend.permitData }),
       simulation: gas.simulation,
-      poolKey: pre.network.pool,
+      poolKey: poolKeyOf(pre.network.pool),
       ...built.details,
       deadline,
     };

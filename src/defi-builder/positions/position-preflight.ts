@@ -13,7 +13,7 @@ import { Slot0, slot0Read } from '../encoding/market-reads';
 import type { Preflight } from '../preflight/preflight.service';
 import type { ChainRead } from '../chain/defi-chain.port';
 import {
-  deprecatedPoolPriceReads,
+  otherPoolPriceReads,
   poolDeprecated,
   poolPrice,
   PositionPool,
@@ -33,7 +33,7 @@ export function positionOperationReads(
   return Object.assign(
     positionReads(network, tokenId),
     { slot0: slot0Read(network) },
-    deprecatedPoolPriceReads(network),
+    otherPoolPriceReads(network),
   );
 }
 
@@ -49,7 +49,7 @@ export function livePosition(
     const why =
       position.owner === null
         ? 'was never minted or has been burned'
-        : `is a position of another pool, not the ${network.tokens.WETH.symbol}/${network.tokens.tUSDC.symbol} compliance pool`;
+        : 'is a position of another pool, none of the compliance pools of GET /api/v1/defi/config';
     throw new ApiError('POSITION_NOT_FOUND', `Position ${position.tokenId} ${why}`, {
       extra: { tokenId: position.tokenId.toString() },
     });

@@ -1,3 +1,4 @@
+import { poolKeyOf } from '../encoding/pool-key';
 import devnetFile from '../../config/networks/devnet.json';
 import { POSITION_MANAGER, STATE_VIEW } from '../../chain/abi/uniswap-v4';
 import { decodeRevert } from '../../chain/encoding/revert-decoder';
@@ -80,7 +81,7 @@ describe('position reads', () => {
     expect(live).toEqual({
       tokenId: 7n,
       owner: OWNER,
-      poolKey: network.pool,
+      poolKey: poolKeyOf(network.pool),
       tickLower: -600,
       tickUpper: 1200,
       liquidity: 123n,

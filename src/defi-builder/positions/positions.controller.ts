@@ -44,7 +44,7 @@ export class PositionsController {
   @RequireScope('defi:preflight')
   @Operation({
     id: 'listPositions',
-    summary: "A wallet's positions in the compliance pool",
+    summary: "A wallet's positions in the compliance pools",
     description:
       'Found from PositionManager Transfer logs (paged eth_getLogs), confirmed in one batched read. Errors: 400 INVALID_ADDRESS, 403 INSTITUTION_OWNERSHIP_MISMATCH, 503 CHAIN_UNAVAILABLE.',
     ok: PositionsResponseDto,

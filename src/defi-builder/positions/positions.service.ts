@@ -9,6 +9,7 @@
  * hook version (the network file's `deprecated.pools`) are listed too, priced in their own pool
  * and marked `deprecated: true`: they can always be exited.
  */
+import { poolKeyOf } from '../encoding/pool-key';
 import { Inject, Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import type { Principal } from '../../auth/principal';
@@ -16,7 +17,7 @@ import type { NetworkDefinition } from '../../chain/network/network.types';
 import { WalletsService } from '../../compliance/wallets/wallets.service';
 import { ChainReads, DEFI_CHAIN, DecodedReads, DefiChain } from '../chain/defi-chain.port';
 import { slot0Read } from '../encoding/market-reads';
-import { deprecatedPoolPriceReads, poolPrice, positionPool } from './position-pools';
+import { otherPoolPriceReads, poolPrice, positionPool } from './position-pools';
 import { amountsOf, isInRange, sdkPool, sdkPosition } from './position-math';
 import { livePosition } from './position-preflight';
 import {
@@ -76,7 +77,7 @@ export class PositionsService {
 
   private async readPositions(network: NetworkDefinition, ids: bigint[]) {
     if (ids.length === 0) return { prices: null, positions: [] };
-    const batch: ChainReads = { slot0: slot0Read(network), ...deprecatedPoolPriceReads(network) };
+    const batch: ChainReads = { slot0: slot0Read(network), ...otherPoolPriceReads(network) };
     for (const id of ids) {
       Object.assign(batch, grouped(`${id}`, positionReads(network, id)));
       const range = this.ranges.get(`${id}`);
@@ -139,7 +140,7 @@ function viewOf(
   return {
     tokenId: p.tokenId.toString(),
     owner: p.owner,
-    poolKey: pool.network.pool,
+    poolKey: poolKeyOf(pool.network.pool),
     tickLower: p.tickLower,
     tickUpper: p.tickUpper,
     liquidity: p.liquidity.toString(),
@@ -150,7 +151,9 @@ function viewOf(
       amount0: (owed?.amount0 ?? 0n).toString(),
       amount1: (owed?.amount1 ?? 0n).toString(),
     },
-    // Only on a deprecated pool's position: the current pool's answers keep their shape.
-    ...(pool.deprecated && { deprecated: true as const, poolId: pool.deprecated.id }),
+    // Only on a position outside the default pool (another pool of the market, or a deprecated
+    // pool): the default pool's answers keep their shape.
+    ...(pool.deprecated && { deprecated: true as const }),
+    ...(pool.network !== network && { poolId: pool.id }),
   };
 }

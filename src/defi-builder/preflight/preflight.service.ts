@@ -37,6 +37,8 @@ export interface PreflightRequest<K extends string, R extends ChainReads> {
   nativeEth?: boolean;
   /** The operation's own reads, riding in the same eth_call as the wallet state. */
   reads?: (tokens: Record<K, ResolvedToken>, network: NetworkDefinition) => R;
+  /** The network seen at the pool the request targets (default: the network, at its default pool). */
+  network?: NetworkDefinition;
   /** Symbols of tokens the wallet read must cover beyond `tokens` (absent: all when `tokens` is empty). */
   walletTokens?: (network: NetworkDefinition) => readonly string[];
   /**
@@ -87,7 +89,7 @@ export class PreflightService {
   async run<K extends string, R extends ChainReads>(
     request: PreflightRequest<K, R>,
   ): Promise<Preflight<K, R>> {
-    const network = this.chain.network();
+    const network = request.network ?? this.chain.network();
     const user = checksumAddress(request.userAddress);
     const walletBound = await this.wallets.assertNotBoundElsewhere(
       user,

@@ -3,8 +3,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BuildResponseDto, PoolKeyDto } from '../../dto/build-response.dto';
 
 class TokenAmountsDto {
-  @ApiProperty({ description: 'token0 (WETH), smallest units' }) amount0: string;
-  @ApiProperty({ description: 'token1 (tUSDC), smallest units' }) amount1: string;
+  @ApiProperty({ description: 'token0 of the pool (WETH in the default pool), smallest units' })
+  amount0: string;
+  @ApiProperty({ description: 'token1 of the pool (tUSDC in the default pool), smallest units' })
+  amount1: string;
 }
 
 export class PositionDto {
@@ -31,7 +33,8 @@ export class PositionDto {
   })
   deprecated?: true;
   @ApiPropertyOptional({
-    description: 'With deprecated: the v4 PoolId of that pool',
+    description:
+      "The v4 PoolId of the position's pool when it is not the default WETH/tUSDC pool (another pool of the market, or with deprecated, a deprecated hook's pool); poolKey names its tokens and fee",
     example: `0x${'ab'.repeat(32)}`,
   })
   poolId?: string;
