@@ -3,6 +3,7 @@
  * appends (the DeFi builder's quote and slot0), in ONE Multicall3 aggregate3 eth_call: one RPC
  * request, one consistent block, one clock.
  */
+import { selectorOf } from './abi/selectors';
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { MULTICALL3 } from './abi/multicall3';
@@ -146,4 +147,4 @@ export class ChainReaderService {
   }
 }
 
-const BLOCK_NUMBER = MULTICALL3.getFunction('getBlockNumber')!.selector;
+const BLOCK_NUMBER = selectorOf(MULTICALL3, 'getBlockNumber');

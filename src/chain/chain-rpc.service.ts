@@ -5,9 +5,9 @@
  * unreachable or slow RPC becomes ApiError CHAIN_UNAVAILABLE (503, phase preflight): never a
  * hang, never a 500, never RPC text to clients.
  */
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { JsonRpcProvider } from 'ethers';
-import { chainConfig, ChainConfig } from '../config/chain.config';
+import { ChainConfig } from '../config/chain.config';
 import { ApiError } from '../common/errors/api-error';
 import { ChainConnection } from './chain-connection';
 import { classifyChainFailure } from './chain-errors';
@@ -94,7 +94,7 @@ export class ChainRpcService {
 
   constructor(
     private readonly connection: ChainConnection,
-    @Inject(chainConfig.KEY) private readonly config: ChainConfig,
+    private readonly config: ChainConfig,
   ) {}
 
   get provider(): JsonRpcProvider {

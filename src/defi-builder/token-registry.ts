@@ -41,7 +41,7 @@ export function resolveTokens<K extends string>(
         'INVALID_PARAMS',
         `${other} and ${field} are ETH and WETH: that is a wrap, not a swap`,
         {
-          hint: `Wrap or unwrap 1:1 with WETH.deposit() / WETH.withdraw(amount) on ${network.tokens.WETH.address}; swap ETH or WETH against tUSDC here.`,
+          hint: `Wrap or unwrap 1:1 with WETH.deposit() / WETH.withdraw(amount) on ${network.tokens.WETH.address}; swap ETH or WETH against any other listed token here (GET /api/v1/defi/config).`,
           details: [
             {
               field,

@@ -1,4 +1,4 @@
-import type { MarketFilePool } from '../network/network.types';
+import type { MarketFilePool, TokenAmounts } from '../network/network.types';
 
 /** Fixed facts of the embedded devnet (design §4): same chain id as Base Sepolia. */
 export const DEVNET_CHAIN_ID = 84532;
@@ -38,6 +38,9 @@ export const MARKET_TOKENS = {
   tEURC: { symbol: 'tEURC', name: 'Test Euro Coin', decimals: 6 },
 } as const;
 
+/** 1 tEURC = 1.08 tUSDC, in both tUSDC/tEURC fee tiers. */
+const EURC_PRICE = { tEURC: '1', tUSDC: '1.08' };
+
 /**
  * The devnet's pools, all with the current ComplianceHook: the spec's WETH/tUSDC (the only one of
  * its pair), WETH/tWBTC, and tUSDC/tEURC in two fee tiers. So tWBTC/tUSDC has no direct pool but a
@@ -46,42 +49,30 @@ export const MARKET_TOKENS = {
  * enough for tests to trade several units.
  */
 export const MARKET_POOLS: MarketFilePool[] = [
-  {
-    id: null,
-    currency0: 'WETH',
-    currency1: 'tUSDC',
-    fee: 3000,
-    tickSpacing: 60,
-    initialPrice: { WETH: '1', tUSDC: '3000' },
-  },
-  {
-    id: null,
-    currency0: 'WETH',
-    currency1: 'tWBTC',
-    fee: 3000,
-    tickSpacing: 60,
-    initialPrice: { WETH: '20', tWBTC: '1' },
-    seed: { WETH: '200', tWBTC: '10' },
-  },
-  {
-    id: null,
-    currency0: 'tUSDC',
-    currency1: 'tEURC',
-    fee: 100,
-    tickSpacing: 1,
-    initialPrice: { tEURC: '1', tUSDC: '1.08' },
-    seed: { tUSDC: '1080000', tEURC: '1000000' },
-  },
-  {
-    id: null,
-    currency0: 'tUSDC',
-    currency1: 'tEURC',
-    fee: 500,
-    tickSpacing: 10,
-    initialPrice: { tEURC: '1', tUSDC: '1.08' },
-    seed: { tUSDC: '540000', tEURC: '500000' },
-  },
+  pool('WETH', 'tUSDC', [3000, 60], { WETH: '1', tUSDC: '3000' }),
+  pool('WETH', 'tWBTC', [3000, 60], { WETH: '20', tWBTC: '1' }, { WETH: '200', tWBTC: '10' }),
+  pool('tUSDC', 'tEURC', [100, 1], EURC_PRICE, { tUSDC: '1080000', tEURC: '1000000' }),
+  pool('tUSDC', 'tEURC', [500, 10], EURC_PRICE, { tUSDC: '540000', tEURC: '500000' }),
 ];
+
+/** A devnet pool of the current hook, by its tokens' symbols, [fee, tick spacing] and prices. */
+function pool(
+  currency0: string,
+  currency1: string,
+  [fee, tickSpacing]: [number, number],
+  initialPrice: TokenAmounts,
+  seed?: TokenAmounts,
+): MarketFilePool {
+  return {
+    id: null,
+    currency0,
+    currency1,
+    fee,
+    tickSpacing,
+    initialPrice,
+    ...(seed ? { seed } : {}),
+  };
+}
 
 /** Per funded account. */
 export const FUND_WETH_WEI = 100n * 10n ** 18n;

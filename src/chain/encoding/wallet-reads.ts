@@ -15,6 +15,7 @@
  * Every call has static arguments and static results: encoded and decoded word by word
  * (abi-words.ts), which keeps this per-request batch in the microseconds.
  */
+import { selectorOf, selectorsOf } from '../abi/selectors';
 import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
 import { ERC20 } from '../abi/erc20';
 import { MULTICALL3 } from '../abi/multicall3';
@@ -22,7 +23,7 @@ import { PERMIT2 } from '../abi/permit2';
 import { SANCTIONS_LIST } from '../abi/sanctions-list';
 import type { NetworkDefinition } from '../network/network.types';
 import { encodeStaticCall, readWord } from './abi-words';
-import type { Call3, Call3Result } from './multicall';
+import { requiredRead, type Call3, type Call3Result } from './multicall';
 import { checksumAddress } from '../../common/address/checksum-address';
 
 /** A token of the network's whitelist, by its symbol (a key of NetworkDefinition.tokens). */
@@ -81,14 +82,15 @@ export function spenderOf(network: NetworkDefinition, use: SpendUse): string {
 }
 
 const SELECTOR = {
-  blockTimestamp: MULTICALL3.getFunction('getCurrentBlockTimestamp')!.selector,
-  blockNumber: MULTICALL3.getFunction('getBlockNumber')!.selector,
-  ethBalance: MULTICALL3.getFunction('getEthBalance')!.selector,
-  activeUntil: COMPLIANCE_REGISTRY.getFunction('activeUntil')!.selector,
-  balanceOf: ERC20.getFunction('balanceOf')!.selector,
-  erc20Allowance: ERC20.getFunction('allowance')!.selector,
-  permit2Allowance: PERMIT2.getFunction('allowance')!.selector,
-  isSanctioned: SANCTIONS_LIST.getFunction('isSanctioned')!.selector,
+  activeUntil: selectorOf(COMPLIANCE_REGISTRY, 'activeUntil'),
+  isSanctioned: selectorOf(SANCTIONS_LIST, 'isSanctioned'),
+  ...selectorsOf(MULTICALL3, {
+    blockTimestamp: 'getCurrentBlockTimestamp',
+    blockNumber: 'getBlockNumber',
+    ethBalance: 'getEthBalance',
+  }),
+  ...selectorsOf(ERC20, { balanceOf: 'balanceOf', erc20Allowance: 'allowance' }),
+  ...selectorsOf(PERMIT2, { permit2Allowance: 'allowance' }),
 };
 
 /** Calls of the batch before the tokens': clock, block number, ETH balance, session. */
@@ -120,30 +122,41 @@ export function walletReadCalls(
 ): Call3[] {
   const c = network.contracts;
   const wallet = checksumAddress(walletAddress);
-  const read = (target: string, selector: string, args: string[] = []): Call3 => ({
-    target,
-    allowFailure: false,
-    callData: encodeStaticCall(selector, args),
-  });
   const calls = [
-    read(c.multicall3, SELECTOR.blockTimestamp),
-    read(c.multicall3, SELECTOR.blockNumber),
-    read(c.multicall3, SELECTOR.ethBalance, [wallet]),
-    read(c.complianceRegistry, SELECTOR.activeUntil, [wallet]),
+    clockCall(network),
+    requiredRead(c.multicall3, SELECTOR.blockNumber),
+    requiredRead(c.multicall3, SELECTOR.ethBalance, [wallet]),
+    sessionCall(network, wallet),
   ];
   for (const symbol of symbols) {
     const token = network.tokens[symbol].address;
     calls.push(
-      read(token, SELECTOR.balanceOf, [wallet]),
-      read(token, SELECTOR.erc20Allowance, [wallet, c.permit2]),
+      requiredRead(token, SELECTOR.balanceOf, [wallet]),
+      requiredRead(token, SELECTOR.erc20Allowance, [wallet, c.permit2]),
       ...SPEND_USES.map((use) =>
-        read(c.permit2, SELECTOR.permit2Allowance, [wallet, token, spenderOf(network, use)]),
+        requiredRead(c.permit2, SELECTOR.permit2Allowance, [
+          wallet,
+          token,
+          spenderOf(network, use),
+        ]),
       ),
     );
   }
   const oracle = network.compliance.sanctionsOracle;
   if (oracle) calls.push(sanctionsCall(oracle, wallet));
   return calls;
+}
+
+/** The chain's clock: Multicall3.getCurrentBlockTimestamp() at the batch's block. */
+export function clockCall(network: NetworkDefinition): Call3 {
+  return requiredRead(network.contracts.multicall3, SELECTOR.blockTimestamp);
+}
+
+/** The wallet's session: ComplianceRegistry.activeUntil(wallet). */
+export function sessionCall(network: NetworkDefinition, wallet: string): Call3 {
+  return requiredRead(network.contracts.complianceRegistry, SELECTOR.activeUntil, [
+    checksumAddress(wallet),
+  ]);
 }
 
 /** `isSanctioned(wallet)` on the oracle, allowed to fail (read by isSanctionedAnswer). */

@@ -13,11 +13,11 @@
  * An RPC that does not answer leaves the file unverified in both modes: the start goes on and
  * /health/ready reports the chain degraded, as for an outage after the start.
  */
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Wallet } from 'ethers';
-import { appConfig, AppConfig } from '../../config/app.config';
-import { chainConfig, ChainConfig } from '../../config/chain.config';
-import { complianceConfig, ComplianceConfig } from '../../config/compliance.config';
+import { AppConfig } from '../../config/app.config';
+import { ChainConfig } from '../../config/chain.config';
+import { ComplianceConfig } from '../../config/compliance.config';
 import { ChainConnection, redactUrl } from '../chain-connection';
 import { isTransportFailure } from '../chain-errors';
 import { mismatchLines, verifyNetwork } from './verify-network';
@@ -28,9 +28,9 @@ export class NetworkFileCheck implements OnModuleInit {
 
   constructor(
     private readonly connection: ChainConnection,
-    @Inject(appConfig.KEY) private readonly app: AppConfig,
-    @Inject(complianceConfig.KEY) private readonly compliance: ComplianceConfig,
-    @Inject(chainConfig.KEY) private readonly chain: ChainConfig,
+    private readonly app: AppConfig,
+    private readonly compliance: ComplianceConfig,
+    private readonly chain: ChainConfig,
   ) {}
 
   async onModuleInit(): Promise<void> {

@@ -3,6 +3,7 @@
  * judgement of its answer: the hook's wiring (PoolManager, registry, routers, quoter), the
  * registry's attesters, the tokens' decimals and the pool's price. Pure: no RPC here.
  */
+import { selectorOf, selectorsOf } from '../abi/selectors';
 import { AbiCoder, getAddress, isAddress, keccak256 } from 'ethers';
 import { COMPLIANCE_HOOK } from '../abi/compliance-hook';
 import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
@@ -52,14 +53,10 @@ export const fail = (field: string, message: string): NetworkCheck => ({
 });
 
 const SELECTOR = {
-  decimals: ERC20.getFunction('decimals')!.selector,
-  isAttester: COMPLIANCE_REGISTRY.getFunction('isAttester')!.selector,
-  poolManager: COMPLIANCE_HOOK.getFunction('poolManager')!.selector,
-  registry: COMPLIANCE_HOOK.getFunction('registry')!.selector,
-  isRouter: COMPLIANCE_HOOK.getFunction('isRouter')!.selector,
-  isQuoter: COMPLIANCE_HOOK.getFunction('isQuoter')!.selector,
-  getSlot0: STATE_VIEW.getFunction('getSlot0')!.selector,
-  getLiquidity: STATE_VIEW.getFunction('getLiquidity')!.selector,
+  decimals: selectorOf(ERC20, 'decimals'),
+  isAttester: selectorOf(COMPLIANCE_REGISTRY, 'isAttester'),
+  ...selectorsOf(COMPLIANCE_HOOK, ['poolManager', 'registry', 'isRouter', 'isQuoter']),
+  ...selectorsOf(STATE_VIEW, ['getSlot0', 'getLiquidity']),
 };
 
 const wordAddress = (answer: string) =>

@@ -1,3 +1,4 @@
+import { selectorOf } from '../../chain/abi/selectors';
 import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import { ATTESTATION_INDEXER, EAS } from '../../chain/abi/eas';
@@ -118,4 +119,4 @@ export class AttestationReaderService {
   }
 }
 
-const TIMESTAMP = MULTICALL3.getFunction('getCurrentBlockTimestamp')!.selector;
+const TIMESTAMP = selectorOf(MULTICALL3, 'getCurrentBlockTimestamp');

@@ -6,17 +6,20 @@
  */
 import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
-import { COMPLIANCE_REGISTRY } from '../../chain/abi/compliance-registry';
-import { MULTICALL3 } from '../../chain/abi/multicall3';
 import { ChainConnection } from '../../chain/chain-connection';
-import { encodeStaticCall, readWord } from '../../chain/encoding/abi-words';
+import { readWord } from '../../chain/encoding/abi-words';
 import {
   Call3,
   Call3Result,
   decodeAggregate3,
   encodeAggregate3,
 } from '../../chain/encoding/multicall';
-import { isSanctionedAnswer, sanctionsCall } from '../../chain/encoding/wallet-reads';
+import {
+  clockCall,
+  isSanctionedAnswer,
+  sanctionsCall,
+  sessionCall,
+} from '../../chain/encoding/wallet-reads';
 import { ApiError } from '../../common/errors/api-error';
 import { chainUnavailable } from '../sessions/chain-errors';
 
@@ -27,9 +30,6 @@ export interface ScreenedWallet {
   active: boolean;
   sanctioned: boolean;
 }
-
-const TIMESTAMP = MULTICALL3.getFunction('getCurrentBlockTimestamp')!.selector;
-const ACTIVE_UNTIL = COMPLIANCE_REGISTRY.getFunction('activeUntil')!.selector;
 
 /** 403 WALLET_SANCTIONED (phase preflight) naming the wallet. */
 export function walletSanctionedError(
@@ -61,16 +61,12 @@ export class SanctionsScreen {
 
   /** Sessions and oracle answers of `wallets`, in ONE eth_call (the chain clock read with them). */
   async screen(wallets: readonly string[]): Promise<ScreenedWallet[]> {
-    const c = this.chain.network.contracts;
+    const network = this.chain.network;
+    const c = network.contracts;
     const oracle = this.oracle;
-    const read = (target: string, selector: string, args: string[] = []): Call3 => ({
-      target,
-      allowFailure: false,
-      callData: encodeStaticCall(selector, args),
-    });
-    const calls: Call3[] = [read(c.multicall3, TIMESTAMP)];
+    const calls: Call3[] = [clockCall(network)];
     for (const wallet of wallets) {
-      calls.push(read(c.complianceRegistry, ACTIVE_UNTIL, [getAddress(wallet)]));
+      calls.push(sessionCall(network, wallet));
       if (oracle) calls.push(sanctionsCall(oracle, wallet));
     }
     let results: Call3Result[];

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ItemBackoff } from '../../common/scheduling/item-backoff';
 import { PeriodicScan } from '../../common/scheduling/periodic-scan';
-import { webhooksConfig, WebhooksConfig } from '../../config/webhooks.config';
+import { WebhooksConfig } from '../../config/webhooks.config';
 import { SYSTEM_ACTOR } from '../../events/activity-event';
 import { ActivityLog } from '../../events/activity-log';
 import { RelayedTransaction } from './relayed-transaction.entity';
@@ -29,7 +29,7 @@ export class RelayedTransactionWatcher extends PeriodicScan {
     private readonly relayed: RelayedTransactionsService,
     private readonly statuses: TransactionStatusService,
     private readonly activity: ActivityLog,
-    @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
+    private readonly config: WebhooksConfig,
   ) {
     super(config.scanIntervalMs);
   }

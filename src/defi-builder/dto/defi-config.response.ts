@@ -28,7 +28,7 @@ class TokenEntry {
   @ApiProperty({ type: 'integer', example: 18 }) decimals: number;
   @ApiPropertyOptional({
     description:
-      'true for native ETH (the zero address): swaps and quotes only, traded through the WETH pool',
+      'true for native ETH (the zero address): swaps and quotes only, traded as WETH through the pools that hold WETH',
   })
   native?: boolean;
 }

@@ -16,7 +16,7 @@ import {
 
 export const TRADE_TYPES: readonly TradeType[] = ['EXACT_INPUT', 'EXACT_OUTPUT'];
 const ETH_NOTE =
-  ' 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).';
+  ' 0x0000000000000000000000000000000000000000 is native ETH (traded as WETH, through the pools that hold WETH).';
 
 /** The spec's swap: 0.1 WETH for tUSDC in the one WETH/tUSDC pool. */
 const ONE_POOL_SWAP = {

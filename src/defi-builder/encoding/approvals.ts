@@ -7,6 +7,7 @@
  * (`npm run bench:encoders`; ethers' Interface.encodeFunctionData and getAddress cost ~90 us per step), byte-equal
  * to ethers (approvals.spec.ts).
  */
+import { selectorOf } from '../../chain/abi/selectors';
 import { ERC20 } from '../../chain/abi/erc20';
 import { PERMIT2 } from '../../chain/abi/permit2';
 import { addressWord, uintWord } from '../../chain/encoding/abi-words';
@@ -46,8 +47,8 @@ export interface ApprovalNeed {
   permit2: Permit2Allowance;
 }
 
-const ERC20_APPROVE = ERC20.getFunction('approve')!.selector;
-const PERMIT2_APPROVE = PERMIT2.getFunction('approve')!.selector;
+const ERC20_APPROVE = selectorOf(ERC20, 'approve');
+const PERMIT2_APPROVE = selectorOf(PERMIT2, 'approve');
 
 /** ERC20.approve(spender, amount) calldata. */
 export function erc20ApproveData(spender: string, amount: bigint): string {

@@ -7,6 +7,7 @@
  * written word by word (`npm run bench:encoders`: the planner and ethers' AbiCoders cost ~0.5 ms per mint);
  * liquidity-calldata.spec.ts asserts byte equality against the planner.
  */
+import { selectorOf } from '../../chain/abi/selectors';
 import { Actions } from '@uniswap/v4-sdk';
 import { maxLiquidityForAmounts, SqrtPriceMath, TickMath } from '@uniswap/v3-sdk';
 import JSBI from 'jsbi';
@@ -163,7 +164,7 @@ export interface MintCalldataInput {
   deadline: bigint;
 }
 
-const MODIFY_LIQUIDITIES = POSITION_MANAGER.getFunction('modifyLiquidities')!.selector;
+const MODIFY_LIQUIDITIES = selectorOf(POSITION_MANAGER, 'modifyLiquidities');
 const MINT_ACTIONS =
   Actions.MINT_POSITION.toString(16).padStart(2, '0') +
   Actions.SETTLE_PAIR.toString(16).padStart(2, '0');

@@ -3,6 +3,7 @@
  * pool's price (StateView.getSlot0) and a V4Quoter quote. Pure: each is a call and its decoding.
  * Static words are encoded and decoded by hand (abi-words.ts): these run on every build.
  */
+import { selectorOf } from '../../chain/abi/selectors';
 import { POSITION_MANAGER, STATE_VIEW, V4_QUOTER } from '../../chain/abi/uniswap-v4';
 import {
   addressWord,
@@ -30,16 +31,16 @@ export type QuoteOutcome = { ok: true; amountOut: bigint } | { ok: false; revert
 export type Quote =
   { ok: true; amount: bigint; gasEstimate: bigint } | { ok: false; revert: DecodedRevert };
 
-const SLOT0 = STATE_VIEW.getFunction('getSlot0')!.selector;
+const SLOT0 = selectorOf(STATE_VIEW, 'getSlot0');
 const QUOTE_SELECTORS: Record<TradeType, string> = {
-  EXACT_INPUT: V4_QUOTER.getFunction('quoteExactInputSingle')!.selector,
-  EXACT_OUTPUT: V4_QUOTER.getFunction('quoteExactOutputSingle')!.selector,
+  EXACT_INPUT: selectorOf(V4_QUOTER, 'quoteExactInputSingle'),
+  EXACT_OUTPUT: selectorOf(V4_QUOTER, 'quoteExactOutputSingle'),
 };
 const PATH_QUOTE_SELECTORS: Record<TradeType, string> = {
-  EXACT_INPUT: V4_QUOTER.getFunction('quoteExactInput')!.selector,
-  EXACT_OUTPUT: V4_QUOTER.getFunction('quoteExactOutput')!.selector,
+  EXACT_INPUT: selectorOf(V4_QUOTER, 'quoteExactInput'),
+  EXACT_OUTPUT: selectorOf(V4_QUOTER, 'quoteExactOutput'),
 };
-const NEXT_TOKEN_ID = POSITION_MANAGER.getFunction('nextTokenId')!.selector;
+const NEXT_TOKEN_ID = selectorOf(POSITION_MANAGER, 'nextTokenId');
 
 /** The pool's current price; a pool that is not initialized reads sqrtPriceX96 = 0. */
 export function slot0Read(network: NetworkDefinition): ChainRead<Slot0> {

@@ -7,6 +7,7 @@
  * multicall encode, written word by word (`npm run bench:encoders`); liquidity-calldata.spec.ts asserts byte
  * equality against the library.
  */
+import { selectorOf } from '../../chain/abi/selectors';
 import { POSITION_MANAGER } from '../../chain/abi/uniswap-v4';
 import {
   addressWord,
@@ -21,8 +22,8 @@ import {
 import { checksumAddress } from '../../common/address/checksum-address';
 import type { PermitBatch } from './permit2-typed-data';
 
-const MULTICALL = POSITION_MANAGER.getFunction('multicall')!.selector;
-const PERMIT_BATCH = POSITION_MANAGER.getFunction('permitBatch')!.selector;
+const MULTICALL = selectorOf(POSITION_MANAGER, 'multicall');
+const PERMIT_BATCH = selectorOf(POSITION_MANAGER, 'permitBatch');
 /** PermitBatch's details array sits after its 3 head words. */
 const DETAILS_AT = sizeWord(3 * 32);
 

@@ -26,6 +26,7 @@
  * of the pool key are computed once per key; the rest is hex concatenation. The planners stay the
  * reference: swap-calldata.spec.ts asserts byte equality against them over every variant.
  */
+import { selectorOf } from '../../chain/abi/selectors';
 import { CommandType, ROUTER_AS_RECIPIENT } from '@uniswap/universal-router-sdk';
 import { Actions } from '@uniswap/v4-sdk';
 import { UNIVERSAL_ROUTER } from '../../chain/abi/uniswap-v4';
@@ -85,7 +86,7 @@ export type SwapCalldataInput = SwapAmounts &
     permit?: { permit: PermitSingle; signature: string };
   };
 
-const EXECUTE = UNIVERSAL_ROUTER.getFunction('execute')!.selector;
+const EXECUTE = selectorOf(UNIVERSAL_ROUTER, 'execute');
 const byte = (n: number) => n.toString(16).padStart(2, '0');
 const ACTION = {
   exactInSingle: byte(Actions.SWAP_EXACT_IN_SINGLE),

@@ -3,6 +3,7 @@
  * PositionManager ownerOf / getPoolAndPositionInfo / getPositionLiquidity, and for uncollected
  * fees StateView.getPositionInfo + getFeeGrowthInside (v4-periphery src/lens/StateView.sol).
  */
+import { selectorOf } from '../../chain/abi/selectors';
 import { POSITION_MANAGER, STATE_VIEW } from '../../chain/abi/uniswap-v4';
 import { encodeStaticCall, readSignedWord, readWord } from '../../chain/encoding/abi-words';
 import type { NetworkDefinition } from '../../chain/network/network.types';
@@ -11,12 +12,12 @@ import { PoolKey, poolIdOf } from '../encoding/pool-key';
 import { getAddress } from 'ethers';
 
 const SELECTOR = {
-  ownerOf: POSITION_MANAGER.getFunction('ownerOf')!.selector,
-  info: POSITION_MANAGER.getFunction('getPoolAndPositionInfo')!.selector,
-  liquidity: POSITION_MANAGER.getFunction('getPositionLiquidity')!.selector,
+  ownerOf: selectorOf(POSITION_MANAGER, 'ownerOf'),
+  info: selectorOf(POSITION_MANAGER, 'getPoolAndPositionInfo'),
+  liquidity: selectorOf(POSITION_MANAGER, 'getPositionLiquidity'),
   positionInfo: STATE_VIEW.getFunction('getPositionInfo(bytes32,address,int24,int24,bytes32)')!
     .selector,
-  feeGrowthInside: STATE_VIEW.getFunction('getFeeGrowthInside')!.selector,
+  feeGrowthInside: selectorOf(STATE_VIEW, 'getFeeGrowthInside'),
 };
 
 const Q128 = 1n << 128n;
