@@ -43,11 +43,12 @@ describe('ChainModule (e2e)', () => {
       expect(state.balances.WETH).toBe(100n * 10n ** 18n);
       expect(state.balances.tUSDC).toBe(1_000_000n * 10n ** 6n);
       expect(state.balances.ETH).toBeGreaterThan(9_000n * 10n ** 18n);
-      expect(state.erc20ToPermit2).toEqual({ WETH: 0n, tUSDC: 0n });
-      expect(state.effective).toEqual({
-        swap: { WETH: 0n, tUSDC: 0n },
-        liquidity: { WETH: 0n, tUSDC: 0n },
-      });
+      // Without a token list, every token of the market: the devnet's four.
+      expect(state.balances.tWBTC).toBe(100n * 10n ** 8n);
+      expect(state.balances.tEURC).toBe(1_000_000n * 10n ** 6n);
+      const none = { WETH: 0n, tUSDC: 0n, tWBTC: 0n, tEURC: 0n };
+      expect(state.erc20ToPermit2).toEqual(none);
+      expect(state.effective).toEqual({ swap: none, liquidity: none });
     });
 
     it('sees a session the attester opened, with the quoter and slot0 riding in the same eth_call', async () => {
