@@ -2574,12 +2574,12 @@ export interface components {
          */
         SwapRequestDto: {
             /**
-             * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded as WETH, through the pools that hold WETH).
              * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
              */
             tokenIn: string;
             /**
-             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded as WETH, through the pools that hold WETH).
              * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
              */
             tokenOut: string;
@@ -2841,12 +2841,12 @@ export interface components {
          */
         QuoteRequestDto: {
             /**
-             * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded as WETH, through the pools that hold WETH).
              * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
              */
             tokenIn: string;
             /**
-             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded through the WETH pool).
+             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded as WETH, through the pools that hold WETH).
              * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
              */
             tokenOut: string;
@@ -3072,7 +3072,7 @@ export interface components {
             address: string;
             /** @example 18 */
             decimals: number;
-            /** @description true for native ETH (the zero address): swaps and quotes only, traded through the WETH pool */
+            /** @description true for native ETH (the zero address): swaps and quotes only, traded as WETH through the pools that hold WETH */
             native?: boolean;
         };
         PoolKey: {
