@@ -109,7 +109,10 @@ describe('SIGTERM to the whole process group (as systemd sends it)', () => {
         code: 'SERVICE_UNAVAILABLE',
       }),
     );
-    expect(output).not.toMatch(/ERROR|restart/i);
+    // No error line (level 50 above; ERROR in a plain-text line) and no restart. A warning is
+    // allowed: a readiness probe that reaches the app before it sees the signal may find the
+    // devnet, signalled in the same group, already gone (ECONNREFUSED, logged at warn).
+    expect(output).not.toMatch(/\bERROR\b|restart/);
     expect(logs.map((entry) => entry.msg)).toContainEqual(
       expect.stringMatching(/^Embedded devnet \(pid \d+\) stopped with the service/),
     );
