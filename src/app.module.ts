@@ -3,9 +3,11 @@ import { ConfigModule } from '@nestjs/config';
 import { ConfigTokensModule } from './config/config-tokens.module';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { ApprovalsModule } from './approvals/approvals.module';
 import { AccountProvisioningService } from './accounts/account-provisioning.service';
 import { AuditModule } from './audit/audit.module';
 import { ApiKeyOrJwtGuard } from './auth/api-key-or-jwt.guard';
+import { HotRoutesFirst } from './bootstrap/hot-routes';
 import { AuthModule } from './auth/auth.module';
 import { ACCOUNT_OPENER } from './auth/login/account-opener';
 import { IdempotencyModule } from './auth/idempotency/idempotency.module';
@@ -21,6 +23,7 @@ import { ComplianceModule } from './compliance/compliance.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DatabaseModule } from './database/database.module';
 import { DefiBuilderModule } from './defi-builder/defi-builder.module';
+import { ReceiptsModule } from './receipts/receipts.module';
 import { HealthModule } from './health/health.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -48,6 +51,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ComplianceModule,
     DashboardModule,
     AuditModule,
+    ReceiptsModule,
+    ApprovalsModule,
     WebhooksModule,
     // Feature modules (auth, usage, chain, compliance, defi-builder) are registered below.
   ],
@@ -62,6 +67,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     { provide: APP_GUARD, useExisting: MonthlyQuotaGuard },
     { provide: APP_GUARD, useClass: AccountRateLimitGuard },
     DemoAccountSeeder,
+    // Once every route is registered: the DeFi routes are tried first (bootstrap/hot-routes.ts).
+    HotRoutesFirst,
     // Sign-up (auth) opens accounts (a level up): bound here, where both are visible.
     { provide: ACCOUNT_OPENER, useExisting: AccountProvisioningService },
   ],

@@ -15,7 +15,12 @@ const LEVELS: readonly (readonly string[])[] = [
   // the addresses people give (sign-up and invitation links).
   ['events', 'mail'],
   ['chain', 'accounts', 'auth'],
-  ['usage', 'compliance', 'audit'],
+  // Receipts sign and keep what the DeFi builder tells them; they read the compliance policy.
+  ['usage', 'compliance', 'audit', 'receipts'],
+  // Trade rules (issue 54): the policy's trading rules applied to a build's facts, the daily-limit
+  // ledger and the per-trade authorization; the DeFi builder calls them in its preflight phase.
+  // Four eyes (issue 55): approval requests beside the trade rules; the pipeline calls the gate.
+  ['trading', 'approvals'],
   // The dashboard (static page) calls the API over HTTP like any client; it imports no feature.
   // Webhooks watch compliance sessions and relayed transactions.
   ['defi-builder', 'dashboard', 'webhooks'],

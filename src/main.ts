@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 // First: tracing (when switched on) must patch http, express, pg, ioredis and undici before they load.
 import { flushTraces } from './bootstrap/tracing-preload';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
@@ -10,8 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { appConfig, AppConfig } from './config/app.config';
 import { httpConfig, HttpConfig } from './config/http.config';
 import { validateConfiguration } from './config';
+import { loadSecretFiles } from './config/secret-files';
 import { ChainInstanceService } from './chain/instance/chain-instance.service';
 import { ChainConnection } from './chain/chain-connection';
+import { recordDevnetEndpoint } from './chain/devnet/devnet-endpoint';
 import { checkConfiguredNetworkFile } from './chain/network/network-loader';
 import { checkTrustedSetup } from './compliance/compliance-keys';
 import { limitHeapGrowth, settleHeap } from './bootstrap/heap';
@@ -31,6 +34,8 @@ async function bootstrap(): Promise<void> {
   refuseUnsupportedRuntime();
   // A stdout whose reader has gone must not end (or stall) the service: see guardStdio.
   guardStdio();
+  // NAME_FILE=path for the secrets (Compose and Kubernetes secrets), before anything reads them.
+  loadSecretFiles();
   validateConfiguration([checkConfiguredNetworkFile, checkTrustedSetup]);
   const early = appConfig();
   const heapGrowingPercent = early.heapGrowingPercent;
@@ -51,6 +56,19 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as AddressInfo;
   const chain = app.get(ChainConnection);
+  // The operator CLI, run with the same DATA_DIR, finds this devnet's port here.
+  if (chain.devnet) {
+    try {
+      recordDevnetEndpoint(config.dataDir, {
+        rpcUrl: chain.rpcUrl,
+        chainId: chain.network.chainId,
+      });
+    } catch (err) {
+      new Logger('Chain').warn(
+        `Could not record the devnet's address in DATA_DIR for the CLI: ${(err as Error).message}`,
+      );
+    }
+  }
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   const facts: StartFacts = {
     baseUrl: `http://${shown}:${address.port}`,

@@ -1,6 +1,7 @@
 /**
  * ComplianceHook on the local EVM with the real Uniswap v4 PoolManager, UniversalRouter,
- * PositionManager and V4Quoter: every rule of the hook.
+ * PositionManager and V4Quoter: every rule of the hook (v2's rules, on the devnet's hook v3, which
+ * keeps them for wallets that need no authorization; v3's own: compliance-hook-v3.spec.ts).
  */
 import { AbiCoder, Contract, ContractFactory, InterfaceAbi, JsonRpcProvider, Wallet } from 'ethers';
 import { loadOwnArtifact, loadUniswapArtifact } from '../../src/chain/devnet/artifacts';
@@ -38,22 +39,29 @@ describe('ComplianceHook', () => {
   const swapData = (amount = 10n ** 17n, hookData = '0x') =>
     swapExactInSingle(net.pool, true, amount, hookData);
 
-  it('sits at an address carrying exactly the beforeSwap + beforeAddLiquidity + beforeRemoveLiquidity flags, and refuses any other', async () => {
+  it('sits at an address carrying exactly the beforeSwap + beforeAddLiquidity + beforeRemoveLiquidity flags, and v2 and v3 refuse any other', async () => {
+    // The devnet's hook is v3 (issue 54), which keeps every rule of v2 this file tests.
     expect(BigInt(net.contracts.complianceHook) & 0x3fffn).toBe(
       (1n << 11n) | (1n << 9n) | (1n << 7n),
     );
-    const artifact = loadOwnArtifact('ComplianceHook');
-    const factory = new ContractFactory(artifact.abi as InterfaceAbi, artifact.bytecode, deployer);
-    const tx = await factory.getDeployTransaction(
-      net.contracts.poolManager,
-      net.contracts.complianceRegistry,
-      deployer.address,
-      net.compliance.sanctionsOracle,
-      true,
-    );
-    expect((await revertOf(deployer, undefined as unknown as string, tx.data)).name).toBe(
-      'HookAddressNotValid',
-    );
+    for (const name of ['ComplianceHook', 'ComplianceHookV3'] as const) {
+      const artifact = loadOwnArtifact(name);
+      const factory = new ContractFactory(
+        artifact.abi as InterfaceAbi,
+        artifact.bytecode,
+        deployer,
+      );
+      const tx = await factory.getDeployTransaction(
+        net.contracts.poolManager,
+        net.contracts.complianceRegistry,
+        deployer.address,
+        net.compliance.sanctionsOracle,
+        true,
+      );
+      expect((await revertOf(deployer, undefined as unknown as string, tx.data)).name).toBe(
+        'HookAddressNotValid',
+      );
+    }
   });
 
   it('refuses a swap from a wallet without a session, naming the trader (hook revert unwrapped)', async () => {

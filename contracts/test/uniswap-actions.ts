@@ -122,3 +122,41 @@ export function burnAndTake(key: PoolKeyInfo, tokenId: bigint, recipient: string
     FAR_DEADLINE,
   ]);
 }
+
+/** INCREASE_LIQUIDITY (0x00) with `hookData` + SETTLE_PAIR (0x0d): adds to an existing position. */
+export function increasePosition(
+  key: PoolKeyInfo,
+  tokenId: bigint,
+  liquidity: bigint,
+  max0: bigint,
+  max1: bigint,
+  hookData = '0x',
+): string {
+  const increase = coder.encode(
+    ['uint256', 'uint256', 'uint128', 'uint128', 'bytes'],
+    [tokenId, liquidity, max0, max1, hookData],
+  );
+  const settle = coder.encode(['address', 'address'], [key.currency0, key.currency1]);
+  return POSITION_MANAGER.encodeFunctionData('modifyLiquidities', [
+    coder.encode(['bytes', 'bytes[]'], ['0x000d', [increase, settle]]),
+    FAR_DEADLINE,
+  ]);
+}
+
+/** MINT_POSITION with `hookData` + SETTLE_PAIR. */
+export function mintPositionWith(
+  key: PoolKeyInfo,
+  liquidity: bigint,
+  owner: string,
+  hookData: string,
+): string {
+  const mint = coder.encode(
+    [POOL_KEY, 'int24', 'int24', 'uint256', 'uint128', 'uint128', 'address', 'bytes'],
+    [keyTuple(key), -887220, 887220, liquidity, 10n ** 18n, 10n ** 10n, owner, hookData],
+  );
+  const settle = coder.encode(['address', 'address'], [key.currency0, key.currency1]);
+  return POSITION_MANAGER.encodeFunctionData('modifyLiquidities', [
+    coder.encode(['bytes', 'bytes[]'], ['0x020d', [mint, settle]]),
+    FAR_DEADLINE,
+  ]);
+}

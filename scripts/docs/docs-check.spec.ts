@@ -2,11 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
 /**
- * The docs stay true to the code: every setting the service reads is in docs/operators.md, every
- * route of the published contract is in docs/integrators.md, every relative link (and its
- * #anchor) in the Markdown pages resolves, and the pages keep the sizes that make them readable.
- * Runs in the unit project, so `npm test` (and CI) fails on a gap. The shell blocks of README.md
- * and docs/integrators.md are run by test/docs/shell-blocks.e2e-spec.ts.
+ * The docs stay true to the code: every setting the service reads is in the operators' guide
+ * (docs/operators/), every
+ * route of the published contract is in the integrators' guide (docs/integrators.md and its task
+ * pages, docs/integrators/), every relative link (and its #anchor) in the Markdown pages resolves,
+ * and the pages keep the sizes that make them readable. Runs in the unit project, so `npm test`
+ * (and CI) fails on a gap. The shell blocks of README.md and of the integrators' guide are run by
+ * test/docs/shell-blocks.e2e-spec.ts.
  */
 const ROOT = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -87,14 +89,24 @@ describe('the docs', () => {
     );
   });
 
-  it('document every setting the service reads in docs/operators.md', () => {
-    const operators = read('docs/operators.md');
+  it("document every setting the service reads in the operators' guide (docs/operators/)", () => {
+    const operators = readdirSync(join(ROOT, 'docs', 'operators'))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => read(join('docs', 'operators', file)))
+      .join('\n');
     const missing = settings().filter((name) => !operators.includes(`\`${name}\``));
     expect(missing).toEqual([]);
   });
 
-  it('name every route of the published contract in docs/integrators.md', () => {
-    const integrators = read('docs/integrators.md');
+  it("name every route of the published contract in the integrators' guide (docs/integrators.md and docs/integrators/)", () => {
+    const integrators = [
+      'docs/integrators.md',
+      ...readdirSync(join(ROOT, 'docs', 'integrators'))
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => join('docs', 'integrators', file)),
+    ]
+      .map(read)
+      .join('\n');
     const doc = JSON.parse(read('clients/typescript/openapi.json')) as {
       paths: Record<string, unknown>;
     };
@@ -122,9 +134,29 @@ describe('the docs', () => {
     expect(broken).toEqual([]);
   });
 
+  it("pin the README's set-up: one command installs and starts the service, one runs the suite, and CI runs that test command", () => {
+    const block = /^## Set-up[^\n]*\n\n```bash no-run\n([\s\S]*?)\n```/m.exec(read('README.md'));
+    const commands = block![1].split('\n').map((line) => line.replace(/\s+#.*$/, '').trim());
+    expect(commands).toEqual(['npm run setup && npm start', 'npm test']);
+    // The install runs npm on the pinned runtime (no EBADENGINE on a Node-20 machine).
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> })
+      .scripts;
+    expect(scripts.setup).toBe('bash scripts/runtime/install.sh');
+    expect(read('scripts/runtime/install.sh')).toMatch(/fetch-node\.sh[\s\S]*exec npm ci "\$@"/);
+    const ci = read('.ci/run').split('\n');
+    expect(ci.filter((line) => /^npm test\b/.test(line))).toHaveLength(1);
+    expect(ci.filter((line) => /^npm run -s setup\b/.test(line))).toHaveLength(1);
+  });
+
   it('keep one short page per reader', () => {
-    for (const guide of ['integrators', 'operators', 'architecture', 'security'])
+    for (const guide of ['integrators', 'operators/README', 'architecture', 'security'])
       expect(existsSync(join(ROOT, 'docs', `${guide}.md`))).toBe(true);
+    // Every guide is one page per task, each short enough to read through (issue 58): the
+    // operators', the integrators' and the threat model's pages alike.
+    const long = markdownPages()
+      .filter((page) => page.startsWith('docs/'))
+      .filter((page) => lineCount(page) >= 400);
+    expect(long).toEqual([]);
     expect(lineCount('README.md')).toBeLessThanOrEqual(250);
     expect(lineCount('bench/README.md')).toBeLessThan(300);
   });

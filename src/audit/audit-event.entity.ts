@@ -1,11 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-
-const json = {
-  to: (value: Record<string, unknown> | null) => (value == null ? null : JSON.stringify(value)),
-  // jsonb arrives parsed from PostgreSQL, text from SQLite.
-  from: (value: unknown) =>
-    value == null ? null : typeof value === 'string' ? (JSON.parse(value) as object) : value,
-};
+import { JSON_COLUMN } from './json-column';
 
 /** One audited action of an account; written once by the audit sink, never updated. */
 @Entity('audit_events')
@@ -47,6 +41,6 @@ export class AuditEvent {
   @Column({ name: 'request_id', type: 'varchar', length: 128, nullable: true })
   requestId: string | null;
 
-  @Column({ type: 'text', nullable: true, transformer: json })
+  @Column({ type: 'text', nullable: true, transformer: JSON_COLUMN })
   data: Record<string, unknown> | null;
 }

@@ -5,6 +5,7 @@ import { AuditEvent } from './audit-event.entity';
 import { AuditEventsController } from './audit-events.controller';
 import { AuditEventsService } from './audit-events.service';
 import { AuditTrailSink } from './audit-trail.sink';
+import { SecretRotationRecorder } from './secret-rotation.recorder';
 
 /**
  * The audit trail: a sink on the activity log (every audited event, in the transaction of its
@@ -13,7 +14,7 @@ import { AuditTrailSink } from './audit-trail.sink';
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEvent])],
   controllers: [AuditEventsController],
-  providers: [AuditEventsService],
+  providers: [AuditEventsService, SecretRotationRecorder],
   exports: [AuditEventsService],
 })
 export class AuditModule implements OnModuleInit {

@@ -51,7 +51,7 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     // From here on the request belongs to an account: the usage module meters it, whatever
     // happens next (scope refusal, rate limit, handler error).
     attachPrincipal(req, principal);
-    authorize(principal, requirement);
+    authorize(principal, requirement, `${req.method} ${req.path}`);
     authorizeRole(principal, req.method, {
       roles: this.reflector.getAllAndOverride<Role[]>(ROLE_REQUIREMENT_KEY, targets),
       anyRole: this.reflector.getAllAndOverride<boolean>(ANY_ROLE_KEY, targets) ?? false,
@@ -94,7 +94,7 @@ export class ApiKeyOrJwtGuard implements CanActivate {
 
   /** Refused keys count against the client IP (spec §5 codes stay; guessing them is throttled). */
   private async authenticateApiKey(req: Request, header: string | string[]): Promise<Principal> {
-    this.failures.assertAllowed('api_key', req.ip);
+    if (this.failures.refusesAny) this.failures.assertAllowed('api_key', req.ip);
     try {
       return await this.apiKeys.authenticate(Array.isArray(header) ? header.join(',') : header);
     } catch (error) {
@@ -105,18 +105,28 @@ export class ApiKeyOrJwtGuard implements CanActivate {
   }
 }
 
-function authorize(principal: Principal, requirement: AuthRequirement): void {
+function authorize(principal: Principal, requirement: AuthRequirement, route: string): void {
   if (principal.method !== 'api_key') return;
   if (requirement.jwtOnly) {
-    throw new ApiError('API_KEY_SCOPE_MISSING', 'This endpoint does not accept API keys', {
-      hint: 'Key management needs a dashboard login (JWT): POST /auth/login, then send Authorization: Bearer <accessToken>.',
-    });
+    // What the route needs, said as such (issue 53): not a scope any key could get.
+    throw new ApiError(
+      'API_KEY_SCOPE_MISSING',
+      `${route} needs a member's dashboard login (JWT), not an API key`,
+      {
+        hint: "Use a member's dashboard login (JWT): POST /auth/login with the member's email and password, then send Authorization: Bearer <accessToken>; no API key scope opens this route. The member's role decides what it may change.",
+        details: [{ requires: 'jwt', route }],
+      },
+    );
   }
   const scopes = requirement.scopes ?? [];
   if (scopes.length > 0 && !scopes.some((scope) => principal.scopes.includes(scope))) {
     const required = scopes.join(' or ');
+    const withScope = JSON.stringify([...principal.scopes, scopes[0]]);
     throw new ApiError('API_KEY_SCOPE_MISSING', `This API key lacks the ${required} scope`, {
-      details: [{ requiredScope: required, keyScopes: principal.scopes }],
+      hint: `Add the scope to this key: PATCH /api/v1/api-keys/${principal.apiKeyId ?? ':id'} {"scopes": ${withScope}} as a member (owner, admin or developer) with a dashboard login; the key and its secret stay the same.`,
+      details: [
+        { requiredScope: required, keyScopes: principal.scopes, keyId: principal.apiKeyId },
+      ],
     });
   }
 }

@@ -1,4 +1,5 @@
 import { StreamableFile } from '@nestjs/common';
+import { SerializedJson } from '../common/http/serialized-json';
 import { principalOf } from './principal';
 
 /**
@@ -12,14 +13,28 @@ import { principalOf } from './principal';
  */
 export function withAuthMethod(req: unknown, body: unknown): unknown {
   const principal = principalOf(req);
+  if (principal && body instanceof SerializedJson)
+    return body.withFirstField('authMethod', principal.method);
   if (
     !principal ||
     body === null ||
     typeof body !== 'object' ||
     Array.isArray(body) ||
     Buffer.isBuffer(body) ||
-    body instanceof StreamableFile
+    body instanceof StreamableFile ||
+    (body as { [BARE_BODY]?: true })[BARE_BODY]
   )
     return body;
   return { authMethod: principal.method, ...body };
+}
+
+const BARE_BODY = Symbol('bare body');
+
+/**
+ * Marks a body to be sent exactly as it is, without `authMethod`: an object defined by another
+ * standard that its consumers validate strictly (EIP-5792 wallet_sendCalls parameters). The mark
+ * is a symbol, so it is not serialized.
+ */
+export function bareBody<T extends object>(body: T): T {
+  return Object.defineProperty(body, BARE_BODY, { value: true, enumerable: false });
 }

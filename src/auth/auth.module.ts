@@ -74,6 +74,8 @@ import { UsersModule } from './users/users.module';
     JwtSecret,
     UsersModule,
     MFA_STATUS,
+    // Approvals (issue 55) confirm a member's vote with a current TOTP code, replay-safe.
+    MfaService,
   ],
 })
 export class AuthModule {}

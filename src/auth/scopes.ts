@@ -8,6 +8,8 @@ export const SCOPES = [
   'onboarding:write',
   'compliance:verify',
   'audit:read',
+  'receipts:read',
+  'approvals:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

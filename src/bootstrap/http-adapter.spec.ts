@@ -15,6 +15,7 @@ import type { Express, Request } from 'express';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { attachPrincipal } from '../auth/principal';
+import { withResponseHeaders } from '../common/http/response-headers';
 import { ExpressHttpAdapter } from './http-adapter';
 
 @Controller()
@@ -32,6 +33,7 @@ class ProbeController {
       attachPrincipal(req, { method: 'api_key', accountId: 'a1', apiKeyId: 'k1', scopes: [] });
     if (shape === 'error') throw new BadRequestException('no');
     if (shape === 'array') return [1, 2];
+    if (shape === 'headers') return withResponseHeaders({ value: 1 }, { 'X-Probe-Id': 'p1' });
     return { value: 1 };
   }
 }
@@ -103,6 +105,18 @@ describe('ExpressHttpAdapter', () => {
       const error = await get('error');
       expect(error.status).toBe(400);
       expect(JSON.parse(error.text)).not.toHaveProperty('authMethod');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('sets the headers an answer was marked with, and serializes nothing of them', async () => {
+    const { app, url } = await boot(new ExpressHttpAdapter());
+    try {
+      const res = await fetch(`${url}/protected/headers`);
+      expect(res.headers.get('x-probe-id')).toBe('p1');
+      expect(await res.text()).toBe('{"authMethod":"api_key","value":1}');
+      expect((await fetch(`${url}/protected/object`)).headers.get('x-probe-id')).toBeNull();
     } finally {
       await app.close();
     }

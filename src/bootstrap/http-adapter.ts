@@ -10,6 +10,8 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import { withAuthMethod } from '../auth/auth-method';
+import { responseHeadersOf } from '../common/http/response-headers';
+import { SerializedJson } from '../common/http/serialized-json';
 import type { RequestTimeouts } from '../config/http.config';
 
 /**
@@ -86,17 +88,23 @@ function constructorAsFunction(
 /**
  * Nest's Express adapter with the HTTP server made by `expressServerClasses`. The options this
  * service does not use (HTTPS, return503OnClosing, forceCloseConnections) keep Nest's own server.
- * Its replies below 400 carry `authMethod` on a protected endpoint's object body (auth-method.ts);
- * error envelopes are written by ErrorEnvelopeFilter, not here.
+ * Its replies below 400 carry `authMethod` on a protected endpoint's object body (auth-method.ts)
+ * and the headers the body was marked with (response-headers.ts); error envelopes are written by
+ * ErrorEnvelopeFilter, not here.
  */
 export class ExpressHttpAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     const status = statusCode ?? response.statusCode;
-    return super.reply(
-      response,
-      status < 400 ? withAuthMethod(response.req, body) : body,
-      statusCode,
-    );
+    const headers = status < 400 ? responseHeadersOf(body) : undefined;
+    if (headers) for (const [name, value] of Object.entries(headers)) response.set(name, value);
+    const answer = status < 400 ? withAuthMethod(response.req, body) : body;
+    if (answer instanceof SerializedJson) {
+      // What res.json does with an object, minus JSON.stringify: the same header, the same bytes.
+      if (statusCode) response.status(statusCode);
+      if (!response.get('Content-Type')) response.set('Content-Type', 'application/json');
+      return response.send(answer.text);
+    }
+    return super.reply(response, answer, statusCode);
   }
 
   override initHttpServer(options: NestApplicationOptions): void {

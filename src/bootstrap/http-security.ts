@@ -12,7 +12,8 @@ export const DOCS_PATH = 'docs';
 
 /**
  * CORS for dashboards on other origins: only the exact origins of CORS_ORIGINS, no credentials
- * mode (keys and tokens travel in headers, never cookies). Any other origin gets no CORS header at
+ * mode (keys and tokens travel in headers; the one cookie, the dashboard's refresh token, is for
+ * its own origin: src/auth/login/refresh-cookie.ts). Any other origin gets no CORS header at
  * all, so the browser refuses to share the response. Registered first: a preflight is answered
  * before validation and authentication, which it never carries.
  */

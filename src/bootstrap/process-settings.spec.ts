@@ -5,12 +5,17 @@ import { serviceStartCommand } from './process-settings';
 const ROOT = join(__dirname, '..', '..');
 
 describe('the service process settings', () => {
-  it('are the ones npm start and the image use', () => {
+  it('are the ones npm start, npm run start:prod and the image use', () => {
     expect(serviceStartCommand()).toBe('MALLOC_ARENA_MAX=2 node --v8-pool-size=1 dist/main.js');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(pkg.scripts.start).toBe(`npm run -s build && ${serviceStartCommand()}`);
+    // The production start runs the built service as it is, never building (issue 58); npm start
+    // builds first only when a source changed since the last build.
+    expect(pkg.scripts['start:prod']).toBe(serviceStartCommand());
+    expect(pkg.scripts.start).toBe(
+      'node scripts/build/build-if-changed.cjs && npm run -s start:prod',
+    );
     // The image (docker-compose's replicas) sets the same environment and runs node as the
     // container's main process, in exec form, so signals reach it.
     const words = serviceStartCommand().split(' ');

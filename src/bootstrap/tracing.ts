@@ -19,16 +19,22 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): () => Promis
   env.OTEL_METRICS_EXPORTER ??= 'none';
   env.OTEL_LOGS_EXPORTER ??= 'none';
   env.OTEL_SERVICE_NAME ??= 'compliance-defi-builder';
+  // The background timers (the attester's balance, the chain head, screening, webhook deliveries,
+  // retention) run outside any request: their database, Redis and RPC calls would each start a
+  // trace of their own (about 10 a second with no traffic, issue 58). Only spans with a parent
+  // (a request's) are made, unless TRACING_BACKGROUND=true asks for them too.
+  const background = /^(1|true|yes)$/i.test(env.TRACING_BACKGROUND?.trim() ?? '');
   const sdk = new NodeSDK({
     instrumentations: [
-      // Health checks every 2 s per balancer are not worth a trace each.
+      // Health checks every 2 s per balancer, and Prometheus' scrapes, are not worth a trace each.
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => (req.url ?? '').startsWith('/health/'),
+        ignoreIncomingRequestHook: (req) => /^\/(health\/|metrics\b)/.test(req.url ?? ''),
+        requireParentforOutgoingSpans: !background,
       }),
       new ExpressInstrumentation(),
-      new PgInstrumentation(),
-      new IORedisInstrumentation(),
-      new UndiciInstrumentation(),
+      new PgInstrumentation({ requireParentSpan: !background }),
+      new IORedisInstrumentation({ requireParentSpan: !background }),
+      new UndiciInstrumentation({ requireParentforSpans: !background }),
     ],
   });
   sdk.start();

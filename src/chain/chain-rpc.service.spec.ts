@@ -182,4 +182,78 @@ describe(ChainRpcService.name, () => {
       await n.close();
     }
   });
+
+  describe('batch', () => {
+    type Sent = { id: number; method: string; params: unknown[] };
+
+    it('sends the calls in ONE HTTP request and answers in call order, a revert decoded', async () => {
+      const n = await node((body, res) => {
+        const calls = body as unknown as Sent[];
+        // Out of order, as a node may answer a batch.
+        const answers = calls.reverse().map((c) =>
+          c.method === 'eth_call'
+            ? {
+                jsonrpc: '2.0',
+                id: c.id,
+                error: { code: 3, message: 'execution reverted', data: REVERT },
+              }
+            : { jsonrpc: '2.0', id: c.id, result: '0x5208' },
+        );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers));
+      });
+      try {
+        const answers = await service(n.url).batch([
+          { method: 'eth_estimateGas', params: [{ to: TO, data: '0x' }] },
+          { method: 'eth_call', params: [{ to: TO, data: '0x' }, 'latest'] },
+        ]);
+        expect(n.calls()).toBe(1);
+        expect(answers[0]).toEqual({ ok: true, result: '0x5208' });
+        expect(answers[1].ok).toBe(false);
+        const error = (answers[1] as { error: unknown }).error;
+        expect(error).toBeInstanceOf(ChainRevertError);
+        expect((error as ChainRevertError).revert).toEqual(decodeRevert(REVERT));
+      } finally {
+        await n.close();
+      }
+    });
+
+    it('sends the calls one by one to a node that refuses batches, and keeps doing so', async () => {
+      let batches = 0;
+      const n = await node((body, res) => {
+        if (Array.isArray(body)) {
+          batches += 1;
+          reply(res, 0, { error: { code: -32600, message: 'batch requests are not supported' } });
+          return;
+        }
+        reply(res, body.id, { result: body.method === 'eth_chainId' ? '0x14a34' : '0x1' });
+      });
+      try {
+        const rpc = service(n.url);
+        const calls = [
+          { method: 'eth_chainId', params: [] },
+          { method: 'eth_blockNumber', params: [] },
+        ];
+        expect(await rpc.batch(calls)).toEqual([
+          { ok: true, result: '0x14a34' },
+          { ok: true, result: '0x1' },
+        ]);
+        expect(await rpc.batch(calls)).toHaveLength(2);
+        expect(batches).toBe(1);
+        expect(n.calls()).toBe(5);
+      } finally {
+        await n.close();
+      }
+    });
+
+    it('is CHAIN_UNAVAILABLE when the provider fails the whole batch (HTTP 503)', async () => {
+      const n = await node((_body, res) => res.writeHead(503).end('overloaded'));
+      try {
+        await expect(
+          service(n.url).batch([{ method: 'eth_blockNumber', params: [] }]),
+        ).rejects.toMatchObject({ code: 'CHAIN_UNAVAILABLE' });
+      } finally {
+        await n.close();
+      }
+    });
+  });
 });

@@ -11,9 +11,9 @@ import { ChainConfig } from '../config/chain.config';
 import { ApiError } from '../common/errors/api-error';
 import { ChainConnection } from './chain-connection';
 import { classifyChainFailure } from './chain-errors';
-import { JsonRpcError } from './json-rpc-http';
+import { JsonRpcBatchRefused, JsonRpcError, RpcCall } from './json-rpc-http';
 import { isProviderFailure } from './rpc-failover';
-import { DecodedRevert, decodeRevert } from './encoding/revert-decoder';
+import { DecodedRevert, decodeRevert, revertDataOf } from './encoding/revert-decoder';
 
 export interface ChainTx {
   to: string;
@@ -57,8 +57,8 @@ export type RawSendResult =
 
 export interface LogFilter {
   address: string;
-  /** topic0..3; null matches anything. */
-  topics: Array<string | null>;
+  /** topic0..3; null matches anything, a list any of its topics. */
+  topics: Array<string | readonly string[] | null>;
   fromBlock: number;
   toBlock: number;
 }
@@ -86,6 +86,10 @@ export class ChainRevertError extends Error {
   }
 }
 
+/** One answer of ChainRpcService.batch: the result, a revert (decoded), or the node's other error. */
+export type BatchAnswer =
+  { ok: true; result: unknown } | { ok: false; error: ChainRevertError | JsonRpcError };
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 @Injectable()
@@ -103,11 +107,34 @@ export class ChainRpcService {
 
   /**
    * eth_call at `block` (default latest); throws ChainRevertError on revert, ApiError
-   * CHAIN_UNAVAILABLE otherwise.
+   * CHAIN_UNAVAILABLE otherwise. `codeOverride` runs the call with other code at some addresses
+   * (eth_call's state override set, as geth and Hardhat take it): e.g. a batch replayed in a
+   * Safe's own context.
    */
-  async call(tx: ChainTx, block: BlockTag = 'latest'): Promise<string> {
-    return this.withBudget('eth_call', (ms) =>
-      this.send<string>('eth_call', [rpcTx(tx), blockParam(block)], ms),
+  async call(
+    tx: ChainTx,
+    block: BlockTag = 'latest',
+    codeOverride?: Record<string, string>,
+  ): Promise<string> {
+    const params: unknown[] = [rpcTx(tx), blockParam(block)];
+    if (codeOverride)
+      params.push(
+        Object.fromEntries(Object.entries(codeOverride).map(([at, code]) => [at, { code }])),
+      );
+    return this.withBudget('eth_call', (ms) => this.send<string>('eth_call', params, ms));
+  }
+
+  /** eth_getCode at latest: the account's runtime code ('0x' for an EOA). */
+  async code(address: string): Promise<string> {
+    return this.withBudget('eth_getCode', (ms) =>
+      this.send<string>('eth_getCode', [address, 'latest'], ms),
+    );
+  }
+
+  /** eth_getStorageAt at latest: one 32-byte slot. */
+  async storageAt(address: string, slot: string): Promise<string> {
+    return this.withBudget('eth_getStorageAt', (ms) =>
+      this.send<string>('eth_getStorageAt', [address, slot, 'latest'], ms),
     );
   }
 
@@ -231,6 +258,43 @@ export class ChainRpcService {
     return Number(hex);
   }
 
+  /**
+   * Several calls in ONE JSON-RPC batch (one HTTP request), within one time budget: each answer in
+   * order, a revert as ChainRevertError, another JSON-RPC error as the node sent it. An outage is
+   * CHAIN_UNAVAILABLE, as for single calls. A node that refuses batches (JsonRpcBatchRefused) gets
+   * the calls one by one, in parallel, from then on.
+   */
+  async batch(calls: RpcCall[]): Promise<BatchAnswer[]> {
+    return this.withBudget('batch', async (ms) => {
+      if (!this.batchesRefused) {
+        try {
+          const answers = await this.connection.reads.sendBatch(calls, ms);
+          return answers.map((a) =>
+            a.ok ? a : { ok: false as const, error: answerError(a.error) },
+          );
+        } catch (err) {
+          if (!(err instanceof JsonRpcBatchRefused)) throw err;
+          this.batchesRefused = true;
+          this.logger.warn(`${err.message}; sending calls one by one from now on`);
+        }
+      }
+      return Promise.all(
+        calls.map((call) =>
+          this.send<unknown>(call.method, call.params, ms).then(
+            (result): BatchAnswer => ({ ok: true, result }),
+            (err: unknown): BatchAnswer => {
+              if (err instanceof JsonRpcError && !isProviderFailure(err))
+                return { ok: false, error: answerError(err) };
+              throw err;
+            },
+          ),
+        ),
+      );
+    });
+  }
+
+  private batchesRefused = false;
+
   private send<T>(method: string, params: unknown[], timeoutMs: number): Promise<T> {
     return this.connection.reads.send<T>(method, params, timeoutMs);
   }
@@ -270,8 +334,14 @@ export class ChainRpcService {
   }
 }
 
+/** A JSON-RPC error of one call: a revert (its data decoded) or the node's refusal as is. */
+function answerError(error: JsonRpcError): ChainRevertError | JsonRpcError {
+  const data = error.code === 'CALL_EXCEPTION' ? revertDataOf(error) : undefined;
+  return data === undefined ? error : new ChainRevertError(data);
+}
+
 /** Quantities as the JSON-RPC wants them (hex), only the fields a read needs. */
-function rpcTx(tx: ChainTx): Record<string, string> {
+export function rpcTx(tx: ChainTx): Record<string, string> {
   const out: Record<string, string> = { to: tx.to, data: tx.data };
   if (tx.from) out.from = tx.from;
   if (tx.value !== undefined && tx.value !== 0n) out.value = `0x${tx.value.toString(16)}`;
@@ -279,7 +349,7 @@ function rpcTx(tx: ChainTx): Record<string, string> {
   return out;
 }
 
-function blockParam(block: BlockTag): string {
+export function blockParam(block: BlockTag): string {
   return typeof block === 'number' ? `0x${block.toString(16)}` : block;
 }
 

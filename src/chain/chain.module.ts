@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { chainConfig, ChainConfig } from '../config/chain.config';
 import { ChainConnection } from './chain-connection';
 import { ChainReaderService } from './chain-reader.service';
+import { ContractSignatures } from './contract-signatures.service';
 import { ChainRpcService } from './chain-rpc.service';
 import { ChainHealthIndicator } from './chain.health';
 import { ChainMetrics } from './chain.metrics';
@@ -12,6 +13,7 @@ import { ChainInstanceService } from './instance/chain-instance.service';
 import { ChainResetRegistry } from './instance/chain-reset.registry';
 import { NetworkFileCheck } from './network/network-file-check';
 import { NetworkService } from './network/network.service';
+import { WalletSimulatorService } from './simulation/wallet-simulator.service';
 
 /**
  * Chain access for every feature module (global): the provider, the network's addresses, the
@@ -32,18 +34,22 @@ import { NetworkService } from './network/network.service';
     NetworkFileCheck,
     ChainRpcService,
     ChainReaderService,
+    ContractSignatures,
     ChainHealthIndicator,
     ChainMetrics,
     ChainResetRegistry,
     ChainInstanceService,
+    WalletSimulatorService,
   ],
   exports: [
     ChainConnection,
     NetworkService,
     ChainRpcService,
     ChainReaderService,
+    ContractSignatures,
     ChainResetRegistry,
     ChainInstanceService,
+    WalletSimulatorService,
   ],
 })
 export class ChainModule {}

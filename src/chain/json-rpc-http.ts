@@ -72,7 +72,61 @@ export function parseRetryAfter(
 export interface JsonRpcTransport {
   /** One call; `timeoutMs` (default: the transport's) bounds the wait for the answer. */
   send<T>(method: string, params: unknown[], timeoutMs?: number): Promise<T>;
+  /**
+   * Several calls in ONE HTTP request (a JSON-RPC batch): each call's result or its JSON-RPC error,
+   * in the order given. Throws what `send` throws when the request as a whole fails, and
+   * JsonRpcBatchRefused when the node answers a batch with anything but one answer per call.
+   */
+  sendBatch(calls: readonly RpcCall[], timeoutMs?: number): Promise<RpcAnswer[]>;
   destroy(): void;
+}
+
+export interface RpcCall {
+  method: string;
+  params: unknown[];
+}
+
+/** One answer of a batch: the call's result, or the node's JSON-RPC error for it. */
+export type RpcAnswer = { ok: true; result: unknown } | { ok: false; error: JsonRpcError };
+
+/**
+ * The node does not take JSON-RPC batches (some providers refuse them, or cap their size): the
+ * caller sends the calls one by one instead (ChainRpcService.batch).
+ */
+export class JsonRpcBatchRefused extends Error {
+  constructor(reason: string) {
+    super(`the RPC refused a JSON-RPC batch: ${reason.slice(0, 120)}`);
+    this.name = 'JsonRpcBatchRefused';
+  }
+}
+
+interface RpcAnswerBody {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: number; message?: string; data?: unknown };
+}
+
+function errorOf(e: NonNullable<RpcAnswerBody['error']>): JsonRpcError {
+  return new JsonRpcError(Number(e.code ?? 0), String(e.message ?? 'RPC error'), e.data);
+}
+
+/** A batch's answers in call order (nodes may answer out of order: matched by id). */
+function batchAnswers(parsed: unknown, firstId: number, count: number): RpcAnswer[] {
+  if (!Array.isArray(parsed)) {
+    const error = (parsed as RpcAnswerBody | null)?.error;
+    throw new JsonRpcBatchRefused(error ? String(error.message) : 'not an array');
+  }
+  const answers: RpcAnswer[] = new Array<RpcAnswer>(count);
+  for (const item of parsed as RpcAnswerBody[]) {
+    const index = Number(item?.id) - firstId;
+    if (!Number.isInteger(index) || index < 0 || index >= count) continue;
+    answers[index] = item.error
+      ? { ok: false, error: errorOf(item.error) }
+      : { ok: true, result: item.result };
+  }
+  for (let i = 0; i < count; i += 1)
+    if (answers[i] === undefined) throw new JsonRpcBatchRefused(`no answer for call ${i}`);
+  return answers;
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -86,8 +140,8 @@ export function createJsonRpcTransport(rpcUrl: string, defaultTimeoutMs: number)
   const pool = new Pool(url.origin, { connections: 64 });
   let nextId = 1;
 
-  const call = async <T>(method: string, params: unknown[], timeoutMs: number): Promise<T> => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
+  /** POSTs `body`: the HTTP status and text, or the transport's timeout and socket errors. */
+  const post = async (body: string, timeoutMs: number) => {
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
@@ -110,43 +164,67 @@ export function createJsonRpcTransport(rpcUrl: string, defaultTimeoutMs: number)
     }
     // A rate limit is the provider's answer even when it is dressed as a JSON-RPC error.
     if (status === 429) throw new JsonRpcHttpError(status, text, parseRetryAfter(retryAfter));
-    let answer: {
-      result?: unknown;
-      error?: { code?: number; message?: string; data?: unknown };
-    };
+    let parsed: unknown;
     try {
-      answer = JSON.parse(text) as typeof answer;
+      parsed = JSON.parse(text);
     } catch {
       throw new JsonRpcHttpError(status, text, parseRetryAfter(retryAfter));
     }
-    if (answer.error) {
-      const e = answer.error;
-      throw new JsonRpcError(Number(e.code ?? 0), String(e.message ?? 'RPC error'), e.data);
-    }
+    return { status, text, retryAfter, parsed };
+  };
+
+  const call = async <T>(method: string, params: unknown[], timeoutMs: number): Promise<T> => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
+    const { status, text, retryAfter, parsed } = await post(body, timeoutMs);
+    const answer = (parsed ?? {}) as RpcAnswerBody;
+    if (answer.error) throw errorOf(answer.error);
     if (status < 200 || status >= 300 || !('result' in answer))
       throw new JsonRpcHttpError(status, text, parseRetryAfter(retryAfter));
     return answer.result as T;
   };
 
+  const batch = async (calls: readonly RpcCall[], timeoutMs: number): Promise<RpcAnswer[]> => {
+    const firstId = nextId;
+    nextId += calls.length;
+    const body = JSON.stringify(
+      calls.map((c, i) => ({
+        jsonrpc: '2.0',
+        id: firstId + i,
+        method: c.method,
+        params: c.params,
+      })),
+    );
+    const { status, text, retryAfter, parsed } = await post(body, timeoutMs);
+    if (status >= 500) throw new JsonRpcHttpError(status, text, parseRetryAfter(retryAfter));
+    // A node that refuses batches says so with one error object (HTTP 200 or 4xx): JsonRpcBatchRefused.
+    return batchAnswers(parsed, firstId, calls.length);
+  };
+
+  /**
+   * undici's own timeouts tick every half second; the budget is exact with one native timer,
+   * and undici's timeouts (the same value) free the connection soon after.
+   */
+  const withTimer = <T>(timeoutMs: number, run: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ChainTimeoutError(timeoutMs)), timeoutMs);
+      run().then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
+
   return {
-    /**
-     * undici's own timeouts tick every half second; the budget is exact with one native timer,
-     * and undici's timeouts (the same value) free the connection soon after.
-     */
     send<T>(method: string, params: unknown[], timeoutMs = defaultTimeoutMs): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new ChainTimeoutError(timeoutMs)), timeoutMs);
-        call<T>(method, params, timeoutMs).then(
-          (value) => {
-            clearTimeout(timer);
-            resolve(value);
-          },
-          (err: unknown) => {
-            clearTimeout(timer);
-            reject(err instanceof Error ? err : new Error(String(err)));
-          },
-        );
-      });
+      return withTimer(timeoutMs, () => call<T>(method, params, timeoutMs));
+    },
+    sendBatch(calls: readonly RpcCall[], timeoutMs = defaultTimeoutMs): Promise<RpcAnswer[]> {
+      return withTimer(timeoutMs, () => batch(calls, timeoutMs));
     },
     destroy(): void {
       void pool.destroy();

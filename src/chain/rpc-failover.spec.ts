@@ -94,6 +94,36 @@ describe(RpcFailover.name, () => {
     await Promise.all(nodes.splice(0).map((n) => n.close()));
   });
 
+  it('sends a JSON-RPC batch to the next URL when the first fails it or rate-limits one of its calls', async () => {
+    const down = await start((_body, res) => res.writeHead(502).end('bad gateway'));
+    const limitedInBatch = await start((body, res) => {
+      const calls = body as unknown as Body[];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify([
+          { jsonrpc: '2.0', id: calls[0].id, result: '0x14a34' },
+          { jsonrpc: '2.0', id: calls[1].id, error: { code: -32005, message: 'limit exceeded' } },
+        ]),
+      );
+    });
+    const healthy = await start((body, res) => {
+      const calls = body as unknown as Body[];
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(calls.map((c) => ({ jsonrpc: '2.0', id: c.id, result: '0x1' }))));
+    });
+    const rpc = failover([down.url, limitedInBatch.url, healthy.url]);
+    const answers = await rpc.sendBatch([
+      { method: 'eth_chainId', params: [] },
+      { method: 'eth_blockNumber', params: [] },
+    ]);
+    expect(answers).toEqual([
+      { ok: true, result: '0x1' },
+      { ok: true, result: '0x1' },
+    ]);
+    expect([down.calls(), limitedInBatch.calls(), healthy.calls()]).toEqual([1, 1, 1]);
+    expect(rpc.status().inUse).toBe(healthy.origin);
+  });
+
   it('answers through the second URL while the first answers 429, honouring Retry-After', async () => {
     const first = await start(rateLimited('30'));
     const second = await start(chainId);

@@ -22,6 +22,8 @@ import {
   JsonRpcError,
   JsonRpcHttpError,
   JsonRpcTransport,
+  RpcAnswer,
+  RpcCall,
 } from './json-rpc-http';
 import { RecentCounts } from './recent-counts';
 
@@ -116,7 +118,43 @@ export class RpcFailover implements JsonRpcTransport {
     this.lastAnswered = this.endpoints[0];
   }
 
-  async send<T>(method: string, params: unknown[], timeoutMs = this.options.timeoutMs): Promise<T> {
+  send<T>(method: string, params: unknown[], timeoutMs = this.options.timeoutMs): Promise<T> {
+    return this.firstAnswer(
+      timeoutMs,
+      (transport, share) => transport.send<T>(method, params, share),
+      async (endpoint, error, first, deadline) => {
+        // A resend of a signed transaction the previous URL may have taken: same hash, landed.
+        if (first || method !== 'eth_sendRawTransaction') return undefined;
+        const hash = await this.alreadyHeld(endpoint, params, error, deadline);
+        return hash as T | undefined;
+      },
+    );
+  }
+
+  /**
+   * A JSON-RPC batch on the first URL that answers it. A URL whose answer holds a rate-limit error
+   * for any call failed as a whole (the batch goes to the next URL); other errors are answers.
+   */
+  sendBatch(calls: readonly RpcCall[], timeoutMs = this.options.timeoutMs): Promise<RpcAnswer[]> {
+    return this.firstAnswer(timeoutMs, async (transport, share) => {
+      const answers = await transport.sendBatch(calls, share);
+      const limited = answers.find((a) => !a.ok && isProviderFailure(a.error));
+      if (limited && !limited.ok) throw limited.error;
+      return answers;
+    });
+  }
+
+  /** Tries each URL in turn until one answers (an error it answers is thrown as is). */
+  private async firstAnswer<T>(
+    timeoutMs: number,
+    attempt: (transport: JsonRpcTransport, shareMs: number) => Promise<T>,
+    onAnsweredError?: (
+      endpoint: Endpoint,
+      error: unknown,
+      first: boolean,
+      deadline: number,
+    ) => Promise<T | undefined>,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     const order = this.order(Date.now());
     let lastError: unknown;
@@ -127,17 +165,14 @@ export class RpcFailover implements JsonRpcTransport {
       const share = Math.max(1, Math.floor(left / (order.length - i)));
       const attemptStarted = Date.now();
       try {
-        const result = await endpoint.transport.send<T>(method, params, share);
+        const result = await attempt(endpoint.transport, share);
         this.answered(endpoint);
         return result;
       } catch (error) {
         if (!isProviderFailure(error)) {
           this.answered(endpoint);
-          // A resend of a signed transaction the previous URL may have taken: same hash, landed.
-          if (i > 0 && method === 'eth_sendRawTransaction') {
-            const hash = await this.alreadyHeld(endpoint, params, error, deadline);
-            if (hash) return hash as T;
-          }
+          const instead = await onAnsweredError?.(endpoint, error, i === 0, deadline);
+          if (instead !== undefined) return instead;
           throw error;
         }
         this.failed(endpoint, error, attemptStarted);

@@ -8,8 +8,10 @@ import { formatEther, getAddress, isAddress, JsonRpcProvider, parseEther } from 
 import { resolve } from 'node:path';
 import { redactUrl } from '../chain/chain-connection';
 import { CliUsageError } from './cli-usage';
+import type { StandaloneResult } from './standalone-commands';
+import type { OperatorAuditWriter } from './standalone-database';
 import { readDeployerKey } from './deploy-command';
-import { configuredAttester } from './verify-network-command';
+import { configuredAttester } from './attester-key-commands';
 
 const MINED_TIMEOUT_MS = 120_000;
 
@@ -59,13 +61,18 @@ export function parseFundArgs(args: string[]): FundArgs {
   };
 }
 
+/** Funds the attester; `audit` records it in the operator audit (`attester.funded`). */
 export async function attesterFundCommand(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ exitCode: number; output: string }> {
+  audit?: OperatorAuditWriter,
+): Promise<StandaloneResult> {
   const options = parseFundArgs(args);
   const to = options.to ?? configuredAttester(env);
-  if (!to) throw new CliUsageError('--to is required when ATTESTER_PRIVATE_KEY is not set');
+  if (!to)
+    throw new CliUsageError(
+      '--to is required when no attester is configured (ATTESTER_PRIVATE_KEY, or ATTESTER_SIGNER=pkcs11 with its PKCS11_* settings)',
+    );
   const { wallet, warnings } = readDeployerKey(options.fromKeyFile, 'funding');
   const provider = new JsonRpcProvider(options.rpc, undefined, { staticNetwork: true });
   try {
@@ -82,8 +89,15 @@ export async function attesterFundCommand(
       txHash: tx.hash,
       balanceEth,
     };
-    if (options.json) return { exitCode: 0, output: `${JSON.stringify(result)}\n` };
+    const unrecorded = await audit?.({
+      type: 'attester.funded',
+      target: { type: 'attester', id: to },
+      data: { from: wallet.address, amountEth: result.amountEth, txHash: tx.hash, balanceEth },
+    });
+    const onStderr = unrecorded ? { warnings: [unrecorded] } : {};
+    if (options.json) return { exitCode: 0, output: `${JSON.stringify(result)}\n`, ...onStderr };
     return {
+      ...onStderr,
       exitCode: 0,
       output:
         warnings.map((w) => `WARNING: ${w}\n`).join('') +

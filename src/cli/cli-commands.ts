@@ -14,6 +14,7 @@ export { parseFlags, splitCommand, USAGE } from './cli-usage';
 import { runAttestCommand } from './attest-commands';
 import { runCredentialCommand } from './credential-commands';
 import { runIssuerCommand } from './issuer-commands';
+import { listOperatorChanges } from '../audit/operator-audit';
 
 export { CliUsageError };
 
@@ -124,6 +125,23 @@ export async function runCommand(
           accountId: user.accountId,
         })),
       };
+    }
+    case 'audit list': {
+      const limit = flags.limit === undefined ? 50 : Number(flags.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+        throw new CliUsageError('--limit must be a whole number from 1 to 1000');
+      let since: Date | undefined;
+      if (flags.since !== undefined) {
+        since = new Date(/^\d+$/.test(flags.since) ? Number(flags.since) * 1000 : flags.since);
+        if (Number.isNaN(since.getTime()))
+          throw new CliUsageError('--since must be unix seconds or an ISO 8601 date');
+      }
+      const items = await listOperatorChanges(app.get(DataSource), {
+        type: flags.type,
+        since,
+        limit,
+      });
+      return { items };
     }
     default: {
       const result =

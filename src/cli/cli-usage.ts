@@ -18,7 +18,7 @@ export const CREDENTIAL_USAGE = `  credentials issue --wallet W [--expires-in SE
                                         after a revocation the previous root stops verifying)
   revoke-session --wallet W             (the attester ends the wallet's session on chain)
   attest --kind account|country --wallet W [--country XX] [--expires-in SECONDS]
-                                        (devnet: the test attester attests and indexes; prints the uid)
+                                        (devnet: the test attester attests, its resolver indexes; prints the uid)
   attest revoke --uid U                 (devnet: the test attester revokes the attestation)
 
   issuers list                          (the credential issuers POST /verify accepts, with their keys)
@@ -35,6 +35,10 @@ export const USAGE = `Usage: npm run cli -- [--require-database-url] <command> [
   set-quota --email EMAIL --per-month N         (N = 0 removes the override)
   users reset-mfa --email EMAIL         (removes the user's authenticator and recovery codes: a
                                         lost device; the password alone then signs in; audited)
+  audit list [--type T] [--since T] [--limit N]
+                                        (the operators' changes, newest first: those of no account
+                                        (issuers, sanctions, attester, secrets) and those to an
+                                        account (its audit trail has them too); T: unix s or ISO 8601)
 ${CREDENTIAL_USAGE}
   keys generate [--out-dir D] [--json]  (issuer and attester key pairs, no database or config;
                                         --out-dir writes the private keys to files, mode 0600)
@@ -45,24 +49,34 @@ ${CREDENTIAL_USAGE}
          [--test-token | --token ADDRESS] [--initial-price 3000] [--seed-liquidity [--seed-weth 0.1]] [--json]
                                         (no database or config: deploys our contracts on the chain
                                         F describes, writes their addresses back into F; resumable)
-  sanctions add|remove|list [ADDRESS] [--rpc URL] [--network-file F]
-                                        (no database: the devnet's sanctions oracle, signed by its
-                                        owner, devnet account 0 or ATTESTER_PRIVATE_KEY)
+  sanctions add|remove|list [ADDRESS] [--rpc URL] [--network-file F] [--owner-key-file K]
+                                        (the devnets' sanctions oracle, signed by its owner: the key
+                                        in K, else devnet account 0; add/remove audited)
+  safe create --owners A,B,C --threshold 2 [--salt-nonce N] [--rpc URL] [--from-key-file K] [--json]
+                                        (no database or config: a Safe v1.4.1 through the canonical
+                                        factory; prints its address; paid by K, else devnet account 0)
+  Commands that send to the chain use --rpc, else CHAIN_RPC_URL, else the devnet of the service
+  running with this DATA_DIR ($DATA_DIR/devnet.json), else DEVNET_PORT; stderr names the URL.
   migrate                               (database settings only: runs the pending migrations once
                                         and exits; for replicas started with DATABASE_MIGRATIONS=off)
   attester fund --rpc URL --from-key-file F --amount-eth ETH [--to ADDRESS] [--json]
                                         (sends ETH from the key in F to the attester: by default the
-                                        address of ATTESTER_PRIVATE_KEY; waits until mined)
+                                        configured attester's address; waits until mined)
+  attester address [--json]             (the attester's address whatever signs for it: the key, or
+                                        the PKCS#11 token's with ATTESTER_SIGNER=pkcs11; the standby's)
+  attester keygen [--standby] [--json]  (ATTESTER_SIGNER=pkcs11: the token generates a secp256k1 key
+                                        labelled PKCS11_KEY_LABEL, non-extractable; prints its address)
   zk ceremony init --out 0000.zkey (--ptau F | --new-ptau F) [--r1cs F]
   zk ceremony contribute --in N.zkey --out N+1.zkey --name NAME [--entropy TEXT]
   zk ceremony verify --in N.zkey --ptau F [--r1cs F]
   zk ceremony finalize --in N.zkey --beacon HEX [--iterations 10] --out final.zkey --vkey F
                                         (no database or config: the circuit's phase-2 trusted setup,
-                                        docs/operators.md; verify exits 1 when the chain is invalid)`;
+                                        docs/operators/compliance-operations.md; verify 1 when the chain is invalid)`;
 
 /**
  * `credentials <verb>`, `keys <verb>`, `users <verb>`, `attester <verb>`, `sanctions <verb>`,
- * `issuers <verb>` and `attest revoke` are commands of two words, `zk ceremony <verb>` of three;
+ * `issuers <verb>`, `audit <verb>`, `safe <verb>` and `attest revoke` are commands of two words,
+ * `zk ceremony <verb>` of three;
  * every other is one word.
  */
 export function splitCommand(argv: string[]): { command: string; args: string[] } {
@@ -70,9 +84,17 @@ export function splitCommand(argv: string[]): { command: string; args: string[] 
   if (first === 'zk' && rest[0] === 'ceremony' && rest[1] && !rest[1].startsWith('--'))
     return { command: `zk ceremony ${rest[1]}`, args: rest.slice(2) };
   if (
-    ['credentials', 'keys', 'users', 'attester', 'sanctions', 'attest', 'issuers'].includes(
-      first,
-    ) &&
+    [
+      'credentials',
+      'keys',
+      'users',
+      'attester',
+      'sanctions',
+      'attest',
+      'issuers',
+      'audit',
+      'safe',
+    ].includes(first) &&
     rest[0] &&
     !rest[0].startsWith('--')
   )

@@ -1,5 +1,6 @@
 /**
  * `npm run cli -- deploy --rpc URL --network-file F --deployer-key-file K [--attester ADDRESS]
+ * [--authorizer ADDRESS[,ADDRESS]] (hook v3's authorizers; default the file's, else the attester)
  * [--test-token | --token ADDRESS] [--initial-price 3000] [--seed-liquidity [--seed-weth 0.1]]
  * [--json]`: deploys OUR contracts (src/chain/deployment/deployment-executor.ts) on the network F
  * describes and records them in F (written atomically after every transaction, so an interrupted
@@ -25,6 +26,8 @@ import {
 } from '../chain/deployment/network-file-io';
 import { parseDecimal, priceFromSqrtPriceX96 } from '../chain/deployment/pool-math';
 import { createJsonRpcTransport } from '../chain/json-rpc-http';
+import type { StandaloneResult } from './standalone-commands';
+import type { OperatorAuditWriter } from './standalone-database';
 import { CliUsageError } from './cli-usage';
 
 /** Public RPCs can be slow; an operator waits longer than a request does. */
@@ -35,6 +38,7 @@ export interface DeployArgs {
   networkFile: string;
   deployerKeyFile: string;
   attester?: string;
+  authorizers?: string[];
   token?: TokenRequest;
   initialPrice?: string;
   seed: boolean;
@@ -47,6 +51,7 @@ const VALUE_FLAGS = [
   'network-file',
   'deployer-key-file',
   'attester',
+  'authorizer',
   'token',
   'initial-price',
   'seed-weth',
@@ -74,6 +79,9 @@ export function parseDeployArgs(args: string[]): DeployArgs {
   for (const name of ['attester', 'token'] as const)
     if (values[name] !== undefined && !isAddress(values[name]))
       throw new CliUsageError(`--${name} must be an address`);
+  const authorizers = values.authorizer?.split(',').map((a) => a.trim());
+  if (authorizers?.some((a) => !isAddress(a)))
+    throw new CliUsageError('--authorizer must be an address, or addresses separated by commas');
   if (switches.has('test-token') && values.token)
     throw new CliUsageError('--test-token and --token exclude each other');
   for (const name of ['initial-price', 'seed-weth'] as const) {
@@ -91,6 +99,7 @@ export function parseDeployArgs(args: string[]): DeployArgs {
     networkFile: resolve(values['network-file']!),
     deployerKeyFile: resolve(values['deployer-key-file']!),
     attester: values.attester && getAddress(values.attester),
+    authorizers: authorizers?.map((a) => getAddress(a)),
     token: values.token
       ? { kind: 'existing', address: getAddress(values.token) }
       : switches.has('test-token')
@@ -230,7 +239,14 @@ function report(result: DeployComplianceResult, networkFile: string, rpc: string
   return `${lines.join('\n')}\n`;
 }
 
-export async function deployCommand(args: string[]): Promise<{ exitCode: number; output: string }> {
+/**
+ * Runs `deploy`; `audit` records an attester rotation it made (registryAttester with an earlier
+ * attester revoked: `attester.rotated`) in the operator audit.
+ */
+export async function deployCommand(
+  args: string[],
+  audit?: OperatorAuditWriter,
+): Promise<StandaloneResult> {
   const options = parseDeployArgs(args);
   const { wallet, warnings } = readDeployerKey(options.deployerKeyFile);
   const file = readOperatorNetworkFile(options.networkFile);
@@ -242,6 +258,7 @@ export async function deployCommand(args: string[]): Promise<{ exitCode: number;
       file,
       deployer: wallet,
       attester: options.attester,
+      authorizers: options.authorizers,
       token: options.token,
       initialPrice: options.initialPrice,
       seed: options.seed ? { weth: options.seedWeth } : null,
@@ -251,12 +268,31 @@ export async function deployCommand(args: string[]): Promise<{ exitCode: number;
       writeNetworkFileAtomically(options.networkFile, result.file);
     const exitCode = result.outcome === 'refused' ? 1 : 0;
     const warningLines = warnings.map((w) => `warning: ${w}\n`).join('');
+    const revoked = result.executed.find((s) => s.step === 'registryAttesterRevoke');
+    const unrecorded =
+      revoked && result.target
+        ? await audit?.({
+            type: 'attester.rotated',
+            target: { type: 'attester', id: result.target.attester },
+            data: {
+              previous: result.target.previousAttester,
+              registry: result.target.contracts.complianceRegistry.address,
+              txHash: revoked.transactionHash,
+            },
+          })
+        : undefined;
+    const onStderr = unrecorded ? { warnings: [unrecorded] } : {};
     if (options.json)
       return {
         exitCode,
         output: `${JSON.stringify({ networkFile: options.networkFile, warnings, ...summary(result) })}\n`,
+        ...onStderr,
       };
-    return { exitCode, output: warningLines + report(result, options.networkFile, rpc) };
+    return {
+      exitCode,
+      output: warningLines + report(result, options.networkFile, rpc),
+      ...onStderr,
+    };
   } finally {
     transport.destroy();
   }

@@ -1,4 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { recordOperatorChange, type OperatorEventType } from '../audit/operator-audit';
 import { AttesterService } from '../compliance/sessions/attester.service';
 import {
   IssuerCommandError,
@@ -52,16 +54,40 @@ export async function runIssuerCommand(
   flags: Record<string, string>,
 ): Promise<Record<string, unknown> | undefined> {
   const issuers = app.get(IssuersService);
+  /** Every change to the issuers POST /verify trusts is in the operator audit. */
+  const audited = async <T extends object>(
+    type: OperatorEventType,
+    name: string,
+    result: T,
+    data: Record<string, unknown> = {},
+  ): Promise<T> => {
+    await recordOperatorChange(app.get(DataSource), {
+      type,
+      target: { type: 'issuer', id: name },
+      data,
+    });
+    return result;
+  };
   try {
     switch (command) {
       case 'issuers list':
         return { issuers: await issuers.list() };
       case 'issuers add':
-        return { issuer: await issuers.add(issuerName(flags), publicKey(flags), validity(flags)) };
-      case 'issuers rotate':
-        return {
-          issuer: await issuers.rotate(issuerName(flags), publicKey(flags), validity(flags)),
-        };
+      case 'issuers rotate': {
+        const name = issuerName(flags);
+        const key = publicKey(flags);
+        const valid = validity(flags);
+        const issuer =
+          command === 'issuers add'
+            ? await issuers.add(name, key, valid)
+            : await issuers.rotate(name, key, valid);
+        return audited(
+          command === 'issuers add' ? 'issuer.added' : 'issuer.rotated',
+          name,
+          { issuer },
+          { publicKey: flags['public-key'], ...valid },
+        );
+      }
       case 'issuers revoke': {
         const name = issuerName(flags);
         const issuer = await issuers.revoke(name);
@@ -73,7 +99,12 @@ export async function runIssuerCommand(
             wallet,
             ...(await app.get(AttesterService).revoke(wallet, 'issuer_revoked')),
           });
-        return { issuer, sessionsRevoked };
+        return audited(
+          'issuer.revoked',
+          name,
+          { issuer, sessionsRevoked },
+          { sessionsRevoked: sessionsRevoked.length },
+        );
       }
       default:
         return undefined;

@@ -8,9 +8,11 @@ import { mintStandaloneCredential, proveCredential } from '../compliance/zk/proo
 import { verifyComplianceProof } from '../compliance/zk/verify-compliance-proof';
 import { loadComplianceVerificationKey } from '../compliance/zk/zk-artifacts';
 import { complianceConfig } from '../config/compliance.config';
+import { receiptsConfig } from '../config/receipts.config';
 import { CliUsageError } from './cli-usage';
 import { splitCommand } from './cli-commands';
 import { generateKeys, KEY_FILES, keysGenerate, parseKeysArgs } from './keys-command';
+import { parseEs256PrivateKey } from '../config/es256-key';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -95,6 +97,7 @@ describe('keys generate', () => {
         issuerPrivateKey: env.ZK_ISSUER_PRIVATE_KEY,
         attesterPrivateKey: env.ATTESTER_PRIVATE_KEY,
       });
+      expect(receiptsConfig().signingKey).toMatchObject({ pkcs8: env.RECEIPT_SIGNING_KEY });
     } finally {
       process.env = saved;
     }
@@ -107,6 +110,7 @@ describe('keys generate', () => {
       'ZK_ISSUER_PRIVATE_KEY',
       'ZK_ISSUER_PUBLIC_KEY',
       'ATTESTER_PRIVATE_KEY',
+      'RECEIPT_SIGNING_KEY',
     ]);
     expect(formatIssuerPublicKey(await issuerPublicKeyOf(env.ZK_ISSUER_PRIVATE_KEY))).toBe(
       env.ZK_ISSUER_PUBLIC_KEY,
@@ -123,8 +127,11 @@ describe('keys generate', () => {
       'ZK_ISSUER_PUBLIC_KEY',
       'ATTESTER_PRIVATE_KEY',
       'attesterAddress',
+      'RECEIPT_SIGNING_KEY',
+      'receiptKeyId',
     ]);
     expect(new Wallet(out.ATTESTER_PRIVATE_KEY).address).toBe(out.attesterAddress);
+    expect(parseEs256PrivateKey(out.RECEIPT_SIGNING_KEY)?.kid).toBe(out.receiptKeyId);
   });
 
   it('--out-dir: private keys in owner-only files, never on stdout; never overwritten', async () => {
@@ -137,10 +144,14 @@ describe('keys generate', () => {
       const outDir = args[args.indexOf('--out-dir') + 1];
       const issuer = envOf(readFileSync(join(outDir, KEY_FILES.issuer), 'utf8'));
       const attester = envOf(readFileSync(join(outDir, KEY_FILES.attester), 'utf8'));
+      const receipts = envOf(readFileSync(join(outDir, KEY_FILES.receipts), 'utf8'));
       for (const file of Object.values(KEY_FILES))
         expect(statSync(join(outDir, file)).mode & 0o777).toBe(0o600);
       expect(Object.keys(issuer)).toEqual(['ZK_ISSUER_PRIVATE_KEY', 'ZK_ISSUER_PUBLIC_KEY']);
       expect(Object.keys(attester)).toEqual(['ATTESTER_PRIVATE_KEY']);
+      expect(Object.keys(receipts)).toEqual(['RECEIPT_SIGNING_KEY']);
+      expect(out).not.toContain(receipts.RECEIPT_SIGNING_KEY);
+      expect(out).toContain(parseEs256PrivateKey(receipts.RECEIPT_SIGNING_KEY)!.kid);
       expect(out).not.toContain(issuer.ZK_ISSUER_PRIVATE_KEY.slice(2));
       expect(out).not.toContain(attester.ATTESTER_PRIVATE_KEY.slice(2));
       expect(out).not.toMatch(/PRIVATE_KEY=/);

@@ -7,10 +7,14 @@ import type * as NetworkLoader from '../chain/network/network-loader';
 import { CliUsageError, parseFlags, splitCommand, USAGE } from './cli-usage';
 import { defaultDatabaseRefusal, REQUIRE_DATABASE_URL_FLAG } from './default-database-guard';
 import { STANDALONE_COMMANDS } from './standalone-commands';
+import { CHAIN_COMMANDS, serviceChain, serviceChainNotice } from './service-chain';
 import { refuseUnsupportedRuntime } from '../bootstrap/supported-runtime';
+import { loadSecretFiles } from '../config/secret-files';
 
 async function main(argv: string[]): Promise<number> {
   refuseUnsupportedRuntime();
+  // The service's NAME_FILE secrets (DATABASE_URL_FILE, ATTESTER_PRIVATE_KEY_FILE...) as it reads them.
+  loadSecretFiles();
   const refusal = defaultDatabaseRefusal(process.env, argv);
   const { command, args } = splitCommand(argv.filter((a) => a !== REQUIRE_DATABASE_URL_FLAG));
   if (!command || command === '--help') {
@@ -19,8 +23,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const standalone = STANDALONE_COMMANDS[command];
   if (standalone) {
-    const { exitCode, output } = await standalone(args);
+    const { exitCode, output, notice, warnings = [] } = await standalone(args);
+    if (notice) process.stderr.write(notice);
     process.stdout.write(output);
+    for (const warning of warnings) process.stderr.write(`${warning}\n`);
     return exitCode;
   }
   if (refusal) {
@@ -38,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
     require('../chain/network/network-loader') as typeof NetworkLoader;
   /* eslint-enable @typescript-eslint/no-require-imports */
   validateConfiguration([checkConfiguredNetworkFile]);
+  if (CHAIN_COMMANDS.has(command))
+    process.stderr.write(serviceChainNotice(serviceChain(process.env)));
   const app = await NestFactory.createApplicationContext(CliModule, {
     logger: ['error'],
     abortOnError: false,

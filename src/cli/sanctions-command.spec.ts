@@ -1,17 +1,25 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CliUsageError } from './cli-usage';
 import { parseSanctionsArgs } from './sanctions-command';
 
 describe('sanctions add|remove|list: arguments', () => {
   const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
+  // A DATA_DIR where no service recorded its devnet.
+  const DATA_DIR = mkdtempSync(join(tmpdir(), 'cgk-sanctions-args-'));
+  afterAll(() => rmSync(DATA_DIR, { recursive: true, force: true }));
+
   it('takes the address, and defaults to the embedded devnet RPC and the shipped devnet file', () => {
-    expect(parseSanctionsArgs('add', [wallet.toLowerCase()], {})).toEqual({
+    expect(parseSanctionsArgs('add', [wallet.toLowerCase()], { DATA_DIR })).toEqual({
       verb: 'add',
       address: wallet,
       rpc: 'http://127.0.0.1:8545',
+      rpcSource: expect.stringContaining('the embedded devnet default port'),
       networkFile: undefined,
     });
-    expect(parseSanctionsArgs('list', [], { DEVNET_PORT: '9545' }).rpc).toBe(
+    expect(parseSanctionsArgs('list', [], { DATA_DIR, DEVNET_PORT: '9545' }).rpc).toBe(
       'http://127.0.0.1:9545',
     );
     expect(

@@ -16,7 +16,8 @@ import { createJsonRpcTransport, JsonRpcTransport } from '../chain/json-rpc-http
 import { attesterLowBalanceWeiOf } from '../config/compliance.config';
 import { readNetworkFileAt } from '../chain/network/network-loader';
 import { DEPLOY_HINT } from '../chain/network/network-probes';
-import { mismatchLines, verifyNetwork } from '../chain/network/verify-network';
+import { mismatchLines, verifyNetwork, warningLines } from '../chain/network/verify-network';
+import { configuredAttester } from './attester-key-commands';
 import { CliUsageError } from './cli-usage';
 
 /** Public RPCs can be slow; an operator waits longer than a request does. */
@@ -46,15 +47,6 @@ export function parseVerifyNetworkArgs(args: string[]): VerifyNetworkArgs {
   return { rpc: values.rpc, networkFile: resolve(values['network-file']), json };
 }
 
-/** The address of ATTESTER_PRIVATE_KEY when it is set (never the key itself in a message). */
-export function configuredAttester(env: NodeJS.ProcessEnv): string | undefined {
-  const key = env.ATTESTER_PRIVATE_KEY?.trim();
-  if (!key) return undefined;
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key))
-    throw new CliUsageError('ATTESTER_PRIVATE_KEY must be 0x followed by 64 hex characters');
-  return new Wallet(key).address;
-}
-
 /** Runs the check; returns the exit code and what to print on stdout. */
 export async function verifyNetworkCommand(
   args: string[],
@@ -66,7 +58,14 @@ export async function verifyNetworkCommand(
   const transport = createJsonRpcTransport(rpc, RPC_TIMEOUT_MS);
   const chain = `the chain at ${redactUrl(rpc)}`;
   try {
-    const result = await verifyNetwork(transport, file, { attester }).catch((err: unknown) => {
+    // Hook v3: the hook must accept the key the service signs authorizations with (its own
+    // AUTHORIZER_PRIVATE_KEY, else the attester's, as the service defaults outside production).
+    const authorizerKey = env.AUTHORIZER_PRIVATE_KEY?.trim();
+    const authorizer = /^0x[0-9a-fA-F]{64}$/.test(authorizerKey ?? '')
+      ? new Wallet(authorizerKey!).address
+      : undefined;
+    const options = authorizer ? { attester, authorizer } : { attester };
+    const result = await verifyNetwork(transport, file, options).catch((err: unknown) => {
       if (!isTransportFailure(err)) throw err;
       throw new Error(
         `Cannot verify ${networkFile}: ${chain} did not answer (${(err as Error).message})`,
@@ -79,7 +78,11 @@ export async function verifyNetworkCommand(
         exitCode,
         output: `${JSON.stringify({ networkFile, attester, ...result, ...(funds && { attesterFunds: funds }) })}\n`,
       };
-    const warning = funds?.low ? `${lowBalanceWarning(attester!, funds, rpc)}\n` : '';
+    const warning =
+      (funds?.low ? `${lowBalanceWarning(attester!, funds, rpc)}\n` : '') +
+      warningLines(result)
+        .map((line) => `WARNING: ${line}\n`)
+        .join('');
     if (result.ok)
       return {
         exitCode,
@@ -88,13 +91,13 @@ export async function verifyNetworkCommand(
           '  every address has code, hook flags exact, WETH is token0, hook wiring, pool initialized' +
           `${attester ? `, attester ${attester} registered` : ''}\n${warning}`,
       };
-    const lines = mismatchLines(result);
-    if (warning) lines.push(warning.trimEnd());
+    const mismatches = mismatchLines(result);
+    const lines = warning ? [...mismatches, ...warning.trimEnd().split('\n')] : mismatches;
     const undeployed = lines.some((line) => line.endsWith(DEPLOY_HINT));
     return {
       exitCode,
       output:
-        `MISMATCH: ${networkFile} does not match ${chain}: ${lines.length} of ${result.checks.length} checks failed\n` +
+        `MISMATCH: ${networkFile} does not match ${chain}: ${mismatches.length} of ${result.checks.length} checks failed\n` +
         `${lines.join('\n')}\n` +
         (undeployed
           ? `To deploy: npm run cli -- deploy --rpc ${redactUrl(rpc)} --network-file ${networkFile} --deployer-key-file <file>\n`

@@ -39,8 +39,12 @@ const FLAGS: Record<Verb, string[]> = {
   finalize: ['in', 'out', 'vkey', 'beacon', 'iterations'],
 };
 
-/** The smallest powers of tau snarkjs accepts for phase 2 (2^12), as `npm run zk:build` uses. */
-const MIN_POWER = 12;
+/**
+ * Where the search for a phase 1's power starts: the circuit's own size decides (snarkjs makes a
+ * phase 2 from any prepared ptau that covers the circuit; one constraint and one public output
+ * take 2^2).
+ */
+const MIN_POWER = 1;
 
 type Logger = {
   info: (...a: unknown[]) => void;

@@ -1,6 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AuthController } from '../auth/login/auth.controller';
+import { AttestationsController } from './attestations/attestations.controller';
 import { ERROR_CATALOGUE, ErrorCode } from '../common/errors/error-catalogue';
 import { HealthController } from '../health/health.controller';
 import { OnboardingController } from './onboarding/onboarding.controller';
@@ -31,12 +32,13 @@ function routesOf(controllers: Controller[]): Set<string> {
 
 const ROUTES = routesOf([
   OnboardingController,
+  AttestationsController,
   VerificationController,
   AuthController,
   HealthController,
 ]);
 const mentioned = (hint: string) =>
-  [...hint.matchAll(/\b(GET|POST) (\/[\w/-]+)/g)].map((m) => `${m[1]} ${m[2]}`);
+  [...hint.matchAll(/\b(GET|POST) (\/[\w/:-]+\w)/g)].map((m) => `${m[1]} ${m[2]}`);
 
 describe('Hints of spec §7 rule 1 and of the compliance codes', () => {
   it('serves the onboarding and verify paths of spec §4, unversioned and under /api/v1', () => {
@@ -58,7 +60,9 @@ describe('Hints of spec §7 rule 1 and of the compliance codes', () => {
   ])('%s points to %j, and those routes exist', (code, expected) => {
     const hint = ERROR_CATALOGUE[code].hint;
     expect(mentioned(hint)).toEqual(expect.arrayContaining(expected));
-    for (const route of mentioned(hint)) expect(ROUTES).toContain(route);
+    // The DeFi routes (/defi/...) live in a module above this one; the e2e hint specs follow them.
+    for (const route of mentioned(hint).filter((r) => !/ \/defi\//.test(r)))
+      expect(ROUTES).toContain(route);
   });
 
   it('says "demo mode" for the rebinding hint and "test network" / "production" for the session hint', () => {

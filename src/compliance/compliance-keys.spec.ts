@@ -26,7 +26,8 @@ describe(ComplianceKeys.name, () => {
   it('loads the public test-network key material in demo mode', () => {
     const keys = load();
     expect(keys.issuerPublicKey).toEqual(DEVNET_ISSUER_PUBLIC_KEY);
-    expect(new Wallet(keys.attesterPrivateKey).address).toBe(
+    const { primary } = keys.attesterKeys;
+    expect('privateKey' in primary && new Wallet(primary.privateKey).address).toBe(
       '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
     );
     expect(keys.verificationKey.nPublic).toBe(PUBLIC_SIGNAL_COUNT);
@@ -40,7 +41,7 @@ describe(ComplianceKeys.name, () => {
       ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       ATTESTER_PRIVATE_KEY: attester,
     });
-    expect(keys.attesterPrivateKey).toBe(attester);
+    expect(keys.attesterKeys).toEqual({ primary: { privateKey: attester } });
     expect(keys.issuerPublicKey).toEqual(DEVNET_ISSUER_PUBLIC_KEY);
   });
 

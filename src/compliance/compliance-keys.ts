@@ -1,9 +1,8 @@
 import { Provider } from '@nestjs/common';
-import { Wallet } from 'ethers';
 import { availableParallelism } from 'node:os';
-import { DEVNET_MNEMONIC } from '../chain/devnet/constants';
 import { complianceConfig, ComplianceConfig } from '../config/compliance.config';
 import { InvalidConfigError, invalidConfig } from '../config/env-reader';
+import { attesterKeySources, type AttesterKeySources } from './sessions/attester-key-sources';
 import {
   configuredIssuerPublicKey,
   loadComplianceVerificationKey,
@@ -14,15 +13,15 @@ import {
 
 /**
  * The compliance module's key material, loaded once from what the configuration names: the
- * Groth16 verification key (file), the credential issuer's public key, the attester's private key
- * (devnet account 0 by default on the test network), and the verifier pool size. A bad value
- * fails the boot with the variable's name.
+ * Groth16 verification key (file), the credential issuer's public key, where the attester keys
+ * are (ATTESTER_PRIVATE_KEY, devnet account 0 by default on the test network, or a PKCS#11
+ * token), and the verifier pool size. A bad value fails the boot with the variable's name.
  */
 export class ComplianceKeys {
   constructor(
     readonly verificationKey: Groth16VerificationKey,
     readonly issuerPublicKey: IssuerPublicKey,
-    readonly attesterPrivateKey: string,
+    readonly attesterKeys: AttesterKeySources,
     readonly zkVerifyThreads: number,
   ) {}
 
@@ -30,8 +29,7 @@ export class ComplianceKeys {
     return new ComplianceKeys(
       named('ZK_VERIFICATION_KEY_PATH', config.verificationKeyPath, loadComplianceVerificationKey),
       named('ZK_ISSUER_PUBLIC_KEY', config.issuerPublicKey, configuredIssuerPublicKey),
-      // Devnet account 0: the deployer and the registry's attester (design §4).
-      config.attesterPrivateKey ?? Wallet.fromPhrase(DEVNET_MNEMONIC).privateKey,
+      attesterKeySources(config),
       config.zkVerifyThreads ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
     );
   }
@@ -69,7 +67,7 @@ export function checkTrustedSetup(): void {
   if (isRepositoryTestSetup(vk))
     invalidConfig(
       'ZK_TEST_SETUP_ALLOWED',
-      `must be true to start in production with the repository's test trusted setup (${config.verificationKeyPath}: one local contributor, who could forge proofs). Run a ceremony (npm run cli -- zk ceremony, docs/operators.md) and point ZK_VERIFICATION_KEY_PATH at its key, or set ZK_TEST_SETUP_ALLOWED=true on a test network`,
+      `must be true to start in production with the repository's test trusted setup (${config.verificationKeyPath}: one local contributor, who could forge proofs). Run a ceremony (npm run cli -- zk ceremony, docs/operators/compliance-operations.md) and point ZK_VERIFICATION_KEY_PATH at its key, or set ZK_TEST_SETUP_ALLOWED=true on a test network`,
       process.env.ZK_TEST_SETUP_ALLOWED,
       undefined,
     );

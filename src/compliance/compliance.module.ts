@@ -3,9 +3,11 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AttestationActivationService } from './attestations/attestation-activation.service';
 import { AttestationReaderService } from './attestations/attestation-reader.service';
+import { AttestationIndex } from './attestations/attestation-index.service';
 import { AttestationSession } from './attestations/attestation-session.entity';
 import { AttestationsController } from './attestations/attestations.controller';
 import { SessionAdmission } from './session-admission';
+import { ActivationThrottle } from './activation/activation-throttle';
 import { ComplianceActivity } from './compliance-activity';
 import { CompliancePolicy } from './policy/compliance-policy.entity';
 import { CompliancePolicyController } from './policy/compliance-policy.controller';
@@ -31,6 +33,7 @@ import { ScreeningWatcher } from './screening/screening.watcher';
 import { AttesterHealthIndicator } from './sessions/attester.health';
 import { AttesterService } from './sessions/attester.service';
 import { RegistryConnection } from './sessions/registry-connection';
+import { RevocationRetry } from './sessions/revocation-retry';
 import { SessionsService } from './sessions/sessions.service';
 import { ProofVerifierService } from './verification/proof-verifier.service';
 import { VerificationController } from './verification/verification.controller';
@@ -62,11 +65,13 @@ import { WalletsModule } from './wallets/wallets.module';
   providers: [
     ComplianceActivity,
     SessionAdmission,
+    ActivationThrottle,
     complianceKeysProvider,
     RegistryConnection,
     AttesterService,
     AttesterHealthIndicator,
     AttesterBalanceMonitor,
+    RevocationRetry,
     SessionsService,
     SessionStatusService,
     SiweNoncesService,
@@ -92,6 +97,7 @@ import { WalletsModule } from './wallets/wallets.module';
       inject: [getDataSourceToken(), AttestationRevocationCheck],
     },
     ScreeningWatcher,
+    AttestationIndex,
     AttestationReaderService,
     AttestationActivationService,
     CompliancePolicyService,

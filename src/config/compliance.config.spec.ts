@@ -15,6 +15,14 @@ const VARS = [
   'ATTESTER_MAX_FEE_GWEI',
   'ATTESTER_REPLACE_AFTER_MS',
   'ATTESTER_LOW_BALANCE_ETH',
+  'ATTESTER_SIGNER',
+  'ATTESTER_STANDBY_PRIVATE_KEY',
+  'PKCS11_MODULE',
+  'PKCS11_TOKEN_LABEL',
+  'PKCS11_PIN',
+  'PKCS11_KEY_LABEL',
+  'PKCS11_STANDBY_KEY_LABEL',
+  'REVOCATION_RETRY_MS',
 ];
 
 /** Any syntactically valid issuer key: config does not parse it (ComplianceKeys does). */
@@ -117,5 +125,90 @@ describe('complianceConfig', () => {
     expect(() => withEnv({ ATTESTER_PRIVATE_KEY: secretish }, () => complianceConfig())).toThrow(
       /<redacted>/,
     );
+  });
+
+  describe('the attester signer (issue 58)', () => {
+    const PKCS11 = {
+      ATTESTER_SIGNER: 'pkcs11',
+      PKCS11_MODULE: '/usr/lib/softhsm/libsofthsm2.so',
+      PKCS11_TOKEN_LABEL: 'cgk',
+      PKCS11_PIN: '1234',
+      PKCS11_KEY_LABEL: 'attester',
+    };
+    const production = {
+      APP_MODE: 'production',
+      SIWE_DOMAIN: 'a.example.com',
+      ZK_ISSUER_PUBLIC_KEY: ISSUER,
+    };
+
+    it('has no standby and no token by default; retries owed revocations every 15 s', () => {
+      const config = withEnv({}, () => complianceConfig());
+      expect(config).toMatchObject({ attesterSigner: 'key', revocationRetryMs: 15_000 });
+      expect(config.attesterPkcs11).toBeUndefined();
+      expect(config.attesterStandby).toBeUndefined();
+    });
+
+    it('with pkcs11: reads the token settings and needs no ATTESTER_PRIVATE_KEY, even in production', () => {
+      const config = withEnv({ ...production, ...PKCS11 }, () => complianceConfig());
+      expect(config.attesterPkcs11).toEqual({
+        module: '/usr/lib/softhsm/libsofthsm2.so',
+        tokenLabel: 'cgk',
+        pin: '1234',
+        keyLabel: 'attester',
+      });
+      expect(config.attesterPrivateKey).toBeUndefined();
+      const standby = withEnv({ ...PKCS11, PKCS11_STANDBY_KEY_LABEL: 'standby' }, () =>
+        complianceConfig(),
+      );
+      expect(standby.attesterStandby).toEqual({
+        pkcs11: { ...standby.attesterPkcs11, keyLabel: 'standby' },
+      });
+    });
+
+    it('names every missing PKCS#11 setting, and refuses a key in the environment beside the token', () => {
+      const problems = withEnv({ ATTESTER_SIGNER: 'pkcs11' }, () =>
+        collectConfigErrors(complianceConfig),
+      );
+      expect(problems.map((p) => p.variable)).toEqual([
+        'PKCS11_MODULE',
+        'PKCS11_TOKEN_LABEL',
+        'PKCS11_PIN',
+        'PKCS11_KEY_LABEL',
+      ]);
+      expect(() =>
+        withEnv({ ...PKCS11, ATTESTER_PRIVATE_KEY: '0x' + '12'.repeat(32) }, () =>
+          complianceConfig(),
+        ),
+      ).toThrow(/ATTESTER_PRIVATE_KEY must be unset with ATTESTER_SIGNER=pkcs11/);
+      expect(() =>
+        withEnv({ ...PKCS11, ATTESTER_STANDBY_PRIVATE_KEY: '0x' + '12'.repeat(32) }, () =>
+          complianceConfig(),
+        ),
+      ).toThrow(/ATTESTER_STANDBY_PRIVATE_KEY must be unset with ATTESTER_SIGNER=pkcs11/);
+      expect(() =>
+        withEnv({ PKCS11_STANDBY_KEY_LABEL: 'standby' }, () => complianceConfig()),
+      ).toThrow(/PKCS11_STANDBY_KEY_LABEL applies with ATTESTER_SIGNER=pkcs11 only/);
+    });
+
+    it('takes a standby key beside the primary key, checked like it', () => {
+      const key = '0x' + '34'.repeat(32);
+      expect(
+        withEnv({ ATTESTER_STANDBY_PRIVATE_KEY: key }, () => complianceConfig()).attesterStandby,
+      ).toEqual({ privateKey: key });
+      expect(() =>
+        withEnv({ ATTESTER_STANDBY_PRIVATE_KEY: '0x12' }, () => complianceConfig()),
+      ).toThrow(/ATTESTER_STANDBY_PRIVATE_KEY must be 0x followed by 64 hex/);
+    });
+
+    it('never echoes the PIN in an error', () => {
+      expect(() =>
+        withEnv({ ...PKCS11, ATTESTER_SIGNER: 'hsm' }, () => complianceConfig()),
+      ).toThrow(/ATTESTER_SIGNER must be one of key, pkcs11/);
+      const problems = withEnv(
+        { ...PKCS11, PKCS11_PIN: '9876', ATTESTER_PRIVATE_KEY: '0x' + '12'.repeat(32) },
+        () => collectConfigErrors(complianceConfig),
+      );
+      expect(JSON.stringify(problems.map((p) => p.message))).not.toMatch(/9876|1212/);
+    });
   });
 });

@@ -1,7 +1,12 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { configToken } from './config-token';
 import { appModeOf } from './app.config';
-import { envBool, envInt, envOptional, envString, invalidConfig } from './env-reader';
+import { envBool, envEnum, envInt, envOptional, envString, invalidConfig } from './env-reader';
+import { pkcs11KeySettingsOf, type Pkcs11KeySettings } from './pkcs11-settings';
+
+/** What signs the attester's transactions: a key in the environment, or a key in a PKCS#11 token. */
+export const ATTESTER_SIGNERS = ['key', 'pkcs11'] as const;
+export type AttesterSignerKind = (typeof ATTESTER_SIGNERS)[number];
 
 /** ERC-4361 nonces from GET /onboarding/nonce live this long (the SIWE message's max age too). */
 export const SIWE_NONCE_TTL_SECONDS = 600;
@@ -23,6 +28,7 @@ export const complianceConfig = registerAs('compliance', () => {
   const env = process.env;
   const production = appModeOf(env) === 'production';
   const siweDomain = siweDomainOf(env, production);
+  const attesterSigner = envEnum(env, 'ATTESTER_SIGNER', ATTESTER_SIGNERS, 'key');
   return {
     siweDomain,
     /** The URI put in server-prepared SIWE messages (clients may sign any URI). */
@@ -50,8 +56,20 @@ export const complianceConfig = registerAs('compliance', () => {
     /** The demo issuer's signing key (CLI `credentials issue`); unset: the public devnet issuer. */
     issuerPrivateKey: envOptional(env, 'ZK_ISSUER_PRIVATE_KEY'),
     production,
-    /** Unset: devnet account 0 (demo only). */
-    attesterPrivateKey: attesterPrivateKey(env, production),
+    /**
+     * `key`: ATTESTER_PRIVATE_KEY signs (unset: devnet account 0, demo only). `pkcs11`: the key
+     * labelled PKCS11_KEY_LABEL in a PKCS#11 token signs; ATTESTER_PRIVATE_KEY must then be unset.
+     */
+    attesterSigner,
+    attesterPrivateKey: attesterPrivateKey(env, production, attesterSigner),
+    /** The token key (ATTESTER_SIGNER=pkcs11): module, token, PIN, PKCS11_KEY_LABEL. */
+    attesterPkcs11: attesterPkcs11(env, attesterSigner),
+    /**
+     * The standby attester (none by default): a second registry attester that signs when the
+     * primary cannot pay for gas or the registry refuses it. ATTESTER_STANDBY_PRIVATE_KEY with a
+     * key signer, PKCS11_STANDBY_KEY_LABEL (same token) with a PKCS#11 signer.
+     */
+    attesterStandby: attesterStandby(env, attesterSigner),
     /** Worker threads verifying proofs; 0 verifies on the event loop. Unset: cores - 1 (1..4). */
     zkVerifyThreads: envOptional(env, 'ZK_VERIFY_THREADS')
       ? envInt(env, 'ZK_VERIFY_THREADS', 1, { min: 0, max: 16 })
@@ -87,6 +105,32 @@ export const complianceConfig = registerAs('compliance', () => {
      * the sanctions oracle and the revocation state of what opened its session; 0 = off.
      */
     screeningIntervalMs: envInt(env, 'SCREENING_INTERVAL_MS', 60_000, {
+      min: 0,
+      max: 24 * 60 * 60 * 1000,
+    }),
+    /**
+     * How often the session revocations still owed (not mined: the attester could not pay, the RPC
+     * did not answer) are sent again, by one instance at a time.
+     */
+    revocationRetryMs: envInt(env, 'REVOCATION_RETRY_MS', 15_000, {
+      min: 1_000,
+      max: 60 * 60 * 1000,
+    }),
+    /**
+     * Issue 52: activation transactions per wallet in a one-hour window, any path, any account,
+     * every replica (counted in the database); 0 = no limit. Repeats of a session that is still
+     * open send nothing and do not count.
+     */
+    activationsPerWalletPerHour: envInt(env, 'ACTIVATIONS_PER_WALLET_PER_HOUR', 10, {
+      min: 0,
+      max: 10_000,
+    }),
+    /**
+     * Issue 52: how often the service's own index of the accepted attesters' EAS attestations
+     * (Attested events) is brought up to the chain's head, and read from the start at boot; 0 =
+     * only when an activation or a dry run reads it (each brings it up to date first).
+     */
+    attestationIndexIntervalMs: envInt(env, 'ATTESTATION_INDEX_INTERVAL_MS', 0, {
       min: 0,
       max: 24 * 60 * 60 * 1000,
     }),
@@ -144,25 +188,76 @@ function issuerPublicKey(env: Env, production: boolean): string | undefined {
   return given;
 }
 
-function attesterPrivateKey(env: Env, production: boolean): string | undefined {
+function attesterPrivateKey(
+  env: Env,
+  production: boolean,
+  signer: AttesterSignerKind,
+): string | undefined {
   const given = envOptional(env, 'ATTESTER_PRIVATE_KEY');
+  if (signer === 'pkcs11') {
+    if (given !== undefined)
+      return invalidConfig(
+        'ATTESTER_PRIVATE_KEY',
+        "must be unset with ATTESTER_SIGNER=pkcs11: the attester key is the token's (PKCS11_KEY_LABEL), and a copy in the environment is what the token exists to avoid",
+        given,
+        undefined,
+      );
+    return undefined;
+  }
+  return hexKey(env, 'ATTESTER_PRIVATE_KEY', production);
+}
+
+function attesterPkcs11(env: Env, signer: AttesterSignerKind): Pkcs11KeySettings | undefined {
+  if (signer !== 'pkcs11') return undefined;
+  const label = envOptional(env, 'PKCS11_KEY_LABEL');
+  return pkcs11KeySettingsOf(env, { variable: 'PKCS11_KEY_LABEL', label });
+}
+
+/** The standby's key or label, in the primary's kind of signer; undefined: no standby. */
+function attesterStandby(
+  env: Env,
+  signer: AttesterSignerKind,
+): { privateKey: string } | { pkcs11: Pkcs11KeySettings } | undefined {
+  const label = envOptional(env, 'PKCS11_STANDBY_KEY_LABEL');
+  const key = envOptional(env, 'ATTESTER_STANDBY_PRIVATE_KEY');
+  if (signer === 'pkcs11') {
+    if (key !== undefined)
+      return invalidConfig(
+        'ATTESTER_STANDBY_PRIVATE_KEY',
+        'must be unset with ATTESTER_SIGNER=pkcs11: name the standby key with PKCS11_STANDBY_KEY_LABEL',
+        key,
+        undefined,
+      );
+    return label === undefined
+      ? undefined
+      : { pkcs11: pkcs11KeySettingsOf(env, { variable: 'PKCS11_STANDBY_KEY_LABEL', label }) };
+  }
+  if (label !== undefined)
+    return invalidConfig(
+      'PKCS11_STANDBY_KEY_LABEL',
+      'applies with ATTESTER_SIGNER=pkcs11 only; with a key signer the standby is ATTESTER_STANDBY_PRIVATE_KEY',
+      label,
+      undefined,
+    );
+  if (key === undefined) return undefined;
+  const privateKey = hexKey(env, 'ATTESTER_STANDBY_PRIVATE_KEY', false);
+  return privateKey === undefined ? undefined : { privateKey };
+}
+
+function hexKey(env: Env, name: string, production: boolean): string | undefined {
+  const given = envOptional(env, name);
   if (given === undefined) {
     if (production)
       return invalidConfig(
-        'ATTESTER_PRIVATE_KEY',
-        'is required in production mode: 0x + 64 hex, from npm run cli -- keys generate',
+        name,
+        'is required in production mode: 0x + 64 hex, from npm run cli -- keys generate (or ATTESTER_SIGNER=pkcs11 with the key in a token)',
         undefined,
         undefined,
       );
     return undefined;
   }
   if (!/^0x[0-9a-fA-F]{64}$/.test(given))
-    return invalidConfig(
-      'ATTESTER_PRIVATE_KEY',
-      'must be 0x followed by 64 hex characters',
-      given,
-      undefined,
-    );
+    return invalidConfig(name, 'must be 0x followed by 64 hex characters', given, undefined);
   return given;
 }
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidConfigurationError, validateConfiguration } from '.';
 import { withOnlyEnv } from '../../test/helpers/test-env';
+import { generateEs256Key } from './es256-key';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLE = readFileSync(join(ROOT, '.env.production.example'), 'utf8');
@@ -24,6 +25,7 @@ const FILLED: Record<string, string> = {
   CHAIN_RPC_URL: 'https://base-sepolia.example.com/v2/key',
   // A complete network file (our contracts deployed); whether it matches the chain is checked at start.
   CHAIN_NETWORK_FILE: join(__dirname, 'networks', 'devnet.json'),
+  RECEIPT_SIGNING_KEY: JSON.stringify(generateEs256Key().privateJwk),
 };
 
 /** Optional settings that replace a required one rather than add to it: never set together. */

@@ -32,7 +32,7 @@ export class InvalidConfigError extends Error {
  * like a secret, and the credentials (and path, which may hold an API key) of a URL.
  */
 export function redactConfigValue(variable: string, value: string): string {
-  if (/SECRET|KEY|PASSWORD|TOKEN/i.test(variable)) return '<redacted>';
+  if (/SECRET|KEY|PASSWORD|TOKEN|_PIN$/i.test(variable)) return '<redacted>';
   if (/_URL$/.test(variable)) return redactUrl(value);
   return value;
 }

@@ -17,6 +17,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Quota-Limit',
   'X-Quota-Remaining',
   'X-Quota-Reset',
+  'X-Receipt-Id',
   'X-Request-Id',
 ];
 export const CORS_METHODS = ['GET', 'POST', 'DELETE'];

@@ -1,4 +1,5 @@
 import { accountsConfig } from './accounts.config';
+import { approvalsConfig } from './approvals.config';
 import { appConfig, appModeOf } from './app.config';
 import { authConfig } from './auth.config';
 import { chainConfig } from './chain.config';
@@ -9,6 +10,8 @@ import { httpConfig } from './http.config';
 import { mailConfig } from './mail.config';
 import { metricsConfig } from './metrics.config';
 import { mfaConfig } from './mfa.config';
+import { receiptsConfig } from './receipts.config';
+import { tradingConfig } from './trading.config';
 import { redisConfig } from './redis.config';
 import { securityConfig } from './security.config';
 import { usageConfig } from './usage.config';
@@ -30,6 +33,9 @@ export const CONFIG_NAMESPACES = [
   mfaConfig,
   mailConfig,
   metricsConfig,
+  receiptsConfig,
+  tradingConfig,
+  approvalsConfig,
 ];
 
 /** Every problem of one start, one line per variable, in namespace order. */

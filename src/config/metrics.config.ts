@@ -1,6 +1,6 @@
 import { ConfigType, registerAs } from '@nestjs/config';
 import { configToken } from './config-token';
-import { envInt, envOptional, envString } from './env-reader';
+import { envBool, envInt, envOptional, envString } from './env-reader';
 
 /**
  * Prometheus metrics: their own listener, so the API's port never serves them by accident.
@@ -15,6 +15,12 @@ export const metricsConfig = registerAs('metrics', () => {
         ? undefined
         : envInt(env, 'METRICS_PORT', 0, { min: 0, max: 65_535 }),
     host: envString(env, 'METRICS_HOST', '127.0.0.1'),
+    /**
+     * GET /health/ready on the API's port answers only `{ status }` (and a `reason` when degraded)
+     * unless this is true: its details (attester address and balance, RPC hosts, instance state)
+     * are for operators, always served on the metrics listener's /health/ready.
+     */
+    healthDetails: envBool(env, 'HEALTH_DETAILS', false),
   };
 });
 

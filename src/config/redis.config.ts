@@ -26,3 +26,21 @@ export const redisConfig = registerAs('redis', () => {
 export type RedisConfig = ConfigType<typeof redisConfig>;
 /** The DI token of this namespace (see configToken). */
 export const RedisConfig = configToken(redisConfig);
+
+/**
+ * The service's Redis clients (the rate limiter's, the wallet owners' publisher and subscriber):
+ * tuned never to hold a request: no offline queue (commands fail at once while disconnected),
+ * short connect and command timeouts, reconnection in the background.
+ */
+export function redisClientOptions(config: RedisConfig) {
+  return {
+    lazyConnect: true,
+    connectTimeout: config.connectTimeoutMs,
+    commandTimeout: config.commandTimeoutMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // How long a closing socket may linger; ioredis' 2 s would hold shutdown when Redis is down.
+    disconnectTimeout: 200,
+    retryStrategy: (attempt: number) => Math.min(250 * attempt, 2_000),
+  };
+}

@@ -30,10 +30,11 @@ describe(validateConfiguration.name, () => {
       'TUSDC_ADDRESS',
       'MFA_ENCRYPTION_KEY',
       'WEBHOOK_SECRETS_KEY',
+      'RECEIPT_SIGNING_KEY',
     ]);
     const lines = error.message.split('\n');
     expect(lines).toEqual([
-      'Invalid configuration, 10 settings to fix:',
+      'Invalid configuration, 11 settings to fix:',
       expect.stringMatching(
         /^ {2}JWT_SECRET is required in production mode: .+ \(it is not set\)$/,
       ),
@@ -46,6 +47,7 @@ describe(validateConfiguration.name, () => {
       expect.stringMatching(/^ {2}TUSDC_ADDRESS is required with CHAIN_NETWORK=/),
       expect.stringMatching(/^ {2}MFA_ENCRYPTION_KEY is required in production mode: /),
       expect.stringMatching(/^ {2}WEBHOOK_SECRETS_KEY is required in production mode: /),
+      expect.stringMatching(/^ {2}RECEIPT_SIGNING_KEY is required in production mode: /),
       'Every production setting is described in .env.production.example',
     ]);
   });
@@ -63,6 +65,7 @@ describe(validateConfiguration.name, () => {
       'CHAIN_RPC_URL',
       'MFA_ENCRYPTION_KEY',
       'WEBHOOK_SECRETS_KEY',
+      'RECEIPT_SIGNING_KEY',
     ]);
   });
 

@@ -3,6 +3,7 @@ import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { databaseConfig, DatabaseConfig } from '../config/database.config';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
+import { DatabasePoolMetrics } from './database-pool.metrics';
 import { prepareSchema, SchemaBehindError } from './migrations-runner';
 import { SqliteCheckpointer } from './sqlite-checkpointer';
 
@@ -39,7 +40,7 @@ interface WithMigrations {
       },
     }),
   ],
-  providers: [SqliteCheckpointer],
+  providers: [SqliteCheckpointer, DatabasePoolMetrics],
   exports: [SqliteCheckpointer],
 })
 export class DatabaseModule {}

@@ -1,3 +1,5 @@
+import { ApprovalRequest } from '../approvals/approval-request.entity';
+import { ApprovalVote } from '../approvals/approval-vote.entity';
 import { Account } from '../accounts/account.entity';
 import { Invitation } from '../accounts/invitations/invitation.entity';
 import { SignupConfirmation } from '../auth/login/signup-confirmation.entity';
@@ -19,6 +21,7 @@ import {
 import { VerifyChallenge } from '../compliance/verification/verify-challenge.entity';
 import { AttestationSession } from '../compliance/attestations/attestation-session.entity';
 import { AuditEvent } from '../audit/audit-event.entity';
+import { OperatorEvent } from '../audit/operator-event.entity';
 import { AccountSecurity } from '../auth/mfa/account-security.entity';
 import { RecoveryCode } from '../auth/mfa/recovery-code.entity';
 import { UserTotp } from '../auth/mfa/user-totp.entity';
@@ -33,6 +36,16 @@ import { RelayedTransaction } from '../defi-builder/broadcast/relayed-transactio
 import { QuotaThresholdMark } from '../usage/quota/quota-threshold-mark.entity';
 import { ChainInstance } from '../chain/instance/chain-instance.entity';
 import { CompliancePolicy } from '../compliance/policy/compliance-policy.entity';
+import { OwedRevocation } from '../compliance/sessions/owed-revocation.entity';
+import { ActivationWindow } from '../compliance/activation/activation-window.entity';
+import {
+  AttestationIndexEntry,
+  AttestationIndexState,
+} from '../compliance/attestations/attestation-index.entity';
+import { ComplianceReceipt } from '../receipts/receipt.entity';
+import { TradeReservation } from '../trading/ledger/trade-reservation.entity';
+import { ReceiptSigningKey } from '../receipts/signing/receipt-signing-key.entity';
+import { SessionOpening } from '../receipts/openings/session-opening.entity';
 /** Every TypeORM entity, listed explicitly so the app, the CLI and the tests agree. */
 export const ENTITIES = [
   Account,
@@ -67,4 +80,15 @@ export const ENTITIES = [
   CredentialIssuer,
   CredentialIssuerKey,
   AttestationSession,
+  OwedRevocation,
+  OperatorEvent,
+  ActivationWindow,
+  AttestationIndexEntry,
+  AttestationIndexState,
+  ComplianceReceipt,
+  TradeReservation,
+  ReceiptSigningKey,
+  SessionOpening,
+  ApprovalRequest,
+  ApprovalVote,
 ];

@@ -13,12 +13,28 @@ const ANY_BUILD: ErrorCode[] = [
   'CHAIN_UNAVAILABLE',
 ];
 
-/** An entry (swap, mint): a token it may not know, a session, the wallet's balance. */
+/** What the account's trade rules refuse (issue 54): every build that gives tokens. */
+const TRADE_RULES: ErrorCode[] = [
+  'TOKEN_NOT_ALLOWED',
+  'TRADE_LIMIT_EXCEEDED',
+  // Four eyes (issue 55): above a threshold of trading.approvals, and the build sent again.
+  'APPROVAL_REQUIRED',
+  'APPROVAL_PENDING',
+  'APPROVAL_REJECTED',
+  'APPROVAL_EXPIRED',
+  'APPROVAL_USED',
+  'APPROVAL_MISMATCH',
+  'APPROVAL_NOT_REQUIRED',
+  'NOT_FOUND',
+];
+
+/** An entry (swap, mint): a token it may not know, a session, the wallet's balance, the trade rules. */
 export const ENTRY_BUILD_ERRORS: ErrorCode[] = [
   ...ANY_BUILD,
   'UNSUPPORTED_TOKEN',
   'SESSION_NOT_ACTIVE',
   'BALANCE_INSUFFICIENT',
+  ...TRADE_RULES,
 ];
 
 /** A swap: an entry whose pair may have no route (design §9). */
@@ -37,6 +53,7 @@ export const POSITION_ENTRY_ERRORS: ErrorCode[] = [
   'SESSION_NOT_ACTIVE',
   'BALANCE_INSUFFICIENT',
   'POOL_DEPRECATED',
+  ...TRADE_RULES,
 ];
 
 /** A mint: an entry whose optional poolId may name a deprecated pool. */

@@ -1,6 +1,7 @@
 import { ComplianceModule } from '../compliance/compliance.module';
 import { Module } from '@nestjs/common';
 import { RelayService } from './broadcast/relay.service';
+import { SafeExecChecks } from './broadcast/safe-exec.service';
 import { RelayedTransactionWatcher } from './broadcast/relayed-transaction.watcher';
 import { RelayedTransactionsService } from './broadcast/relayed-transactions.service';
 import { TransactionStatusService } from './broadcast/transaction-status.service';
@@ -18,9 +19,12 @@ import { PreflightController } from './preflight/preflight.controller';
 import { PreflightService } from './preflight/preflight.service';
 import { WalletStatusService } from './preflight/wallet-status.service';
 import { QuoteService } from './quote/quote.service';
+import { ReceiptsModule } from '../receipts/receipts.module';
+import { TradingModule } from '../trading/trading.module';
+import { ApprovalsModule } from '../approvals/approvals.module';
 
 @Module({
-  imports: [WalletsModule, ComplianceModule],
+  imports: [WalletsModule, ComplianceModule, ReceiptsModule, TradingModule, ApprovalsModule],
   controllers: [DefiController, PreflightController, PositionsController, TransactionsController],
   providers: [
     { provide: DEFI_CHAIN, useClass: ChainLayerDefiChain },
@@ -32,6 +36,7 @@ import { QuoteService } from './quote/quote.service';
     QuoteService,
     PositionsService,
     RelayService,
+    SafeExecChecks,
     TransactionStatusService,
     RelayedTransactionsService,
     RelayedTransactionWatcher,

@@ -3,6 +3,7 @@ import type { UnsignedTx } from './encoding/approvals';
 import type { ApprovalView, PermitData } from './preflight/spend-plan';
 import type { PoolKey } from './encoding/pool-key';
 import type { RouteHopView } from './routing/pair-route';
+import type { SafeTransactionView } from './pipeline/safe-transaction';
 
 export interface SessionView {
   active: boolean;
@@ -37,11 +38,25 @@ export interface Call {
   value: string;
 }
 
+/** The authorization a build carries in its hookData (design §10). */
+export interface AuthorizationView {
+  /** Its EIP-712 digest: what receipts and the ledger name. */
+  id: string;
+  /** The authorizer that signed it (GET /api/v1/defi/config `authorizers`). */
+  signer: string;
+  /** Unix seconds (chain clock): after it the hook refuses it (AuthorizationExpired). */
+  deadline: number;
+}
+
 export interface BuildResponseBase {
   chainId: number;
+  /** The build's compliance receipt (GET /api/v1/compliance/receipts/{id}); absent only without a caller. */
+  receiptId?: string;
   transaction: UnsignedTx;
   /** approvals[] in order, then transaction: the whole path without a permit (pipeline/calls.ts). */
   calls: Call[];
+  /** userAddress is a Safe: `calls` as one Safe transaction for its owners to sign (design §10). */
+  safeTransaction?: SafeTransactionView;
   /** 'eth_estimateGas' (+20 %) or 'calibrated' (measured figure +30 %, see gas.ts). */
   gasSource: 'eth_estimateGas' | 'calibrated';
   walletBound: boolean;
@@ -53,6 +68,8 @@ export interface BuildResponseBase {
   simulation: SimulationView;
   poolKey: PoolKey;
   deadline: number;
+  /** Hook v3's per-trade authorization, when the account enforces its trade rules on chain (issue 54). */
+  authorization?: AuthorizationView;
 }
 
 export interface SwapResponse extends BuildResponseBase {
@@ -60,14 +77,19 @@ export interface SwapResponse extends BuildResponseBase {
   tokenIn: string;
   tokenOut: string;
   zeroForOne: boolean;
-  /** EXACT_INPUT: the exact input, the V4Quoter quote (null when the caller set the limit and the quote failed), the minimum out. */
-  amountIn?: string;
-  quotedAmountOut?: string | null;
+  /**
+   * The exact side and the V4Quoter's quote of the other (null when the caller set the limit and
+   * the quote failed), named as the quote answers them.
+   */
+  amountIn: string | null;
+  amountOut: string | null;
+  /** EXACT_INPUT: the minimum out. */
   minAmountOut?: string;
-  /** EXACT_OUTPUT: the exact output, the quote of the input, the maximum in. */
-  amountOut?: string;
-  quotedAmountIn?: string | null;
+  /** EXACT_OUTPUT: the maximum in. */
   maxAmountIn?: string;
+  /** Deprecated aliases of amountOut (EXACT_INPUT) and amountIn (EXACT_OUTPUT), for one release. */
+  quotedAmountOut?: string | null;
+  quotedAmountIn?: string | null;
   slippageBps: number | null;
   /** The route the swap takes (design §9): one hop per pool. */
   route: { hops: RouteHopView[] };
@@ -107,10 +129,24 @@ export interface PreflightResponse {
   address: string;
   chainId: number;
   walletBound: boolean;
-  session: SessionView;
-  balances: { ETH: string; WETH: string; tUSDC: string };
-  allowances: { swap: { WETH: string; tUSDC: string }; liquidity: { WETH: string; tUSDC: string } };
+  /** The session, and whether the sanctions oracle lists the wallet (then never active). */
+  session: SessionView & { sanctioned: boolean };
+  /** ETH and each token read (every token of the market, or those asked for), by symbol. */
+  balances: { ETH: string } & Record<string, string>;
+  allowances: Record<'swap' | 'liquidity', Record<string, string>>;
   nextActions: NextAction[];
   /** The wallet against the account's compliance policy; absent while the default policy holds. */
   policy?: { allowed: boolean; decidingRule: string; source: string | null; message: string };
+  /** The account's trade rules and each limit's use of the rolling 24 h; absent without rules. */
+  trading?: {
+    enforcement: string;
+    tokens: string[] | null;
+    limits: {
+      token: string;
+      perTrade: string | null;
+      perDay: string | null;
+      used: string;
+      remaining: string | null;
+    }[];
+  };
 }

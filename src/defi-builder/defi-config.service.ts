@@ -1,6 +1,8 @@
 /** GET /api/v1/defi/config: everything an integrator needs to call us and to check our calldata. */
 import { Inject, Injectable } from '@nestjs/common';
 import { ChainConnection } from '../chain/chain-connection';
+import type { NetworkDefinition } from '../chain/network/network.types';
+import { SerializedJson } from '../common/http/serialized-json';
 import { poolKeyOf } from './encoding/pool-key';
 import { DEFI_CHAIN, DefiChain } from './chain/defi-chain.port';
 
@@ -12,10 +14,33 @@ import { DEFAULT_SLIPPAGE_BPS } from './operations/swap.operation';
 
 @Injectable()
 export class DefiConfigService {
+  /**
+   * The answer as sent, for the network definition and the authorizers it was made from (both
+   * fixed once the app runs; the authorizers are part of the key so that a change to where they
+   * come from cannot serve a stale list).
+   */
+  private serialized?: {
+    network: NetworkDefinition;
+    authorizers: string[] | undefined;
+    json: SerializedJson;
+  };
+
   constructor(
     @Inject(DEFI_CHAIN) private readonly chain: DefiChain,
     private readonly connection: ChainConnection,
   ) {}
+
+  /** config() serialized once: every protected request pays for auth and limits, not for this. */
+  configJson(): SerializedJson {
+    const network = this.chain.network();
+    if (this.serialized?.network !== network || this.serialized.authorizers !== network.authorizers)
+      this.serialized = {
+        network,
+        authorizers: network.authorizers,
+        json: SerializedJson.of(this.config()),
+      };
+    return this.serialized.json;
+  }
 
   config() {
     const n = this.chain.network();
@@ -57,6 +82,7 @@ export class DefiConfigService {
         key: p.key,
         reason: p.reason,
       })),
+      authorizers: n.authorizers ?? [],
       defaults: { slippageBps: DEFAULT_SLIPPAGE_BPS, deadlineSeconds: DEFAULT_DEADLINE_SECONDS },
       gas: {
         calibrated: Object.fromEntries(

@@ -3,6 +3,7 @@ import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { JSON_BODY_ERRORS } from '../common/openapi/api-errors.decorator';
 import { Operation } from '../common/openapi/operation.decorator';
 import { MINT_BUILD_ERRORS, SWAP_BUILD_ERRORS } from './build-errors';
+import { BUILD_HEADERS } from './build-headers';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { DefiPipelineService } from './pipeline/defi-pipeline.service';
@@ -12,6 +13,7 @@ import { DefiConfigResponse } from './dto/defi-config.response';
 import { LiquidityRequestDto } from './dto/liquidity-request.dto';
 import { SWAP_EXAMPLES, SwapRequestDto } from './dto/swap-request.dto';
 import { MintResponseDto, SwapResponseDto } from './dto/build-response.dto';
+import { WalletSendCallsDto } from './dto/wallet-send-calls.response';
 import { QUOTE_EXAMPLES, QuoteRequestDto } from './dto/quote-request.dto';
 import { QuoteResponseDto } from './dto/quote-response.dto';
 import { QuoteService } from './quote/quote.service';
@@ -42,6 +44,8 @@ export class DefiController {
       'Build an unsigned Uniswap v4 swap (UniversalRouter): exact input or exact output, native ETH, Permit2 signatures',
     description: `Returns transaction {to, data, value, gas} to sign and broadcast, plus approvals[] to broadcast first when the Permit2 allowance is short (warning ALLOWANCE_INSUFFICIENT), and permitData to sign instead of the Permit2 approval (send it back as permit + permitSignature); approvals marked replaceableByPermit are the ones permitData replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). tokenIn/tokenOut 0x0000000000000000000000000000000000000000 is native ETH (WRAP_ETH / UNWRAP_WETH around the WETH pool). The swap takes the pair's best route (route.hops): one listed pool, or two through one intermediate token (SWAP_EXACT_IN / SWAP_EXACT_OUT with path keys); 400 NO_ROUTE when none connects the tokens, its hint naming what the input token trades against. A wallet that cannot pay gets 400 BALANCE_INSUFFICIENT (with buildOnly=true: a warning). ${ERRORS}`,
     ok: SwapResponseDto,
+    okAlternatives: [WalletSendCallsDto],
+    okHeaders: BUILD_HEADERS,
     errors: [...SWAP_BUILD_ERRORS],
   })
   @ApiBody({ type: SwapRequestDto, examples: SWAP_EXAMPLES })
@@ -85,6 +89,8 @@ export class DefiController {
       'Build an unsigned Uniswap v4 position mint (PositionManager MINT_POSITION + SETTLE_PAIR)',
     description: `Liquidity is computed from amount0/amount1 at the pool's current price; the position NFT goes to userAddress; approvals marked replaceableByPermit are the ones permitData (sent back as permitBatch + permitSignature) replaces. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
     ok: MintResponseDto,
+    okAlternatives: [WalletSendCallsDto],
+    okHeaders: BUILD_HEADERS,
     errors: [...MINT_BUILD_ERRORS],
   })
   addLiquidity(
@@ -105,6 +111,6 @@ export class DefiController {
     errors: ['CHAIN_UNAVAILABLE'],
   })
   config() {
-    return this.configService.config();
+    return this.configService.configJson();
   }
 }

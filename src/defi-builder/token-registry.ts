@@ -101,3 +101,8 @@ export function resolveToken(
     extra: { field },
   });
 }
+
+/** A resolved token as the trade rules name it (issue 54): its pool currency (ETH is WETH). */
+export function tradeTokenOf(token: ResolvedToken): { symbol: string; decimals: number } {
+  return { symbol: token.symbol, decimals: token.decimals };
+}

@@ -1,4 +1,5 @@
 import type { RequestMeta } from '../common/http/request-meta';
+import { operatorIdOf } from '../config/operator-id';
 
 /**
  * Every security- or integration-relevant change the service makes, named once. The audit trail
@@ -15,6 +16,8 @@ export const ACTIVITY_TYPES = [
   'auth.signup',
   'mfa.enabled',
   'mfa.disabled',
+  // An operator removed a user's second factor (CLI users reset-mfa).
+  'mfa.reset',
   // keys (audit + webhooks: api_key.created, api_key.revoked)
   'api_key.created',
   'api_key.updated',
@@ -35,6 +38,11 @@ export const ACTIVITY_TYPES = [
   'session.expiring',
   'credential.revoked',
   'compliance.policy_updated',
+  // four eyes (audit + webhooks, issue 55)
+  'approval.requested',
+  'approval.approved',
+  'approval.rejected',
+  'approval.expired',
   // webhooks (audit)
   'webhook.created',
   'webhook.updated',
@@ -81,7 +89,16 @@ export interface RecordedActivity extends ActivityEvent {
 }
 
 export const SYSTEM_ACTOR: ActivityActor = { type: 'system', id: null };
-export const OPERATOR_ACTOR: ActivityActor = { type: 'operator', id: null };
+
+/** The operator running this process (the CLI): OPERATOR_ID, else the OS user. */
+export function operatorActor(
+  env: Record<string, string | undefined> = process.env,
+): ActivityActor {
+  return { type: 'operator', id: operatorIdOf(env) };
+}
+
+/** The operator of this process, read once at start (the CLI's commands record it as their actor). */
+export const OPERATOR_ACTOR: ActivityActor = operatorActor();
 
 /** The actor of an authenticated request (Principal-shaped, to keep this module below auth). */
 export function actorOf(principal: { userId?: string; apiKeyId?: string }): ActivityActor {

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { AppConfig } from '../config/app.config';
 import { InFlightRequests } from './in-flight-requests';
+import { ShutdownReport } from './shutdown-report';
 
 /**
  * Shutdown (SIGTERM via enableShutdownHooks, or app.close()): readiness turns 503 (for
@@ -19,6 +20,7 @@ export class GracefulShutdownService implements OnModuleDestroy {
     readonly inFlight: InFlightRequests,
     private readonly adapterHost: HttpAdapterHost,
     private readonly config: AppConfig,
+    private readonly report: ShutdownReport,
   ) {}
 
   get isDraining(): boolean {
@@ -27,6 +29,7 @@ export class GracefulShutdownService implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.draining = true;
+    this.report.begin();
     if (this.config.shutdownReadinessDelayMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, this.config.shutdownReadinessDelayMs));
     }
@@ -38,6 +41,15 @@ export class GracefulShutdownService implements OnModuleDestroy {
     const pending = this.inFlight.size;
     const drained = await this.inFlight.drained(this.config.shutdownGraceMs);
     if (pending > 0) this.logger.log({ pending, drained }, 'Drained in-flight requests');
+    this.report.note(
+      'requests',
+      { inFlight: pending, drained },
+      pending === 0
+        ? 'no request in flight'
+        : drained
+          ? `${pending} in-flight request(s) finished`
+          : `${pending} in-flight request(s) cut off after SHUTDOWN_GRACE_MS (${this.config.shutdownGraceMs} ms)`,
+    );
     server?.closeAllConnections?.();
   }
 }

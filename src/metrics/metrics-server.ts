@@ -5,15 +5,20 @@ import { MetricsConfig } from '../config/metrics.config';
 import { InFlightRequests } from '../lifecycle/in-flight-requests';
 import { Metrics } from './metrics.service';
 
+/** A JSON answer of the operators' listener (GET only): its status code and body. */
+export type OperatorRoute = () => Promise<{ status: number; body: unknown }>;
+
 /**
  * GET /metrics on its own listener (METRICS_HOST:METRICS_PORT, loopback by default), apart from
  * the API's port: a load balancer or a public ingress in front of the API never exposes it, and
- * Prometheus scrapes it from beside the process. Off when METRICS_PORT is unset.
+ * Prometheus scrapes it from beside the process. Off when METRICS_PORT is unset. Other modules add
+ * operator-only JSON routes to it (GET /health/ready with its details, whatever HEALTH_DETAILS).
  */
 @Injectable()
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Metrics');
   private server?: Server;
+  private readonly routes = new Map<string, OperatorRoute>();
 
   constructor(
     private readonly metrics: Metrics,
@@ -27,12 +32,31 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     return address ? { host: address.address, port: address.port } : null;
   }
 
+  /** Serves `path` (GET) on this listener with `answer`'s JSON. */
+  route(path: string, answer: OperatorRoute): void {
+    this.routes.set(path, answer);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.port === undefined) return;
     this.metrics.inFlight.set(0);
     const server = createServer((req, res) => {
-      if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
+      const path = (req.url ?? '').split('?')[0];
+      const route = this.routes.get(path);
+      if (req.method === 'GET' && route) {
+        route()
+          .then(({ status, body }) =>
+            res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+          )
+          .catch((error: unknown) => {
+            this.logger.error({ err: (error as Error).message, path }, 'operator route failed');
+            res.writeHead(500).end();
+          });
+        return;
+      }
+      if (req.method !== 'GET' || path !== '/metrics') {
+        const paths = ['/metrics', ...this.routes.keys()].map((p) => `GET ${p}`).join(', ');
+        res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${paths}\n`);
         return;
       }
       this.metrics.inFlight.set(this.inFlight.size);

@@ -1,9 +1,27 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { withTimeout } from '../common/scheduling/with-timeout';
 
 /** A scrape waits this long at most for one collector (a chain or database read). */
 const COLLECT_TIMEOUT_MS = 2_000;
+
+let processRegistry: Registry | undefined;
+
+/**
+ * The runtime's standard metrics, unprefixed as every Node.js dashboard expects them:
+ * process_cpu_seconds_total, process_resident_memory_bytes, process_start_time_seconds,
+ * nodejs_eventloop_lag_seconds (and p50/p90/p99), nodejs_gc_duration_seconds, nodejs_heap_*,
+ * nodejs_active_handles, ... (prom-client's collectDefaultMetrics). Once per process: they
+ * describe the process, and their event-loop monitor must not be started again by every app a
+ * process boots (the test suites boot many).
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
 
 /** A reading taken when Prometheus scrapes (queue depth, head age); it sets its own gauges. */
 export type ScrapeCollector = () => Promise<void>;
@@ -52,6 +70,47 @@ export class Metrics {
     'cgk_attester_pending_transactions',
     "The attester key's sent and unmined transactions on the node (every instance's)",
   );
+  // Issue 58: compliance that never fails silently (names: design.md §10).
+  readonly attesterCanPay = this.gauge(
+    'cgk_attester_can_pay',
+    "1 while the attester's balance pays one registry transaction at the next block's fees, by role (primary, standby)",
+    ['role'],
+  );
+  readonly attesterFailovers = new Counter({
+    name: 'cgk_attester_failovers_total',
+    help: 'Registry transactions the standby attester sent because the primary could not pay (insufficient_funds) or was refused, by reason and operation',
+    labelNames: ['reason', 'operation'] as const,
+    registers: [this.registry],
+  });
+  readonly revocationsPending = this.gauge(
+    'cgk_compliance_revocations_pending',
+    'Session revocations the service owes and has not seen mined (every instance: one table; 0 when none)',
+  );
+  readonly revocationsOldestAge = this.gauge(
+    'cgk_compliance_revocations_oldest_age_seconds',
+    'How long the oldest owed session revocation has waited since the service first owed it (0 when none)',
+  );
+  readonly screeningLastSuccess = this.gauge(
+    'cgk_screening_last_success_timestamp_seconds',
+    "Unix time of this instance's last complete screening pass (absent until the first one; with several instances one screens per interval: take the max)",
+  );
+  readonly screeningInterval = this.gauge(
+    'cgk_screening_interval_seconds',
+    'SCREENING_INTERVAL_MS in seconds (0: screening off), for the freshness alert',
+  );
+  readonly databasePoolConnections = this.gauge(
+    'cgk_database_pool_connections',
+    'PostgreSQL pool connections by state (in_use, idle); absent on SQLite (no pool)',
+    ['state'],
+  );
+  readonly databasePoolWaiting = this.gauge(
+    'cgk_database_pool_waiting',
+    'Queries waiting for a PostgreSQL pool connection (above 0 for long: the pool is the bottleneck)',
+  );
+  readonly databasePoolMax = this.gauge(
+    'cgk_database_pool_max',
+    'The PostgreSQL pool size (its most connections); 0 on SQLite (no pool)',
+  );
   readonly webhookQueueDepth = this.gauge(
     'cgk_webhook_queue_depth',
     'Webhook deliveries not yet delivered nor given up (pending, due now or later)',
@@ -60,6 +119,17 @@ export class Metrics {
     'cgk_webhook_oldest_due_age_seconds',
     'How long the oldest pending webhook delivery has waited since it first fell due (0 when none)',
   );
+  readonly webhookAttempts = new Counter({
+    name: 'cgk_webhook_attempts_total',
+    help: 'Webhook delivery attempts by result: delivered (2xx) or failed (anything else; retried on the schedule)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly webhookGivenUp = new Counter({
+    name: 'cgk_webhook_deliveries_given_up_total',
+    help: 'Webhook deliveries failed for good (the retry schedule used up)',
+    registers: [this.registry],
+  });
   readonly chainHeadAge = this.gauge(
     'cgk_chain_head_age_seconds',
     "Wall-clock seconds since the latest block's timestamp (absent while the RPC does not answer)",
@@ -95,7 +165,13 @@ export class Metrics {
         ),
       ),
     );
-    return this.registry.metrics();
+    return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
+  }
+
+  /** Every metric a scrape shows: the process's and the service's (for the alert rules' check). */
+  async names(): Promise<string[]> {
+    const all = [processMetrics(), this.registry];
+    return (await Promise.all(all.map((r) => r.getMetricsAsJSON()))).flat().map((m) => m.name);
   }
 
   get contentType(): string {

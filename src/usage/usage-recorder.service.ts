@@ -1,5 +1,12 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { ShutdownReport } from '../lifecycle/shutdown-report';
 import { insertUsageRecords } from './insert-usage-records';
 import { foldIntoBuckets } from './rollups/rollup-buckets';
 import { UsageRollupsService } from './rollups/usage-rollups.service';
@@ -35,6 +42,7 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
     private readonly rollups: UsageRollupsService,
+    @Optional() private readonly report?: ShutdownReport,
   ) {}
 
   onModuleInit(): void {
@@ -44,12 +52,18 @@ export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    const queued = this.buffer.length;
     await this.flush();
     if (this.buffer.length > 0)
       this.logger.error(
         { rows: this.buffer.length },
         'Usage rows could not be written before shutdown',
       );
+    this.report?.note(
+      'usageRows',
+      { flushed: queued - this.buffer.length, lost: this.buffer.length },
+      `${queued - this.buffer.length} usage row(s) written${this.buffer.length > 0 ? `, ${this.buffer.length} LOST (the database did not answer)` : ''}`,
+    );
   }
 
   get pending(): number {

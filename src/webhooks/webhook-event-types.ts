@@ -11,6 +11,10 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
   'api_key.revoked',
   'quota.threshold',
   'compliance.policy_updated',
+  'approval.requested',
+  'approval.approved',
+  'approval.rejected',
+  'approval.expired',
 ] as const satisfies readonly ActivityType[];
 
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];

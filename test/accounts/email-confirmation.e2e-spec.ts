@@ -4,6 +4,7 @@ import { createTestApp, TEST_PASSWORD, TestAccount, TestApp } from '../helpers/a
 import { login } from '../helpers/auth';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
 import { startTestSmtp, TestSmtp } from '../helpers/smtp';
+import { TEST_RECEIPT_SIGNING_KEY } from '../helpers/receipts';
 
 /**
  * Issue 46 finding 2: an email is taken only by whoever controls it. Sign-ups and invitations are
@@ -35,8 +36,11 @@ describe.each(['demo', 'production'] as const)('Email that proves control (%s mo
         JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
         MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
         WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
+        RECEIPT_SIGNING_KEY: TEST_RECEIPT_SIGNING_KEY,
         SIWE_DOMAIN: 'localhost',
         ATTESTER_PRIVATE_KEY: chain.attesterKey,
+        // The devnet's hook is v3: production names the key its authorizations are signed with.
+        AUTHORIZER_PRIVATE_KEY: chain.attesterKey,
         ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       });
     }

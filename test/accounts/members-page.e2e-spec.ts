@@ -53,6 +53,10 @@ describe('Dashboard members and key editing in Chromium', () => {
 
   async function signIn(email: string): Promise<void> {
     await page.goto(`${origin}/dashboard/`);
+    // A reload resumes the previous member's login (its refresh cookie): end it first.
+    const signOut = page.getByRole('button', { name: 'Sign out' });
+    await page.getByLabel('Email').or(signOut).waitFor();
+    if (await signOut.isVisible()) await signOut.click();
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { base32, nodeCrypto } from '../../src/auth/mfa/otp-plugins';
 import { runCommand } from '../../src/cli/cli-commands';
 import { RetentionScheduler } from '../../src/usage/retention/retention.scheduler';
+import { OPERATOR_ACTOR } from '../../src/events/activity-event';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
 
@@ -128,7 +129,7 @@ describe('AuditEventsService: GET /api/v1/audit-events', () => {
     steps.push({
       type: 'account.plan_changed',
       requestId: null,
-      actor: { type: 'operator', id: null },
+      actor: OPERATOR_ACTOR,
     });
     await send(
       request(t.server)
@@ -203,7 +204,12 @@ describe('AuditEventsService: GET /api/v1/audit-events', () => {
     const operator = (await list('?actor=operator').expect(200)).body.items;
     expect(operator.map((e: { type: string }) => e.type)).toEqual(['account.plan_changed']);
     const byUser = (await list(`?actor=${userId}`).expect(200)).body.items;
-    expect(byUser.length).toBe(steps.filter((s) => 'id' in s.actor && s.actor.id !== null).length);
+    expect(byUser.length).toBe(
+      steps.filter((s) => {
+        const actor = s.actor as { type: string; id?: string | null };
+        return actor.type === 'user' && actor.id != null;
+      }).length,
+    );
     const future = new Date(Date.now() + 60_000).toISOString();
     expect((await list(`?from=${future}`).expect(200)).body.items).toEqual([]);
     expect((await list(`?to=${future}`).expect(200)).body.items).toHaveLength(all.length);

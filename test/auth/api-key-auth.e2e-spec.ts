@@ -115,7 +115,11 @@ describe('ApiKeyOrJwtGuard (spec §5, issue 3 point 3)', () => {
       code: 'API_KEY_SCOPE_MISSING',
     });
     expect(res.body.details).toEqual([
-      { requiredScope: 'defi:swap', keyScopes: ['usage:read', 'defi:preflight'] },
+      {
+        requiredScope: 'defi:swap',
+        keyScopes: ['usage:read', 'defi:preflight'],
+        keyId: withoutScope.id,
+      },
     ]);
 
     const ok = await swap().set('X-API-Key', good.key).expect(201);

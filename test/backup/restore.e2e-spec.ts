@@ -7,7 +7,7 @@ import { createApiKey, login } from '../helpers/auth';
 import { createTestDatabase, TestDatabase, testEngine } from '../helpers/test-env';
 
 /**
- * docs/operators.md "Backups and restore": a backup taken, the database dropped, the backup
+ * docs/operators/backups.md: a backup taken, the database dropped, the backup
  * restored, and the service serves the same API keys, usage and audit trail. On PostgreSQL with
  * pg_dump / pg_restore as the docs show them (the test's own schema); on the embedded SQLite, the
  * file copied while the service is stopped.

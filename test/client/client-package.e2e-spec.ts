@@ -48,6 +48,13 @@ describe('clients/typescript as an npm package', () => {
     tarball = join(work, packed.filename);
     expect(packed.name).toBe('@compliance-defi/client');
     expect(packed.version).toBe('0.3.0');
+    // The docs name the tarball `npm run client:pack` makes (issue 53 item 6).
+    for (const page of ['docs/integrators/typescript-client.md', 'clients/typescript/README.md']) {
+      const named = readFileSync(join(ROOT, page), 'utf8').match(
+        /compliance-defi-client-[\w.-]+?\.tgz/g,
+      );
+      expect({ page, named: [...new Set(named)] }).toEqual({ page, named: [packed.filename] });
+    }
     expect(packed.files.map((f) => f.path).sort()).toEqual([
       'README.md',
       'dist/index.d.ts',

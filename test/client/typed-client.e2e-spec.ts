@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { AccountsService } from '../../src/accounts/accounts.service';
-import { createDefiClient, type ErrorEnvelope } from '../../clients/typescript/src';
+import { createDefiClient, wholeBuild, type ErrorEnvelope } from '../../clients/typescript/src';
 import { createTestApp, TestApp } from '../helpers/app';
 import { DefiDevnet, startDefiDevnet } from '../helpers/defi';
 
@@ -64,16 +64,37 @@ describe('Typed TypeScript client (clients/typescript)', () => {
     };
     const first = await api.POST('/api/v1/defi/swap', { body });
     expect(first.error).toBeUndefined();
-    for (const approval of first.data!.approvals) {
+    for (const approval of wholeBuild(first.data!).approvals) {
       expect((await chain.send(user, approval.transaction)).status).toBe(1);
     }
     const swap = await api.POST('/api/v1/defi/swap', { body });
-    const built = swap.data!;
+    const built = wholeBuild(swap.data!);
     expect(built.approvals).toEqual([]);
     const before = await chain.balanceOf(bySymbol.tUSDC, user.address);
     const receipt = await chain.send(user, built.transaction);
     expect(receipt.status).toBe(1);
     expect(await chain.balanceOf(bySymbol.tUSDC, user.address)).toBeGreaterThan(before);
+  });
+
+  it("sends the compliance policy's GET answer back with PUT as it is, without a cast (issue 53)", async () => {
+    const account = await t.createAccount();
+    const login = await createDefiClient({ baseUrl }).POST('/api/v1/auth/login', {
+      body: { email: account.email, password: account.password },
+    });
+    const dashboard = createDefiClient({ baseUrl, accessToken: login.data!.accessToken });
+    const read = await dashboard.GET('/api/v1/compliance/policy');
+    expect(read.data!.version).toBe(0);
+    const policy = read.data!;
+    const written = await dashboard.PUT('/api/v1/compliance/policy', {
+      body: { ...policy, countries: { ...policy.countries, deny: ['KP'] } },
+    });
+    expect(written.response.status).toBe(200);
+    expect(written.data!).toMatchObject({
+      version: 1,
+      countries: { deny: ['KP'], unknown: 'refuse' },
+    });
+    const again = await dashboard.PUT('/api/v1/compliance/policy', { body: written.data! });
+    expect(again.data!.version).toBe(2);
   });
 
   it('types the error envelope: code and hint', async () => {

@@ -5,7 +5,7 @@
  */
 import { Contract, Wallet, ZeroAddress } from 'ethers';
 import request from 'supertest';
-import { SCHEMA_REGISTRY } from '../../src/chain/abi/eas';
+import { ATTESTATION_INDEXER, SCHEMA_REGISTRY } from '../../src/chain/abi/eas';
 import { schemaUid } from '../../src/chain/encoding/attestations';
 import {
   issueTestAttestation,
@@ -153,14 +153,25 @@ describe('AttestationActivationService: POST /onboarding/activate-session-attest
     expect(res.body.code).toBe('ATTESTATION_EXPIRED');
   });
 
-  it('refuses an attestation made by another attester with ATTESTATION_SOURCE_NOT_ACCEPTED', async () => {
+  it('the twin is faithful: nobody but the source attester can attest its schema (the resolver refuses) or write the indexer (INDEXER_ROLE)', async () => {
     const user = chain.wallets[6];
-    await attest({ kind: 'account', wallet: user.address }, chain.wallets[9]);
-    const res = await activate(user.address, 'verified-account').expect(403);
-    expect(res.body.code).toBe('ATTESTATION_SOURCE_NOT_ACCEPTED');
-    expect(res.body.details).toContainEqual(
-      expect.objectContaining({ source: 'verified-account', reason: 'other_attester' }),
-    );
+    const stranger = chain.wallets[9];
+    const uid = await attest({ kind: 'account', wallet: user.address });
+    // The wallet itself, or anyone: EAS reverts, the schema's resolver refuses the attester.
+    for (const signer of [user, stranger])
+      await expect(
+        attest({ kind: 'country', wallet: user.address, country: 'FR' }, signer),
+      ).rejects.toThrow();
+    // Nor can anyone but the resolver (INDEXER_ROLE) move the indexer's pointer.
+    const indexer = new Contract(compliance.eas!.indexer!, ATTESTATION_INDEXER, stranger);
+    await expect(indexer.index.staticCall(uid)).rejects.toMatchObject({
+      revert: { name: 'AccessControlUnauthorizedAccount' },
+    });
+    expect(
+      await indexer.getAttestationUid(user.address, compliance.attestationSources[0].schema),
+    ).toBe(uid);
+    const res = await activate(user.address, 'verified-account').expect(200);
+    expect(res.body.source.uid).toBe(uid);
   });
 
   it('refuses an attestation of another schema: none of an accepted schema is found', async () => {
@@ -265,14 +276,14 @@ describe('AttestationActivationService: POST /onboarding/activate-session-attest
         .get('/api/v1/compliance/policy')
         .set('Authorization', `Bearer ${token}`)
         .expect(200);
-      expect(kept.body.countries).toEqual({ deny: ['XX'] });
+      expect(kept.body.countries).toEqual({ deny: ['XX'], unknown: 'refuse' });
 
       const audit = await request(t.server)
         .get('/api/v1/audit-events')
         .query({ type: 'compliance.policy_updated' })
         .set('Authorization', `Bearer ${token}`)
         .expect(200);
-      expect(audit.body.items[0].data.to.countries).toEqual({ deny: ['XX'] });
+      expect(audit.body.items[0].data.to.countries).toEqual({ deny: ['XX'], unknown: 'refuse' });
     });
 
     it('minSessionSeconds refuses a session cut short by an attestation about to expire', async () => {

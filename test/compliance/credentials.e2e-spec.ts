@@ -17,6 +17,7 @@ import {
   postVerify,
   startComplianceDevnet,
 } from '../helpers/compliance';
+import { devnetRpc } from '../helpers/devnet-mining';
 import { pollUntil } from '../helpers/wait';
 
 /** Issue 18 acceptance: credentials that renew, expire and are revoked; sessions read on chain. */
@@ -50,13 +51,14 @@ describe('Compliance credentials: fresh proofs, renewal, expiry, revocation (dem
       .expect(200)
       .then((res) => res.body);
 
-  it('issue -> challenge -> prove -> verify opens a session; the same body again is 409; a new challenge renews', async () => {
+  it('issue -> challenge -> prove -> verify opens a session; the same body again is 409; a new challenge answers the open session as it is, and renews it past half its length', async () => {
     const wallet = chain.wallets[1].address;
     const credential = await kit.issue(wallet);
     expect(await sessionOf(wallet)).toEqual({
       authMethod: 'api_key',
       address: wallet,
       active: false,
+      sanctioned: false,
       activeUntil: null,
       source: null,
       chainTime: expect.any(Number),
@@ -73,15 +75,40 @@ describe('Compliance credentials: fresh proofs, renewal, expiry, revocation (dem
 
     expect((await postVerify(t, token, body).expect(409)).body.code).toBe('PROOF_REPLAYED');
 
-    const renewal = await kit.prove(token, credential);
-    expect(renewal.publicSignals[PUBLIC_SIGNAL.challenge]).not.toBe(
+    const repeat = await kit.prove(token, credential);
+    expect(repeat.publicSignals[PUBLIC_SIGNAL.challenge]).not.toBe(
       body.publicSignals[PUBLIC_SIGNAL.challenge],
     );
-    const renewed = await postVerify(t, token, renewal).expect(200);
-    expect(renewed.body.txHash).not.toBe(opened.body.txHash);
-    expect(renewed.body.nullifier).toBe(opened.body.nullifier);
-    expect(renewed.body.activeUntilUnix).toBeGreaterThanOrEqual(opened.body.activeUntilUnix);
-    expect(await chain.activeUntil(wallet)).toBe(renewed.body.activeUntilUnix);
+    // More than half the session left: answered as it is, nothing sent (issue 52).
+    const unchanged = await postVerify(t, token, repeat).expect(200);
+    expect(unchanged.body).toMatchObject({
+      alreadyActive: true,
+      txHash: null,
+      nullifier: opened.body.nullifier,
+      activeUntilUnix: opened.body.activeUntilUnix,
+    });
+    // Past half its length (the chain's clock moved on): the next proof renews it on chain. The
+    // chain goes back to now afterwards, so the other tests' credentials are not expired on it.
+    const now = (await devnetRpc(chain.rpcUrl, 'evm_snapshot')) as string;
+    try {
+      await devnetRpc(chain.rpcUrl, 'evm_increaseTime', [13 * 3600]);
+      await devnetRpc(chain.rpcUrl, 'evm_mine');
+      const renewed = await postVerify(t, token, await kit.prove(token, credential)).expect(200);
+      expect(renewed.body).toMatchObject({
+        alreadyActive: false,
+        nullifier: opened.body.nullifier,
+      });
+      expect(renewed.body.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(renewed.body.activeUntilUnix).toBeGreaterThan(opened.body.activeUntilUnix);
+      expect(await chain.activeUntil(wallet)).toBe(renewed.body.activeUntilUnix);
+    } finally {
+      await devnetRpc(chain.rpcUrl, 'evm_revert', [now]);
+      const latest = (await chain.provider.getBlock('latest'))!.timestamp;
+      await devnetRpc(chain.rpcUrl, 'evm_setNextBlockTimestamp', [
+        Math.max(Math.floor(Date.now() / 1000), latest + 1),
+      ]);
+      await devnetRpc(chain.rpcUrl, 'evm_mine');
+    }
   });
 
   it('after `credentials revoke` the old credential file is refused, and the session it opened ends on chain', async () => {

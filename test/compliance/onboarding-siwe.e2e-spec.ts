@@ -14,6 +14,7 @@ import {
   signSiwe,
   startComplianceDevnet,
 } from '../helpers/compliance';
+import { TEST_RECEIPT_SIGNING_KEY } from '../helpers/receipts';
 
 describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
   let chain: ComplianceDevnet;
@@ -32,9 +33,12 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
         JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
         MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
         WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
+        RECEIPT_SIGNING_KEY: TEST_RECEIPT_SIGNING_KEY,
         // Required in production; the wallets below sign for localhost (signSiwe's default).
         SIWE_DOMAIN: 'localhost',
         ATTESTER_PRIVATE_KEY: chain.attesterKey,
+        // The devnet's hook is v3: production names the key its authorizations are signed with.
+        AUTHORIZER_PRIVATE_KEY: chain.attesterKey,
         ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       },
     });
@@ -46,8 +50,11 @@ describe('Onboarding (production mode): Sign-In-with-Ethereum binding', () => {
       JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
       MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
       WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
+      RECEIPT_SIGNING_KEY: TEST_RECEIPT_SIGNING_KEY,
       SIWE_DOMAIN: 'localhost',
       ATTESTER_PRIVATE_KEY: chain.attesterKey,
+      // The devnet's hook is v3: production names the key its authorizations are signed with.
+      AUTHORIZER_PRIVATE_KEY: chain.attesterKey,
       ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       ZK_ISSUER_PRIVATE_KEY: DEVNET_ISSUER_PRIVATE_KEY,
     });

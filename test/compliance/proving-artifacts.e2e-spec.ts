@@ -115,4 +115,39 @@ describe('Proving artifacts: GET /verify/artifacts and /zk/<sha256>/<file>', () 
       expect(res.body).toMatchObject({ code: 'NOT_FOUND', phase: 'validation' });
     }
   });
+
+  it('answers an unsatisfiable Range with 416 and Content-Range bytes */<size>, a satisfiable one with 206, unauthenticated (issue 52)', async () => {
+    const listed = (await request(t.server).get('/verify/artifacts').expect(200)).body;
+    const size = listed.zkey.bytes as number;
+    for (const range of [
+      `bytes=${size + 1}-`,
+      `bytes=${size}-`,
+      `bytes=${size + 10}-${size + 20}`,
+    ]) {
+      const res = await request(t.server).get(listed.zkey.url).set('Range', range).expect(416);
+      expect(res.headers['content-range']).toBe(`bytes */${size}`);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['cache-control'] ?? '').not.toMatch(/immutable/);
+      expect(res.body).toMatchObject({
+        error: 'Range Not Satisfiable',
+        code: 'RANGE_NOT_SATISFIABLE',
+        phase: 'validation',
+        hint: expect.stringContaining('GET /verify/artifacts'),
+      });
+    }
+    const part = await request(t.server)
+      .get(listed.wasm.url)
+      .set('Range', 'bytes=0-3')
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(206);
+    expect(part.headers['content-range']).toBe(`bytes 0-3/${listed.wasm.bytes}`);
+    expect(part.body).toEqual(committed('compliance_credential.wasm').subarray(0, 4));
+    // The client's own precondition: 412 without a body, not a 5xx.
+    await request(t.server).get(listed.zkey.url).set('If-Match', '"not-this-file"').expect(412);
+  });
 });

@@ -159,13 +159,14 @@ describe('Sanctions: the hook refuses at once, the watcher revokes within one in
       ]),
     );
 
-    // Preflight, build, activation: 403 WALLET_SANCTIONED naming the wallet.
+    // Preflight reports the wallet sanctioned (issue 53); build, activation: 403 WALLET_SANCTIONED
+    // naming the wallet.
     const preflight = await request(t.server)
       .get(`/api/v1/defi/preflight/${user.address}`)
       .set('Authorization', `Bearer ${token}`)
-      .expect(403);
-    expect(preflight.body).toMatchObject({ code: 'WALLET_SANCTIONED', phase: 'preflight' });
-    expect(preflight.body.message).toContain(user.address);
+      .expect(200);
+    expect(preflight.body.session).toMatchObject({ active: false, sanctioned: true });
+    expect(preflight.body.nextActions).toEqual([]);
     const build = await postSwap(t, token, swapBody(user.address), '?buildOnly=true').expect(403);
     expect(build.body.code).toBe('WALLET_SANCTIONED');
     const activation = await postActivateDemo(t, token, user.address).expect(403);
@@ -217,6 +218,80 @@ describe('Sanctions: the hook refuses at once, the watcher revokes within one in
     } finally {
       await sanctions('remove', user.address);
     }
+  });
+
+  it('the relay refuses every transaction of a flagged wallet, its approvals included (403 WALLET_SANCTIONED, broadcast); an exit follows the exit policy (freeze here) (issue 52 item 6)', async () => {
+    const user = chain.wallets[5];
+    const { WETH, tUSDC } = chain.deployment.tokens;
+    const mint = {
+      token0: WETH,
+      token1: tUSDC,
+      amount0: (10n ** 17n).toString(),
+      amount1: (300n * 10n ** 6n).toString(),
+      tickLower: -887220,
+      tickUpper: 887220,
+      userAddress: user.address,
+    };
+    const post = (path: string, body: object, query = '') =>
+      request(t.server)
+        .post(`/api/v1/defi/${path}${query}`)
+        .set('Authorization', `Bearer ${token}`)
+        .send(body);
+    // A position of the wallet, minted while it was clean (set up straight on the chain).
+    await chain.activate(user.address);
+    const first = await post('liquidity', mint).expect(200);
+    for (const approval of first.body.approvals)
+      expect((await chain.send(user, approval.transaction)).status).toBe(1);
+    const minted = await post('liquidity', mint).expect(200);
+    const tokenId = (await chain.positionManager.nextTokenId()) as bigint;
+    expect((await chain.send(user, minted.body.transaction)).status).toBe(1);
+    const collect = await post('liquidity/collect', {
+      tokenId: tokenId.toString(),
+      userAddress: user.address,
+    }).expect(200);
+
+    // The approvals a swap of tWBTC needs: tWBTC -> Permit2, then Permit2 -> UniversalRouter.
+    const swap = await postSwap(
+      t,
+      token,
+      { ...swapBody(user.address), tokenIn: chain.deployment.tokens.tWBTC, amount: '100000' },
+      '?buildOnly=true',
+    ).expect(200);
+    const approvals = swap.body.approvals as Array<{ transaction: UnsignedTx }>;
+    expect(approvals.map((a) => a.transaction.to)).toEqual([
+      chain.deployment.tokens.tWBTC,
+      chain.deployment.contracts.permit2,
+    ]);
+    const nonce = await user.getNonce();
+    const signed = [
+      ...(await Promise.all(approvals.map((a, i) => sign(user, a.transaction, nonce + i)))),
+      await sign(user, collect.body.transaction, nonce),
+    ];
+
+    await sanctions('add', user.address);
+    try {
+      for (const raw of signed) {
+        const refused = await request(t.server)
+          .post('/api/v1/defi/transactions')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ signedTransaction: raw })
+          .expect(403);
+        expect(refused.body).toMatchObject({ code: 'WALLET_SANCTIONED', phase: 'broadcast' });
+        expect(refused.body.details).toEqual(
+          expect.arrayContaining([expect.objectContaining({ walletAddress: user.address })]),
+        );
+      }
+      // Nothing was sent.
+      expect(await chain.provider.getTransactionCount(user.address)).toBe(nonce);
+    } finally {
+      await sanctions('remove', user.address);
+    }
+    // Unflagged, the same signed approval is relayed.
+    await request(t.server)
+      .post('/api/v1/defi/transactions')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ signedTransaction: signed[0] })
+      .expect(202);
   });
 
   // SQLite is one process by construction: there the "replica" is the same app, whose
@@ -369,12 +444,19 @@ describe('Screening: a revoked credential, issuer or attestation ends the sessio
     );
     expect(await records.findOneBy({ id: stale.id })).toBeNull();
 
-    // The watcher's read: every uid asked of EAS in one eth_call (a spy, not a stand-in).
+    // The watcher's read: every uid asked of EAS in one eth_call (a spy, not a stand-in). The
+    // watcher's own passes (every second here) make the same read meanwhile: each read that asks
+    // about these uids asks about all of them at once.
     const reader = t.app.get(AttestationReaderService);
     const calls = jest.spyOn(t.app.get(ChainReaderService), 'aggregate3');
     try {
       expect(await reader.revokedAttestations(uids)).toEqual(new Set());
-      expect(calls).toHaveBeenCalledTimes(1);
+      const asking = calls.mock.calls
+        .map(([batch]) => batch.map((c) => c.callData.toLowerCase()).join(''))
+        .filter((data) => uids.some((uid) => data.includes(uid.slice(2).toLowerCase())));
+      expect(asking.length).toBeGreaterThanOrEqual(1);
+      for (const data of asking)
+        for (const uid of uids) expect(data).toContain(uid.slice(2).toLowerCase());
     } finally {
       calls.mockRestore();
     }

@@ -21,27 +21,33 @@ import {
 } from '../helpers/compliance';
 
 /**
- * Issue 40 item 4: the operator's own trusted setup. docs/operators.md's three-party rehearsal
- * (`zk ceremony init | contribute x3 | verify | finalize`, with a one-person phase 1 made by
- * `--new-ptau`), as pasted; a tampered zkey fails `verify`; the final key proves a credential that
- * the service, pointed at the ceremony's keys, verifies (POST /verify opens a session), and the
- * production start check passes without ZK_TEST_SETUP_ALLOWED. CPU heavy (the phase 1 dominates):
- * run on SQLite only (the ceremony does not touch the database; POST /verify is covered on both
- * engines by verify.e2e-spec.ts).
+ * Issue 40 item 4: the operator's own trusted setup. docs/operators/compliance-operations.md's three-party rehearsal
+ * (`zk ceremony init | contribute x3 | verify | finalize`, phase 1 the repository's rehearsal ptau,
+ * circuits/rehearsal/phase1-14.ptau), as pasted; a tampered zkey fails `verify`; the final key
+ * proves a credential that the service, pointed at the ceremony's keys, verifies (POST /verify
+ * opens a session), and the production start check passes without ZK_TEST_SETUP_ALLOWED. A
+ * one-person phase 1 of its own (`init --new-ptau`, 720 s of the suite at power 14) is made here
+ * for a circuit of one constraint (power 2). CPU heavy: run on SQLite only (the
+ * ceremony does not touch the database; POST /verify is covered on both engines by
+ * verify.e2e-spec.ts).
  */
 const CEREMONY_TIMEOUT_MS = 60 * 60_000;
 jest.setTimeout(CEREMONY_TIMEOUT_MS);
 
 const ROOT = join(__dirname, '..', '..');
 const COMMITTED = join(ROOT, 'circuits', 'build');
+const REHEARSAL_PTAU = join(ROOT, 'circuits', 'rehearsal', 'phase1-14.ptau');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** The `bash` block of docs/operators.md's "The trusted-setup ceremony" section. */
+/** The `bash` block of docs/operators/compliance-operations.md's "The trusted-setup ceremony" section. */
 function ceremonyBlock(): string {
-  const page = readFileSync(join(ROOT, 'docs', 'operators.md'), 'utf8');
-  const section = page.slice(page.indexOf('\n### The trusted-setup ceremony\n'));
+  const page = readFileSync(join(ROOT, 'docs', 'operators', 'compliance-operations.md'), 'utf8');
+  const section = page.slice(page.indexOf('\n## The trusted-setup ceremony\n'));
   const match = /```bash\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('docs/operators.md has no bash block under the ceremony section');
+  if (!match)
+    throw new Error(
+      'docs/operators/compliance-operations.md has no bash block under the ceremony section',
+    );
   return match[1];
 }
 
@@ -92,7 +98,7 @@ describe('zk ceremony: three parties, verified, finalized, used by the service',
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     const seconds = steps.map((s) => s.seconds);
     process.stdout.write(
-      `[zk ceremony] three-party rehearsal (docs/operators.md block) took ${((Date.now() - started) / 1000).toFixed(1)} s; steps: ${JSON.stringify(seconds)} s\n`,
+      `[zk ceremony] three-party rehearsal (docs/operators/compliance-operations.md block) took ${((Date.now() - started) / 1000).toFixed(1)} s; steps: ${JSON.stringify(seconds)} s\n`,
     );
   }, CEREMONY_TIMEOUT_MS);
 
@@ -108,8 +114,8 @@ describe('zk ceremony: three parties, verified, finalized, used by the service',
     const [init, c1, c2, c3, verified, finalized, verifiedFinal] = steps;
     expect(init).toMatchObject({
       zkey: join(dir, '0000.zkey'),
-      ptau: join(dir, 'phase1.ptau'),
-      phase1: expect.stringMatching(/one local contributor.*test only/),
+      ptau: REHEARSAL_PTAU,
+      phase1: 'given',
       constraints: 10165,
       circuitHash: expect.stringMatching(/^[0-9a-f]{128}$/),
     });
@@ -148,13 +154,7 @@ describe('zk ceremony: three parties, verified, finalized, used by the service',
     // One byte of the last point of the H section (the file's tail), as a careless or hostile party would.
     bytes[statSync(tampered).size - 40] ^= 0x01;
     writeFileSync(tampered, bytes);
-    const result = await ceremonyCli([
-      'verify',
-      '--in',
-      tampered,
-      '--ptau',
-      join(dir, 'phase1.ptau'),
-    ]);
+    const result = await ceremonyCli(['verify', '--in', tampered, '--ptau', REHEARSAL_PTAU]);
     expect(result.code).toBe(1);
     const out = JSON.parse(result.stdout.trim()) as Record<string, unknown>;
     expect(out).toMatchObject({ valid: false, zkey: tampered, reason: expect.any(String) });
@@ -200,6 +200,54 @@ describe('zk ceremony: three parties, verified, finalized, used by the service',
     expect(setupLines(testSetup.stdout + testSetup.stderr)).toEqual([
       expect.stringMatching(/^ {2}ZK_TEST_SETUP_ALLOWED must be true/),
     ]);
+  });
+
+  it('makes a one-person phase 1 of its own (init --new-ptau, the power a circuit of one constraint needs) that verify accepts', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'cgk-new-ptau-'));
+    try {
+      // x * y === z: one constraint, compiled by circom2 as init compiles the committed circuit.
+      writeFileSync(
+        join(own, 'tiny.circom'),
+        'pragma circom 2.0.0;\ntemplate Tiny() { signal input x; signal input y; signal output z; z <== x * y; }\ncomponent main = Tiny();\n',
+      );
+      const circom = require.resolve('circom2/cli.js', { paths: [ROOT] });
+      const compiled = await run(
+        process.execPath,
+        [circom, join(own, 'tiny.circom'), '--r1cs', '-o', own],
+        {},
+      );
+      expect(compiled.code).toBe(0);
+      const r1cs = join(own, 'tiny.r1cs');
+      const ptau = join(own, 'phase1.ptau');
+      const init = await ceremonyCli([
+        'init',
+        '--r1cs',
+        r1cs,
+        '--new-ptau',
+        ptau,
+        '--out',
+        join(own, '0000.zkey'),
+      ]);
+      expect(init.code).toBe(0);
+      expect(JSON.parse(init.stdout.trim())).toMatchObject({
+        ptau,
+        phase1: expect.stringMatching(/one local contributor, power 2: test only/),
+        constraints: 1,
+      });
+      const verified = await ceremonyCli([
+        'verify',
+        '--in',
+        join(own, '0000.zkey'),
+        '--ptau',
+        ptau,
+        '--r1cs',
+        r1cs,
+      ]);
+      expect(verified.code).toBe(0);
+      expect(JSON.parse(verified.stdout.trim())).toMatchObject({ valid: true, contributions: [] });
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it('proves a credential with the final key (committed wasm); the service on the ceremony keys opens a session, and refuses a proof of the test setup', async () => {

@@ -81,3 +81,25 @@ export async function openBrowser(origin: string): Promise<BrowserSession> {
     },
   };
 }
+
+/** Signs in through the dashboard's form and waits for its first page (API keys). */
+export async function signInThroughPage(
+  page: Page,
+  origin: string,
+  account: { email: string; password: string },
+): Promise<void> {
+  await page.goto(`${origin}/dashboard/`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('#keys').waitFor();
+}
+
+/** Follows a section's link in the navigation and waits for its page (`#id`). */
+export async function openSection(page: Page, link: string, id: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: link, exact: true })
+    .click();
+  await page.locator(`#${id}`).waitFor();
+}

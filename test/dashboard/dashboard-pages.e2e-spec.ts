@@ -6,7 +6,7 @@ import request from 'supertest';
 import { createTestApp, TestAccount, TestApp } from '../helpers/app';
 import { createApiKey, login } from '../helpers/auth';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
-import { BrowserSession, openBrowser } from './browser';
+import { BrowserSession, openBrowser, openSection } from './browser';
 
 /**
  * Issue 47 item 3, the dashboard as a product, in Chromium at 1280 and 390 px: the product name on
@@ -40,13 +40,7 @@ describe('Dashboard pages in Chromium', () => {
     await chain?.close();
   });
 
-  const openPage = async (link: string, id: string) => {
-    await page
-      .getByRole('navigation', { name: 'Sections' })
-      .getByRole('link', { name: link, exact: true })
-      .click();
-    await page.locator(`#${id}`).waitFor();
-  };
+  const openPage = (link: string, id: string) => openSection(page, link, id);
   /** How far the page sticks out to the right of the screen (0 when it fits). */
   const overflow = () =>
     page.evaluate(
@@ -83,6 +77,7 @@ describe('Dashboard pages in Chromium', () => {
       ['Usage', 'usage'],
       ['Wallets', 'wallets'],
       ['Markets', 'markets'],
+      ['Approvals', 'approvals'],
       ['Members', 'members'],
       ['Webhooks', 'webhooks'],
       ['Audit log', 'audit'],

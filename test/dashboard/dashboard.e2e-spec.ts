@@ -149,10 +149,30 @@ describe('Dashboard (/dashboard) in Chromium', () => {
           .innerText(),
       ).toBe(link);
     }
-    // Back returns to the page the address names (tokens live in memory: a reload signs out).
+    // Back returns to the page the address names.
     await page.goBack();
     await page.locator('#audit').waitFor();
     await openPage('API keys');
+  });
+
+  it('keeps the member signed in across a reload: the refresh token is in an HttpOnly cookie no script reads', async () => {
+    const [cookie] = (await page.context().cookies(`${origin}/auth/refresh`)).filter(
+      (c) => c.name === 'cgk_refresh',
+    );
+    expect(cookie).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/auth/refresh',
+      secure: false, // plain HTTP here; Secure over HTTPS (test/auth/refresh-cookie.e2e-spec.ts)
+    });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('cgk_refresh');
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(cookie.value);
+    const resumed = page.waitForResponse(`${origin}/auth/refresh`);
+    await page.reload();
+    expect((await resumed).status()).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.locator('#keys').waitFor();
+    expect(page.url()).toBe(`${origin}/dashboard/#keys`);
   });
 
   it('creates a key: the full key is shown once, with a warning and a copy button', async () => {
@@ -281,7 +301,12 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     // Devnet funding wrapped 100 of the wallet's 10,000 ETH (gas included): shown to 6 decimals.
     const eth = Number(formatEther(await chain.provider.getBalance(wallet)));
     expect(Math.abs(Number(balances[0].replace(/,/g, '')) - eth)).toBeLessThan(1e-6);
-    expect(balances.slice(1)).toEqual(['100', '1,000,000']);
+    // Every token of the market (the preflight reads them all), in whole tokens.
+    expect(await preflight.getByTestId('balances').locator('dt').allTextContents()).toEqual([
+      'ETH',
+      ...Object.keys(chain.deployment.tokens),
+    ]);
+    expect(balances.slice(1, 3)).toEqual(['100', '1,000,000']);
     const actions = await preflight.getByTestId('next-actions').locator('li').allTextContents();
     expect(actions.length).toBeGreaterThan(0);
     expect(actions.join(' ')).toMatch(/Permit2/);
@@ -295,7 +320,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     const wallets = page.locator('#wallets');
     await wallets.getByLabel('Wallet address').fill(wallet);
     await wallets.getByRole('button', { name: 'Bind wallet' }).click();
-    const row = wallets.locator('li', { hasText: wallet });
+    const row = wallets.locator(`li[data-address="${wallet}"]`);
     await row.getByText('No session').waitFor();
     await row
       .getByRole('button', { name: `Activate a session for ${wallet} from its attestation` })
@@ -311,7 +336,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     const wallets = page.locator('#wallets');
     await wallets.getByLabel('Wallet address').fill(wallet);
     await wallets.getByRole('button', { name: 'Bind wallet' }).click();
-    const row = wallets.locator('li', { hasText: wallet });
+    const row = wallets.locator(`li[data-address="${wallet}"]`);
     await row.getByText('No session').waitFor();
     // A file that is not a credential: said in the page, nothing asked of the service.
     const before = browser.requests.length;
@@ -337,7 +362,8 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     expect(await chain.isActive(wallet)).toBe(true);
     const until = new Date((await chain.activeUntil(wallet)) * 1000);
     const text = await result.innerText();
-    expect(text).toContain(wallet);
+    expect(text).toContain(`${wallet.slice(0, 6)}…${wallet.slice(-4)}`);
+    await result.getByRole('button', { name: `Copy ${wallet}` }).waitFor();
     expect(text).toMatch(/issuer\s+default/);
     expect(text).toContain(String(until.getFullYear()));
     // Proved in the page with the files this service serves, pinned by their SHA-256.
@@ -358,9 +384,13 @@ describe('Dashboard (/dashboard) in Chromium', () => {
   it('sets the compliance policy from the wallets page (owner)', async () => {
     const panel = page.getByRole('region', { name: 'Compliance policy' });
     await panel.getByLabel('Denied countries').fill('xx, yy');
-    await panel.getByLabel('Shortest session (seconds)').fill('600');
+    await panel.getByLabel('Shortest session in seconds').fill('600');
     await panel.getByRole('button', { name: 'Save policy' }).click();
-    await panel.getByText('Policy saved.').waitFor();
+    await panel
+      .getByText(
+        /^Policy saved: .*denied countries: XX, YY; wallets without a country: refused; shortest session: 600 s/,
+      )
+      .waitFor();
     const saved = await api()
       .get('/api/v1/compliance/policy')
       .set('Authorization', `Bearer ${token}`)
@@ -371,7 +401,7 @@ describe('Dashboard (/dashboard) in Chromium', () => {
       minSessionSeconds: 600,
     });
     // An unknown source is refused with the envelope, shown in the panel; nothing changes.
-    await panel.getByLabel('Source names (empty: any accepted source)').fill('nobody');
+    await panel.getByLabel('Source names').fill('nobody');
     await panel.getByRole('button', { name: 'Save policy' }).click();
     await panel.getByRole('alert').getByText('INVALID_PARAMS').waitFor();
     await api()
@@ -385,14 +415,28 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await openPage('Markets');
     const markets = page.locator('#markets');
     // The devnet's four pools, by their tokens and fee.
-    await markets.getByTestId('pools').locator('li').nth(3).waitFor();
-    const pools = await markets.getByTestId('pools').locator('li').allInnerTexts();
-    expect(pools.map((p) => p.replace(/\s*0x.*$/, ''))).toEqual([
+    const rows = markets.getByTestId('pools').locator('tbody tr');
+    await rows.nth(3).waitFor();
+    const pools = [];
+    for (const row of await rows.all())
+      pools.push((await row.locator('td').allInnerTexts()).slice(0, 2).join(' · fee '));
+    expect(pools).toEqual([
       'WETH / tUSDC · fee 0.3 %',
       'tWBTC / WETH · fee 0.3 %',
       'tEURC / tUSDC · fee 0.01 %',
       'tEURC / tUSDC · fee 0.05 %',
     ]);
+    // Each pool id shortened, with a button that copies the whole id.
+    const { pools: listed } = (
+      await api().get('/api/v1/defi/config').set('Authorization', `Bearer ${token}`).expect(200)
+    ).body as { pools: Array<{ id: string }> };
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await markets.getByRole('button', { name: `Copy ${listed[3].id}` }).click();
+    await markets
+      .getByRole('button', { name: `Copy ${listed[3].id}` })
+      .getByText('Copied')
+      .waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(listed[3].id);
     const form = markets.getByRole('form', { name: 'Quote a swap' });
     await form.getByLabel('Token in').selectOption({ label: 'tWBTC' });
     await form.getByLabel('Token out').selectOption({ label: 'tUSDC' });
@@ -453,15 +497,35 @@ describe('Dashboard (/dashboard) in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  it('signs out: the refresh token is retired and the sign-in form is back', async () => {
+  it('signs out: the login ends, the cookie is cleared, and a reload shows the sign-in form', async () => {
+    const [cookie] = (await page.context().cookies(`${origin}/auth/refresh`)).filter(
+      (c) => c.name === 'cgk_refresh',
+    );
     const logout = page.waitForResponse(`${origin}/auth/logout`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     const response = await logout;
-    expect(response.status()).toBeLessThan(300);
-    const { refreshToken } = response.request().postDataJSON() as { refreshToken: string };
+    expect(response.status()).toBe(204);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    const refused = await api().post('/auth/refresh').send({ refreshToken }).expect(401);
+    expect(
+      (await page.context().cookies(`${origin}/auth/refresh`)).map((c) => c.name),
+    ).not.toContain('cgk_refresh');
+    const refused = await api()
+      .post('/auth/refresh')
+      .set('Cookie', `cgk_refresh=${cookie.value}`)
+      .send({})
+      .expect(401);
     expect(refused.body.code).toBe('JWT_INVALID');
+    // Signed out, a reload asks nothing of the service and shows the sign-in form.
+    const before = browser.requests.length;
+    // The sign-in form can render before its one request (whether sign-up is open) is sent:
+    // wait for that answer, so the list below is complete rather than racing the page.
+    const signup = page.waitForResponse(`${origin}/auth/signup`);
+    await page.reload();
+    await signup;
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(browser.requests.slice(before).filter((url) => url.includes('/auth/'))).toEqual([
+      `${origin}/auth/signup`,
+    ]);
     await page.setViewportSize({ width: 390, height: 844 });
     await browser.screenshot('signin-390');
   });

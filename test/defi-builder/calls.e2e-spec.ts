@@ -80,7 +80,7 @@ describe('DeFi builder: calls[] for batch wallets, sent one by one from a plain 
     expect(usdcBefore - (await s.chain.balanceOf(s.TUSDC, user.address))).toBe(amount);
     const received = (await s.chain.balanceOf(s.WETH, user.address)) - wethBefore;
     expect(received >= BigInt(built.minAmountOut as string)).toBe(true);
-    expect(received).toBe(BigInt(built.quotedAmountOut as string)); // nothing traded in between
+    expect(received).toBe(BigInt(built.amountOut as string)); // nothing traded in between
   });
 
   it('a mint of a wallet with no approvals: calls[] = four approvals then the mint, and it mints; an exit is its transaction alone', async () => {

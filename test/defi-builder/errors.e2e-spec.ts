@@ -318,7 +318,7 @@ describe('DeFi builder error codes (status, phase)', () => {
       status: 412,
       code: 'SESSION_NOT_ACTIVE',
       phase: 'preflight',
-      hint: /activate-session-demo.*\/verify/,
+      hint: /activate-session-attestation.*\/verify.*activate-session-demo/,
     },
     {
       name: 'liquidity: no active session',

@@ -111,15 +111,18 @@ describe('DeFi builder: liquidity and preflight on the devnet', () => {
       transaction?: { to: string; data: string; value: string; gas: string };
     }>;
     expect(actions.filter((a) => a.action === 'activateSession')).toHaveLength(1);
-    // token -> Permit2 once per token (shared by both uses), then Permit2 -> router and -> PositionManager.
+    // token -> Permit2 once per token (shared by both uses), then Permit2 -> router and -> PositionManager,
+    // for each of the market's four tokens (the devnet funds every wallet with each).
     const approvals = actions.filter((a) => a.action === 'approve');
-    expect(approvals).toHaveLength(6);
-    for (const a of approvals.filter((x) => x.use === 'swap'))
+    expect(approvals).toHaveLength(12);
+    for (const a of approvals.filter(
+      (x) => x.use === 'swap' && ['WETH', 'tUSDC'].includes((x as { symbol?: string }).symbol!),
+    ))
       expect((await chain.send(user, a.transaction!)).status).toBe(1);
     await chain.activate(user.address);
 
     const after = await request(t.server)
-      .get(`/api/v1/defi/preflight/${user.address}`)
+      .get(`/api/v1/defi/preflight/${user.address}?tokens=WETH,tUSDC`)
       .set('Authorization', `Bearer ${token}`)
       .expect(200);
     expect(after.body.session.active).toBe(true);
@@ -144,7 +147,8 @@ describe('DeFi builder: liquidity and preflight on the devnet', () => {
       })
       .expect(200);
     expect(res.body.simulation.ok).toBe(true);
-    expect(await chain.rpcStats()).toEqual({ eth_call: 1, eth_estimateGas: 1 });
+    // The estimate and the receipt's simulation (issue 56) ride in one JSON-RPC batch.
+    expect(await chain.rpcStats()).toEqual({ eth_call: 2, eth_estimateGas: 1 });
     await chain.resetRpcStats();
     await request(t.server)
       .post('/api/v1/defi/swap?buildOnly=true')

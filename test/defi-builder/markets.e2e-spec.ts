@@ -8,7 +8,15 @@ import request from 'supertest';
 import devnetFile from '../../src/config/networks/devnet.json';
 import { STATE_VIEW } from '../../src/chain/abi/uniswap-v4';
 import type { TestApp } from '../helpers/app';
-import { DefiDevnet, postLiquidity, postSwap, useDefiSuite } from '../helpers/defi';
+import type { UnsignedTx } from '../../src/defi-builder/encoding/approvals';
+import {
+  DefiDevnet,
+  postLiquidity,
+  postSwap,
+  relayUntilConfirmed,
+  signBuilt,
+  useDefiSuite,
+} from '../helpers/defi';
 
 describe('Markets on the devnet (issue 42)', () => {
   const suite = useDefiSuite();
@@ -175,14 +183,23 @@ describe('Markets on the devnet (issue 42)', () => {
       expect(res.body.details).toEqual(expect.anything());
     });
 
-    it('is minted, listed with its pool, increased, collected and burned, each transaction signed and mined', async () => {
+    it('is minted, listed with its pool, increased, collected, decreased and burned, each transaction signed, relayed and CONFIRMED (issue 53 item 1)', async () => {
       const [, pool] = await eurcPools();
       const user = chain.wallets[4];
       await chain.activate(user.address);
+      /** Signs a built transaction as the wallet, relays it, and waits for CONFIRMED. */
+      const relay = async (tx: UnsignedTx, kind: string) => {
+        const done = await relayUntilConfirmed(t, token, await signBuilt(user, tx));
+        expect(done.kind).toBe(kind);
+        return done;
+      };
       const mintBody = body(pool, user.address, { poolId: pool.id });
       const first = await postLiquidity(t, token, mintBody).expect(200);
       for (const approval of first.body.approvals)
-        expect((await chain.send(user, approval.transaction)).status).toBe(1);
+        await relay(
+          approval.transaction,
+          approval.kind === 'erc20' ? 'approval' : 'permit2-approval',
+        );
       const res = await postLiquidity(t, token, mintBody).expect(200);
       expect(res.body).toMatchObject({
         approvals: [],
@@ -197,7 +214,8 @@ describe('Markets on the devnet (issue 42)', () => {
       const tokenId = (await chain.positionManager.nextTokenId()) as bigint;
       const before0 = await chain.balanceOf(pool.currency0, user.address);
       const before1 = await chain.balanceOf(pool.currency1, user.address);
-      expect((await chain.send(user, res.body.transaction)).status).toBe(1);
+      const minted = await relay(res.body.transaction, 'mint');
+      expect(minted.tokenId).toBe(tokenId.toString());
       expect(await chain.positionManager.ownerOf(tokenId)).toBe(user.address);
       expect(before0 - (await chain.balanceOf(pool.currency0, user.address))).toBe(
         BigInt(res.body.expectedAmount0),
@@ -235,7 +253,7 @@ describe('Markets on the devnet (issue 42)', () => {
         tickSpacing: 10,
         hooks: chain.deployment.contracts.complianceHook,
       });
-      expect((await chain.send(user, increase.body.transaction)).status).toBe(1);
+      await relay(increase.body.transaction, 'increase');
       expect(
         ((await chain.positionManager.getPositionLiquidity(tokenId)) as bigint) > liquidityBefore,
       ).toBe(true);
@@ -244,7 +262,19 @@ describe('Markets on the devnet (issue 42)', () => {
         .send({ tokenId: tokenId.toString(), userAddress: user.address })
         .expect(200);
       expect(collect.body.poolKey).toEqual(increase.body.poolKey);
-      expect((await chain.send(user, collect.body.transaction)).status).toBe(1);
+      await relay(collect.body.transaction, 'collect');
+
+      const liquidityBeforeDecrease = (await chain.positionManager.getPositionLiquidity(
+        tokenId,
+      )) as bigint;
+      const decrease = await api('liquidity/decrease')
+        .send({ tokenId: tokenId.toString(), userAddress: user.address, liquidityBps: 2500 })
+        .expect(200);
+      expect(decrease.body.poolKey).toEqual(increase.body.poolKey);
+      await relay(decrease.body.transaction, 'decrease');
+      expect(await chain.positionManager.getPositionLiquidity(tokenId)).toBe(
+        liquidityBeforeDecrease - liquidityBeforeDecrease / 4n,
+      );
 
       const held0 = await chain.balanceOf(pool.currency0, user.address);
       const burn = await api('liquidity/decrease')
@@ -255,7 +285,7 @@ describe('Markets on the devnet (issue 42)', () => {
           burn: true,
         })
         .expect(200);
-      expect((await chain.send(user, burn.body.transaction)).status).toBe(1);
+      await relay(burn.body.transaction, 'decrease');
       expect((await chain.balanceOf(pool.currency0, user.address)) > held0).toBe(true);
       const gone = await get(`positions/${tokenId}`).expect(404);
       expect(gone.body.code).toBe('POSITION_NOT_FOUND');

@@ -6,11 +6,14 @@
 import { Contract, MaxUint256 } from 'ethers';
 import { ERC20 } from '../../src/chain/abi/erc20';
 import { PERMIT2 } from '../../src/chain/abi/permit2';
+import { COMPLIANCE_REGISTRY } from '../../src/chain/abi/compliance-registry';
 import { ApiError } from '../../src/common/errors/api-error';
 import {
   PreflightRequest,
   PreflightService,
 } from '../../src/defi-builder/preflight/preflight.service';
+import request from 'supertest';
+import { sanctionsCommand } from '../../src/cli/sanctions-command';
 import { bindWallet, postSwap, useDefiSuite } from '../helpers/defi';
 
 describe(`${PreflightService.name} (devnet)`, () => {
@@ -139,5 +142,111 @@ describe(`${PreflightService.name} (devnet)`, () => {
     expect(after.state.blockTimestamp).toBe(expiration + 1);
     expect(after.state.effective.swap.WETH).toBe(0n);
     expect(after.spend.approvals.map((a) => a.kind)).toEqual(['permit2']);
+  });
+
+  describe('GET /defi/preflight/:address (issue 53 items 2 and 6)', () => {
+    const get = (address: string, query = '') =>
+      request(suite.t.server)
+        .get(`/api/v1/defi/preflight/${address}${query}`)
+        .set('Authorization', `Bearer ${suite.token}`);
+    const symbols = () => Object.keys(suite.chain.deployment.tokens);
+
+    it('reads every token of the market by default, or those ?tokens= names, in the same one eth_call', async () => {
+      const user = suite.chain.wallets[5].address;
+      await suite.chain.resetRpcStats();
+      const all = await get(user).expect(200);
+      expect(await suite.chain.rpcStats()).toEqual({ eth_call: 1 });
+      expect(Object.keys(all.body.balances)).toEqual(['ETH', ...symbols()]);
+      expect(symbols()).toEqual(expect.arrayContaining(['WETH', 'tUSDC', 'tWBTC', 'tEURC']));
+      for (const [symbol, token] of Object.entries(suite.chain.deployment.tokens))
+        expect(all.body.balances[symbol]).toBe(
+          (await suite.chain.balanceOf(token, user)).toString(),
+        );
+      expect(Object.keys(all.body.allowances.swap)).toEqual(symbols());
+      expect(Object.keys(all.body.allowances.liquidity)).toEqual(symbols());
+      // One ERC-20 -> Permit2 approval and two Permit2 approvals per token it holds.
+      const approvals = all.body.nextActions.filter(
+        (a: { action: string }) => a.action === 'approve',
+      );
+      expect(new Set(approvals.map((a: { symbol: string }) => a.symbol))).toEqual(
+        new Set(symbols()),
+      );
+
+      await suite.chain.resetRpcStats();
+      const some = await get(user, '?tokens=teurc,WETH,ETH').expect(200);
+      expect(await suite.chain.rpcStats()).toEqual({ eth_call: 1 });
+      expect(Object.keys(some.body.balances)).toEqual(['ETH', 'tEURC', 'WETH']);
+      expect(some.body.balances.tEURC).toBe(all.body.balances.tEURC);
+      expect(Object.keys(some.body.allowances.swap)).toEqual(['tEURC', 'WETH']);
+      expect(
+        new Set(
+          some.body.nextActions
+            .filter((a: { action: string }) => a.action === 'approve')
+            .map((a: { symbol: string }) => a.symbol),
+        ),
+      ).toEqual(new Set(['tEURC', 'WETH']));
+      const eth = await get(user, '?tokens=ETH').expect(200);
+      expect(eth.body.balances).toEqual({ ETH: all.body.balances.ETH });
+    });
+
+    it('refuses a symbol the market does not list (naming those it does) and a malformed list, before reading the chain', async () => {
+      const user = suite.chain.wallets[5].address;
+      await suite.chain.resetRpcStats();
+      const unknown = await get(user, '?tokens=WETH,DOGE').expect(400);
+      expect(unknown.body).toMatchObject({
+        code: 'UNSUPPORTED_TOKEN',
+        phase: 'preflight',
+        details: [{ field: 'tokens', symbol: 'DOGE', listed: ['ETH', ...symbols()] }],
+      });
+      expect(unknown.body.message).toContain('DOGE');
+      const malformed = await get(user, '?tokens=WETH,,tUSDC').expect(400);
+      expect(malformed.body).toMatchObject({
+        code: 'INVALID_PARAMS',
+        details: [{ field: 'tokens' }],
+      });
+      expect(await suite.chain.rpcStats()).toEqual({});
+    });
+
+    it('says at once that a listed wallet with an open session is sanctioned: session inactive, sanctioned true, no next action', async () => {
+      const user = suite.chain.wallets[9].address;
+      await suite.chain.activate(user);
+      const before = await get(user).expect(200);
+      expect(before.body.session).toMatchObject({ active: true, sanctioned: false });
+      const sanctions = (verb: 'add' | 'remove') =>
+        sanctionsCommand(verb, [user, '--rpc', suite.chain.rpcUrl], {});
+      await sanctions('add');
+      try {
+        await suite.chain.resetRpcStats();
+        const listed = await get(user).expect(200);
+        expect(await suite.chain.rpcStats()).toEqual({ eth_call: 1 });
+        expect(listed.body.session).toEqual({
+          active: false,
+          activeUntil: before.body.session.activeUntil,
+          sanctioned: true,
+        });
+        expect(listed.body.nextActions).toEqual([]);
+        // The watcher has not run: the registry still holds the session the hook now ignores.
+        const registry = new Contract(
+          suite.chain.deployment.contracts.complianceRegistry,
+          COMPLIANCE_REGISTRY,
+          suite.chain.provider,
+        );
+        expect(await registry.isActive(user)).toBe(true);
+        // Every build refuses it meanwhile.
+        const build = await postSwap(suite.t, suite.token, {
+          tokenIn: suite.WETH,
+          tokenOut: suite.TUSDC,
+          amount: '1000',
+          userAddress: user,
+        }).expect(403);
+        expect(build.body.code).toBe('WALLET_SANCTIONED');
+      } finally {
+        await sanctions('remove');
+      }
+      expect((await get(user).expect(200)).body.session).toMatchObject({
+        active: true,
+        sanctioned: false,
+      });
+    });
   });
 });

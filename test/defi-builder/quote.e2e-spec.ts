@@ -81,6 +81,9 @@ describe('DeFi builder: quote (devnet)', () => {
       tradeType: 'EXACT_OUTPUT',
       userAddress: user.address,
     }).expect(200);
+    // One name for one thing (issue 53): the swap answers amountIn/amountOut as the quote does;
+    // the old name stays one release as a deprecated alias.
+    expect(swap.body).toMatchObject({ amountIn: res.body.amountIn, amountOut: '500000000' });
     expect(swap.body.quotedAmountIn).toBe(res.body.amountIn);
   });
 
@@ -109,19 +112,31 @@ describe('DeFi builder: quote (devnet)', () => {
     const doc = (await request(s.t.server).get('/docs/json').expect(200)).body;
     const ok = (path: string) => doc.paths[path].post.responses['200'].content['application/json'];
     expect(ok('/api/v1/defi/quote').schema.$ref).toBe('#/components/schemas/QuoteResponseDto');
-    expect(ok('/api/v1/defi/swap').schema.$ref).toBe('#/components/schemas/SwapResponseDto');
+    // The whole build, or with callsFormat=eip5792 wallet_sendCalls' parameters (issue 57).
+    expect(ok('/api/v1/defi/swap').schema.oneOf).toEqual([
+      { $ref: '#/components/schemas/SwapResponseDto' },
+      { $ref: '#/components/schemas/WalletSendCallsDto' },
+    ]);
     const quote = doc.components.schemas.QuoteResponseDto;
     expect(quote.properties.priceImpactBps.type).toBe('number');
     const swap = doc.components.schemas.SwapResponseDto;
     expect(Object.keys(swap.properties)).toEqual(
       expect.arrayContaining([
         'tradeType',
+        'amountIn',
+        'amountOut',
         'maxAmountIn',
         'quotedAmountIn',
         'permitData',
         'approvals',
       ]),
     );
+    // The quote's names are the swap's; the swap's old names are deprecated aliases.
+    expect(swap.required).toEqual(expect.arrayContaining(['amountIn', 'amountOut']));
+    for (const alias of ['quotedAmountIn', 'quotedAmountOut'])
+      expect(swap.properties[alias]).toMatchObject({ deprecated: true });
+    for (const name of ['amountIn', 'amountOut'])
+      expect(swap.properties[name].deprecated).toBeUndefined();
     const body = doc.components.schemas.SwapRequestDto;
     expect(Object.keys(body.properties)).toEqual(
       expect.arrayContaining(['tradeType', 'amountInMaximum', 'permit', 'permitSignature']),

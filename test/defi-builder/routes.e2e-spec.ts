@@ -106,16 +106,17 @@ describe('DeFi builder: routes across pools (devnet)', () => {
     };
     await s.chain.resetRpcStats();
     await postSwap(s.t, s.token, body).expect(200);
-    expect((await s.chain.rpcStats()).eth_call).toBe(1);
+    // The preflight's one batch, and the receipt's simulation (issue 56: approvals, then the swap).
+    expect((await s.chain.rpcStats()).eth_call).toBe(2);
     const built = await readyBuild(user, body);
     expect(built.route.hops.map((h: Hop) => h.poolId)).toEqual([
       poolOf('WETH', 'tWBTC', 3000),
       poolOf('WETH', 'tUSDC', 3000),
     ]);
-    const quoted = BigInt(built.quotedAmountOut);
+    const quoted = BigInt(built.amountOut);
     const minOut = BigInt(built.minAmountOut);
     expect(minOut).toBe((quoted * 9950n) / 10000n);
-    expect(built.route.hops[1].amountOut).toBe(built.quotedAmountOut);
+    expect(built.route.hops[1].amountOut).toBe(built.amountOut);
 
     const before = await s.chain.balanceOf(s.TUSDC, user.address);
     const wbtcBefore = await s.chain.balanceOf(TWBTC, user.address);
@@ -155,10 +156,10 @@ describe('DeFi builder: routes across pools (devnet)', () => {
       [s.WETH, TWBTC],
     ]);
     expect(built.route.hops[1].amountOut).toBe(amountOut.toString());
-    const quotedIn = BigInt(built.quotedAmountIn);
+    const quotedIn = BigInt(built.amountIn);
     const maxIn = BigInt(built.maxAmountIn);
     expect(maxIn).toBe((quotedIn * 10050n + 9999n) / 10000n);
-    expect(built.route.hops[0].amountIn).toBe(built.quotedAmountIn);
+    expect(built.route.hops[0].amountIn).toBe(built.amountIn);
 
     const usdcBefore = await s.chain.balanceOf(s.TUSDC, user.address);
     const wbtcBefore = await s.chain.balanceOf(TWBTC, user.address);

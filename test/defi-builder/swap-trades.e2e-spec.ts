@@ -44,8 +44,10 @@ describe('DeFi builder: swap trade types, native ETH, Permit2 signatures, balanc
       slippageBps: 50,
       transaction: { value: '0' },
     });
-    expect(built.amountIn).toBeUndefined();
-    const quotedIn = BigInt(built.quotedAmountIn);
+    // amountIn is the quoted input, as in the quote answer; quotedAmountIn its deprecated alias.
+    expect(built.quotedAmountIn).toBe(built.amountIn);
+    expect(built.minAmountOut).toBeUndefined();
+    const quotedIn = BigInt(built.amountIn);
     const maxIn = BigInt(built.maxAmountIn);
     expect(maxIn).toBe((quotedIn * 10050n + 9999n) / 10000n);
 
@@ -94,7 +96,8 @@ describe('DeFi builder: swap trade types, native ETH, Permit2 signatures, balanc
     };
     await s.chain.resetRpcStats();
     const res = await postSwap(s.t, s.token, body).expect(200);
-    expect(await s.chain.rpcStats()).toEqual({ eth_call: 1, eth_gasPrice: 1, eth_estimateGas: 1 });
+    // The preflight's one batch; the estimate and the receipt's simulation in one more request.
+    expect(await s.chain.rpcStats()).toEqual({ eth_call: 2, eth_gasPrice: 1, eth_estimateGas: 1 });
     expect(res.body).toMatchObject({
       tokenIn: ETH,
       zeroForOne: true,
@@ -112,7 +115,7 @@ describe('DeFi builder: swap trade types, native ETH, Permit2 signatures, balanc
     expect(ethBefore - (await ethBalance(user.address))).toBe(amount + gasPaid(receipt));
     expect(await s.chain.balanceOf(s.WETH, user.address)).toBe(wethBefore);
     expect((await s.chain.balanceOf(s.TUSDC, user.address)) - usdcBefore).toBe(
-      BigInt(res.body.quotedAmountOut),
+      BigInt(res.body.amountOut),
     );
   });
 
@@ -135,7 +138,7 @@ describe('DeFi builder: swap trade types, native ETH, Permit2 signatures, balanc
     expect(receipt.status).toBe(1);
     expect((await s.chain.balanceOf(s.TUSDC, user.address)) - usdcBefore).toBe(amountOut);
     const ethSpent = ethBefore - (await ethBalance(user.address)) - gasPaid(receipt);
-    expect(ethSpent).toBe(BigInt(res.body.quotedAmountIn)); // the refund swept the rest back
+    expect(ethSpent).toBe(BigInt(res.body.amountIn)); // the refund swept the rest back
     expect(ethSpent < BigInt(res.body.maxAmountIn)).toBe(true);
     expect(await ethBalance(s.chain.deployment.contracts.universalRouter)).toBe(0n);
     expect(await s.chain.balanceOf(s.WETH, s.chain.deployment.contracts.universalRouter)).toBe(0n);
@@ -158,7 +161,7 @@ describe('DeFi builder: swap trade types, native ETH, Permit2 signatures, balanc
     expect(receipt.status).toBe(1);
     console.info(`gas used: tUSDC -> ETH swap ${receipt.gasUsed}`);
     const received = (await ethBalance(user.address)) - ethBefore + gasPaid(receipt);
-    expect(received).toBe(BigInt(built.quotedAmountOut));
+    expect(received).toBe(BigInt(built.amountOut));
     expect(received >= BigInt(built.minAmountOut)).toBe(true);
     expect(await s.chain.balanceOf(s.WETH, user.address)).toBe(wethBefore);
   });
@@ -264,7 +267,7 @@ describe('DeFi builder: swap trade types, native ETH, Permit2 signatures, balanc
     expect(receipt.status).toBe(1);
     console.info(`gas used: permit + swap ${receipt.gasUsed}`);
     expect((await s.chain.balanceOf(s.TUSDC, user.address)) - usdcBefore).toBe(
-      BigInt(res.body.quotedAmountOut),
+      BigInt(res.body.amountOut),
     );
     // The permit is spent (nonce moved on): the same one is now refused by name.
     const replay = await postSwap(s.t, s.token, {

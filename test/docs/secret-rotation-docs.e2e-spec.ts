@@ -13,7 +13,7 @@ import { createTestDatabase, TestDatabase } from '../helpers/test-env';
 import { verified, WebhookReceiver } from '../webhooks/receiver';
 
 const ROOT = join(__dirname, '..', '..');
-const OPERATORS = readFileSync(join(ROOT, 'docs', 'operators.md'), 'utf8');
+const OPERATORS = readFileSync(join(ROOT, 'docs', 'operators', 'secrets-and-keys.md'), 'utf8');
 /** Every setting the procedures touch: unset unless the env file sets it. */
 const ROTATED = [
   'JWT_SECRET',
@@ -24,19 +24,20 @@ const ROTATED = [
   'WEBHOOK_SECRETS_PREVIOUS_KEYS',
 ];
 
-/** The ```bash rotation=<id> block of docs/operators.md "Rotating secrets", as pasted. */
+/** The ```bash rotation=<id> block of docs/operators/secrets-and-keys.md "Rotating secrets", as pasted. */
 function block(id: string): string {
   const match = new RegExp('^```bash rotation=' + id + '\\n([\\s\\S]*?)^```$', 'm').exec(OPERATORS);
-  if (!match) throw new Error(`docs/operators.md has no \`\`\`bash rotation=${id} block`);
+  if (!match)
+    throw new Error(`docs/operators/secrets-and-keys.md has no \`\`\`bash rotation=${id} block`);
   return match[1];
 }
 
 /**
- * docs/operators.md "Rotating secrets", run as an operator would: each block on a real env file,
+ * docs/operators/secrets-and-keys.md "Rotating secrets", run as an operator would: each block on a real env file,
  * then the service started on that file (a restart), with one user enrolled in TOTP and one
  * webhook throughout, from the release that derived every key from JWT_SECRET onwards.
  */
-describe('docs/operators.md "Rotating secrets"', () => {
+describe('docs/operators/secrets-and-keys.md "Rotating secrets"', () => {
   let dir: string;
   let db: TestDatabase;
   let receiver: WebhookReceiver;

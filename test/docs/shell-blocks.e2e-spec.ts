@@ -1,6 +1,7 @@
 /**
- * The docs run: every ```sh / ```bash block of README.md and docs/integrators.md is pasted, in
- * order, into one bash per page (`set -euo pipefail`, so a failing command or an HTTP error under
+ * The docs run: every ```sh / ```bash block of README.md, and of docs/integrators.md followed by
+ * its task pages (docs/integrators/*.md, in the order of its index), is pasted, in order, into one
+ * bash per reader (`set -euo pipefail`, so a failing command or an HTTP error under
  * `curl -sS --fail-with-body` fails the page, with the error envelope printed), against a fresh service listening on a free port with the jest
  * worker's embedded devnet. The blocks get what a reader's terminal would have: `BASE` (the URL
  * the start banner prints) and `DATA_DIR` (where the demo credentials are), the repository as the
@@ -16,17 +17,30 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createTestApp, TestApp } from '../helpers/app';
+import { createApiKey, loginPair } from '../helpers/auth';
 import { acquireDevnet, DevnetHandle } from '../helpers/devnet';
 import { testEngine } from '../helpers/test-env';
 
 const ROOT = join(__dirname, '..', '..');
-const PAGES = ['README.md', 'docs/integrators.md'];
+/** The integrators' task pages, in the order of docs/integrators.md's index ("Task pages"). */
+const TASK_PAGES = [
+  ...(/^## Task pages\n[\s\S]*?(?=^## |(?![\s\S]))/m
+    .exec(readFileSync(join(ROOT, 'docs/integrators.md'), 'utf8'))?.[0]
+    .matchAll(/\]\((integrators\/[\w-]+\.md)\)/g) ?? []),
+].map(([, path]) => `docs/${path}`);
+/** Each run: pages whose blocks are pasted, in this order, into one shell. */
+const RUNS: Record<string, string[]> = {
+  'README.md': ['README.md'],
+  'docs/integrators.md and its task pages': ['docs/integrators.md', ...TASK_PAGES],
+};
 /** Every page with shell blocks a reader may paste, run here or not. */
 const ALL_PAGES = [
   'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
+  ...['docs', 'docs/integrators'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `${dir}/${name}`),
+  ),
 ];
 /** One page's blocks may take this long in all (a reader's bash, signing with node, the devnet). */
 const PAGE_TIMEOUT_MS = 90_000;
@@ -113,6 +127,15 @@ describe('The docs shell blocks', () => {
     expect(readme).toMatch(/```(sh|bash) no-run/);
   });
 
+  it("runs every integrators' task page: the index of docs/integrators.md lists each once", () => {
+    const onDisk = readdirSync(join(ROOT, 'docs/integrators'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/integrators/${name}`);
+    expect(TASK_PAGES.length).toBeGreaterThan(0);
+    expect(new Set(TASK_PAGES).size).toBe(TASK_PAGES.length);
+    expect([...TASK_PAGES].sort()).toEqual(onDisk.sort());
+  });
+
   it('has no curl that hides the error body of a failed call (-f / --fail without -with-body)', () => {
     const hiding: string[] = [];
     for (const page of ALL_PAGES)
@@ -136,20 +159,56 @@ describe('The docs shell blocks', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ code: 'API_KEY_FORMAT_INVALID' });
   });
 
+  it("the integrators' send_calls stops at a call the relay refuses, printing the envelope, and polls nothing (issue 53 item 1)", async () => {
+    const page = readFileSync(join(ROOT, 'docs/integrators/sending-transactions.md'), 'utf8');
+    const helper = /^send_calls\(\) \{\n[\s\S]*?\n\}$/m.exec(page)?.[0];
+    expect(helper).toBeDefined();
+    const account = await t.createAccount();
+    const { accessToken } = await loginPair(t, account);
+    const { key } = await createApiKey(t, accessToken, ['defi:broadcast']);
+    const wallet = chain.wallets[6];
+    // A call the service never builds (a token transfer), then one it would: the first stops it.
+    const calls = [
+      { to: chain.addresses.tUSDC, data: `0xa9059cbb${'00'.repeat(64)}`, value: '0' },
+      { to: chain.addresses.tUSDC, data: '0x', value: '0' },
+    ];
+    const result = await runBash(
+      `set -euo pipefail\n${helper}\nsend_calls '${JSON.stringify({ calls })}' && echo sent-all || echo "stopped: $?"`,
+      {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/tmp',
+        BASE: base,
+        KEY: key,
+        RPC: chain.rpcUrl,
+        WALLET_KEY: wallet.privateKey,
+      },
+      // The helper this replaced polled GET /transactions/null until killed here.
+      30_000,
+    );
+    expect(result.stdout.trim()).toBe('stopped: 1');
+    // curl's own line ("The requested URL returned error: 400"), then the envelope.
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!)).toMatchObject({
+      code: 'BROADCAST_TARGET_NOT_ALLOWED',
+      hint: expect.any(String),
+    });
+  });
+
   it('runs the two-factor section: a code computed with the installed otplib enables it', () => {
     const blocks = shellBlocks(
-      'docs/integrators.md',
-      readFileSync(join(ROOT, 'docs/integrators.md'), 'utf8'),
+      'docs/integrators/members-and-audit.md',
+      readFileSync(join(ROOT, 'docs/integrators/members-and-audit.md'), 'utf8'),
     );
     expect(blocks.some((b) => b.code.includes('/totp/enable') && b.code.includes('@otplib'))).toBe(
       true,
     );
   });
 
-  it.each(PAGES)(
+  it.each(Object.keys(RUNS))(
     'runs every shell block of %s, in order, against a fresh service',
     async (page) => {
-      const blocks = shellBlocks(page, readFileSync(join(ROOT, page), 'utf8'));
+      const blocks = RUNS[page].flatMap((path) =>
+        shellBlocks(path, readFileSync(join(ROOT, path), 'utf8')),
+      );
       expect(blocks.length).toBeGreaterThan(0);
       const script = [
         'set -euo pipefail',

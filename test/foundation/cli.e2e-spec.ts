@@ -5,6 +5,7 @@ import { AuditEventsService } from '../../src/audit/audit-events.service';
 import { CliModule } from '../../src/cli/cli.module';
 import { CliUsageError, parseFlags, runCommand } from '../../src/cli/cli-commands';
 import { createTestDatabase, TestDatabase, withEnv } from '../helpers/test-env';
+import { OPERATOR_ACTOR } from '../../src/events/activity-event';
 
 describe('Operator CLI', () => {
   let db: TestDatabase;
@@ -70,7 +71,7 @@ describe('Operator CLI', () => {
     expect(trail.items).toHaveLength(1);
     expect(trail.items[0]).toMatchObject({
       type: 'account.created',
-      actor: { type: 'operator', id: null },
+      actor: OPERATOR_ACTOR,
       target: { type: 'account', id: created.accountId },
       data: {
         name: 'Audited',

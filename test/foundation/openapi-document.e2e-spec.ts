@@ -2,7 +2,7 @@
  * Issue 13 item 1: the document /docs/json serves is a contract a generator can use: one
  * lowerCamelCase operationId per operation, a 2xx schema, every error an ErrorEnvelope, servers.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestApp, TestApp } from '../helpers/app';
@@ -107,9 +107,12 @@ describe('The published OpenAPI document', () => {
     expect(errors).toBeGreaterThan(operations.length);
   });
 
-  it('shows no wallet the tours of README.md and docs/integrators.md use (trying one would take it)', () => {
+  it("shows no wallet the tours of README.md and the integrators' guide use (trying one would take it)", () => {
     const toured = new Set<string>();
-    for (const page of ['README.md', 'docs/integrators.md']) {
+    const integrators = readdirSync(join(__dirname, '..', '..', 'docs', 'integrators'))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => `docs/integrators/${file}`);
+    for (const page of ['README.md', 'docs/integrators.md', ...integrators]) {
       const markdown = readFileSync(join(__dirname, '..', '..', page), 'utf8');
       for (const block of markdown.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```/gm))
         for (const [address] of block[1].matchAll(/0x[0-9a-fA-F]{40}\b/g))
@@ -138,8 +141,12 @@ describe('The published OpenAPI document', () => {
         id: op.operationId,
         successes: true,
       });
+      // A stream of JSON lines (the receipts' export) types each line.
       const typed = success.every(
-        ([status, r]) => status === '204' || r.content?.['application/json']?.schema !== undefined,
+        ([status, r]) =>
+          status === '204' ||
+          (r.content?.['application/json'] ?? r.content?.['application/x-ndjson'])?.schema !==
+            undefined,
       );
       if (!typed) missing.push(op.operationId!);
     }

@@ -6,6 +6,8 @@ import request from 'supertest';
 import { createTestApp, TestApp } from '../helpers/app';
 import { createApiKey, login, loginPair } from '../helpers/auth';
 import { DefiDevnet, startDefiDevnet } from '../helpers/defi';
+import { DefiConfigService } from '../../src/defi-builder/defi-config.service';
+import type { RouteLayer } from '../../src/bootstrap/hot-routes';
 
 describe('Rough edges an integrator hits first', () => {
   let chain: DefiDevnet;
@@ -183,5 +185,30 @@ describe('GET /api/v1/defi/config on the embedded devnet', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
     });
     expect(((await rpc.json()) as { result: string }).result).toBe('0x14a34');
+  });
+
+  it('answers the bytes res.json would write for the document, serialized once (issue 59)', async () => {
+    const account = await t.createAccount();
+    const jwt = await login(t, account);
+    const { key } = await createApiKey(t, jwt, ['defi:preflight']);
+    const document = t.app.get(DefiConfigService).config();
+    for (const [authMethod, header, value] of [
+      ['jwt', 'Authorization', `Bearer ${jwt}`],
+      ['api_key', 'X-API-Key', key],
+    ]) {
+      const res = await request(t.server).get('/api/v1/defi/config').set(header, value).expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.text).toBe(JSON.stringify({ authMethod, ...document }));
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+    }
+    // Express tries the DeFi routes before the others (bootstrap/hot-routes.ts).
+    const stack = (t.app.getHttpAdapter().getInstance() as { router: { stack: RouteLayer[] } })
+      .router.stack;
+    const routes = stack.flatMap((layer) => (layer.route ? [layer.route.path] : []));
+    const firstOf = (test: (path: string) => boolean) => routes.findIndex(test);
+    const defi = firstOf((path) => path.startsWith('/api/v1/defi/'));
+    expect(defi).toBeGreaterThan(-1);
+    expect(defi).toBeLessThan(firstOf((path) => path === '/health/live'));
+    expect(defi).toBeLessThan(firstOf((path) => path === '/api/v1/api-keys'));
   });
 });

@@ -141,7 +141,7 @@ describe('deploy (bare devnet)', () => {
     ]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^Deployed on chainId 84532 .*: 16 transactions\./);
+    expect(first.stdout).toMatch(/^Deployed on chainId 84532 .*: 18 transactions\./);
     expect(first.stdout).toMatch(/complianceHook\s+[\d,]+\s+0x[0-9a-f]{64}/);
     expect(first.stdout).toMatch(/total\s+[\d,]+\s+[\d.]+ ETH in fees/);
 
@@ -164,8 +164,9 @@ describe('deploy (bare devnet)', () => {
     expect(await registryContract.isAttester(deployer.address)).toBe(false);
     const hookContract = new Contract(hook, HOOK, provider);
     expect(await hookContract.owner()).toBe(deployer.address);
-    // Hook v2: it screens against the file's sanctions oracle and freezes a listed wallet's exits.
-    expect(await hookContract.VERSION()).toBe(2n);
+    // Hook v3 (v2 + per-trade authorizations): it screens against the file's sanctions oracle and
+    // freezes a listed wallet's exits.
+    expect(await hookContract.VERSION()).toBe(3n);
     expect(await hookContract.sanctionsOracle()).toBe(file.compliance!.sanctionsOracle);
     expect(await hookContract.freezeExits()).toBe(true);
     expect(await hookContract.isRouter(file.contracts.universalRouter)).toBe(true);
@@ -199,13 +200,13 @@ describe('deploy (bare devnet)', () => {
         'seedPosition',
       ]),
     );
-    expect(hashes).toHaveLength(16);
+    expect(hashes).toHaveLength(18);
     const receipts = await Promise.all(hashes.map((hash) => provider.getTransactionReceipt(hash)));
     for (const receipt of receipts)
       expect(receipt).toMatchObject({ status: 1, from: deployer.address });
     expect(record.block).toBe(Math.min(...receipts.map((r) => r!.blockNumber)));
     expect(file.positionLogs!.startBlock).toBe(record.block);
-    expect((await served()).eth_sendRawTransaction).toBe(16);
+    expect((await served()).eth_sendRawTransaction).toBe(18);
 
     // Again: nothing is sent, the file is untouched, and the command says so.
     await provider.send('devnet_resetRpcStats', []);
@@ -357,10 +358,13 @@ describe('deploy (bare devnet)', () => {
       'hookRouterUniversalRouter',
       'hookRouterPositionManager',
       'hookQuoter',
+      // Hook v3 (issue 54): the authorizer it accepts, and the attester as its enforcer.
+      expect.stringMatching(/^hookAuthorizer:0x[0-9a-fA-F]{40}$/),
+      'hookEnforcer',
       'poolInitialize',
     ]);
     const file = fileAt(networkFile);
-    expect(Object.keys(file.deployment!.transactions)).toHaveLength(7);
+    expect(Object.keys(file.deployment!.transactions)).toHaveLength(9);
     expect(file.deployment!.block).toBe(interrupted.deployment!.block);
     expect(BigInt(file.contracts.complianceHook!) & HOOK_FLAG_MASK).toBe(HOOK_FLAGS);
   });
@@ -382,6 +386,8 @@ describe('deploy (bare devnet)', () => {
     const summary = JSON.parse(rotated.output) as { steps: Array<{ step: string }> };
     expect(summary.steps.map((s) => s.step)).toEqual([
       'registryAttester',
+      // The hook v3's enforcer (who flags wallets that need an authorization) is the attester.
+      'hookEnforcer',
       'deployerAttesterRevoke',
     ]);
     const file = fileAt(networkFile);
@@ -419,7 +425,7 @@ describe('deploy (bare devnet)', () => {
       const output = await refusal(writeFile('network-poor.json', devnet.networkFile), poorKey);
       expect(output).toMatch(
         new RegExp(
-          `the deployer ${poor.address} holds 0 wei; the 7 remaining steps need about \\d+ wei`,
+          `the deployer ${poor.address} holds 0 wei; the 9 remaining steps need about \\d+ wei`,
         ),
       );
       expect(output).toContain('complianceRegistry: deploy the ComplianceRegistry');

@@ -16,6 +16,7 @@ import { createTestApp, TestApp } from '../helpers/app';
 import { login } from '../helpers/auth';
 import { ensureDistBuilt, startBuiltApp } from '../helpers/built-app-process';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
+import { TEST_RECEIPT_SIGNING_KEY } from '../helpers/receipts';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -108,12 +109,15 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
       JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
       MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
       WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
+      RECEIPT_SIGNING_KEY: TEST_RECEIPT_SIGNING_KEY,
       SIWE_DOMAIN: 'app.example.com',
       ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       // A twin chain with the repository's test trusted setup (issue 40: production refuses it
       // unless this says so).
       ZK_TEST_SETUP_ALLOWED: 'true',
       ATTESTER_PRIVATE_KEY: chain.attesterKey,
+      // The devnet's hook is v3, whose authorizer on a devnet is the attester (issue 54).
+      AUTHORIZER_PRIVATE_KEY: chain.attesterKey,
       CHAIN_RPC_URL: chain.rpcUrl,
     };
   }, 180_000);
@@ -174,7 +178,7 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
         expect.objectContaining({
           field: 'contracts.complianceHook',
           message: expect.stringMatching(
-            /carries the hook flags 0x0001; our hook needs exactly 0x0a80/,
+            /carries the hook flags 0x0001; our hook v3 needs exactly 0x0a80/,
           ),
         }),
       ]);
@@ -294,7 +298,12 @@ describe('Network files: verify-network and CHAIN_NETWORK_FILE (devnet)', () => 
     }, 90_000);
 
     it('starts on the right file and /health/ready reports the chain', async () => {
-      const app = await startBuiltApp({ ...production, CHAIN_NETWORK_FILE: files.good });
+      const app = await startBuiltApp({
+        ...production,
+        CHAIN_NETWORK_FILE: files.good,
+        // The chain's details in the answer (issue 58: off by default on the API port).
+        HEALTH_DETAILS: 'true',
+      });
       try {
         const ready = await fetch(`http://127.0.0.1:${app.port}/health/ready`);
         expect(ready.status).toBe(200);

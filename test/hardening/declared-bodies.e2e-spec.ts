@@ -270,7 +270,11 @@ describe('Declared and slow bodies (issue 30: 2)', () => {
       clearInterval(trickle);
       expect(res.status).toBe(408);
       expect(res.atMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
-      expect(await c.closed()).toMatchObject({ endedByServer: true });
+      // The server ends the connection after its 408. A trickled byte already in flight when it
+      // closed makes its kernel answer with a reset instead of the FIN (seen in CI): either way the
+      // server ended it, and the client never did.
+      const closed = await c.closed();
+      expect(closed.endedByServer || closed.error === 'ECONNRESET').toBe(true);
     } finally {
       clearInterval(trickle);
     }

@@ -87,6 +87,8 @@ describe('Cache-Control: no-store on every protected route', () => {
       enableTotp: { code: '123456' },
       disableTotp: { code: '123456' },
       updateAccountSecurity: { mfaRequired: false },
+      approveApproval: {},
+      rejectApproval: { reason: 'no-store' },
     };
     return bodies[operationId];
   }

@@ -47,6 +47,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const env = {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SEED_DEMO_ACCOUNT: 'false',
+    // The receipts' chain watch reads blocks on a timer while builds wait for their transaction:
+    // off unless a suite turns it on, so suites that count JSON-RPC calls count only theirs.
+    RECEIPT_WATCH_INTERVAL_MS: '0',
+    // The suites read readiness's component details on the API port; the default (off: only
+    // `status` and `reason`) is asserted by test/health/readiness-details.e2e-spec.ts.
+    HEALTH_DETAILS: 'true',
     ...db.env,
     ...options.env,
   };

@@ -7,7 +7,7 @@ import { closedPort } from './ports';
 import { pollUntil } from './wait';
 
 const HAPROXY = '/usr/sbin/haproxy';
-/** The configuration the operators' docs show (docs/operators.md "Replicas"). */
+/** The configuration the operators' docs show (docs/operators/running-and-scaling.md "Replicas"). */
 export const HAPROXY_CFG = join(__dirname, '..', '..', 'deploy', 'haproxy.cfg');
 
 /**

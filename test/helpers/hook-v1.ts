@@ -1,17 +1,24 @@
 /**
- * A network as it was before hook v2: our registry, the test token, ComplianceHook v1 (the
- * fixture from git history, test/fixtures/hook-v1) at a flagged CREATE2 address, its pool
- * initialized and a full-range position minted by `seeder`. Built with the deployment's own
- * target, planner and sender, with only the hook swapped for v1, so `cli deploy` afterwards sees
- * exactly what an operator's v1 network holds.
+ * A network as it was before hook v2 (or v3): our registry, the test token, ComplianceHook v1 (the
+ * fixture from git history, test/fixtures/hook-v1) or v2 (contracts/src/ComplianceHook.sol) at a
+ * flagged CREATE2 address, its pool initialized and a full-range position minted by `seeder`.
+ * Built with the deployment's own target, planner and sender, with only the hook swapped for the
+ * old one (and v3's authorizer / enforcer wiring left out), so `cli deploy` afterwards sees
+ * exactly what an operator's v1 or v2 network holds.
  */
 import { join } from 'node:path';
 import type { BaseWallet } from 'ethers';
-import { initCode, LoadedArtifact, readJson } from '../../src/chain/deployment/contract-artifacts';
+import {
+  initCode,
+  LoadedArtifact,
+  loadOwnArtifact,
+  readJson,
+} from '../../src/chain/deployment/contract-artifacts';
 import { mineSalt } from '../../src/chain/deployment/create2-addresses';
 import {
   CREATE2_DEPLOYER_ADDRESS,
   HOOK_FLAG_MASK,
+  HOOK_FLAGS_V2,
 } from '../../src/chain/deployment/deployment-constants';
 import { planDeployment } from '../../src/chain/deployment/deployment-plan';
 import { chainIdOf, Eip1193, TransactionSender } from '../../src/chain/deployment/deployment-rpc';
@@ -33,8 +40,11 @@ export async function deployHookV1Network(options: {
   file: NetworkFile;
   deployer: BaseWallet;
   seeder: BaseWallet;
+  /** The old hook's version: 1 (default) or 2. */
+  version?: 1 | 2;
 }): Promise<{ file: NetworkFile; hook: string }> {
   const { rpc, file, deployer, seeder } = options;
+  const version = options.version ?? 1;
   const chainId = await chainIdOf(rpc);
   const { infra, problems } = infrastructureOf(file, CREATE2_DEPLOYER_ADDRESS);
   if (problems.length > 0) throw new Error(problems.join('; '));
@@ -51,15 +61,26 @@ export async function deployHookV1Network(options: {
     pool: file.pool,
     seed: { seeder: seeder.address, weth: '0.1', sessionSeconds: 3_600 },
   });
-  const code = initCode(hookV1Artifact(), [
-    infra.poolManager,
-    current.contracts.complianceRegistry.address,
-    deployer.address,
-  ]);
+  const screening = resolveComplianceSettings(file.compliance);
+  const code =
+    version === 1
+      ? initCode(hookV1Artifact(), [
+          infra.poolManager,
+          current.contracts.complianceRegistry.address,
+          deployer.address,
+        ])
+      : initCode(loadOwnArtifact('ComplianceHook'), [
+          infra.poolManager,
+          current.contracts.complianceRegistry.address,
+          deployer.address,
+          screening.sanctionsOracle ?? '0x0000000000000000000000000000000000000000',
+          screening.exitPolicy === 'freeze',
+        ]);
+  const flags = version === 1 ? HOOK_V1_FLAGS : HOOK_FLAGS_V2;
   const hook = mineSalt(
     infra.create2Deployer,
     code,
-    (address) => (BigInt(address) & HOOK_FLAG_MASK) === HOOK_V1_FLAGS,
+    (address) => (BigInt(address) & HOOK_FLAG_MASK) === flags,
   );
   const target = {
     ...current,
@@ -68,6 +89,10 @@ export async function deployHookV1Network(options: {
   };
   const plan = planDeployment(target, await readDeploymentState(rpc, target));
   if (plan.problems.length > 0) throw new Error(plan.problems.join('; '));
+  // The old hooks have no authorizers nor enforcers: hook v3's wiring is left out.
+  plan.steps = plan.steps.filter(
+    (s) => !s.step.startsWith('hookAuthorizer:') && s.step !== 'hookEnforcer',
+  );
   const sendOptions = { pollIntervalMs: 0, receiptTimeoutMs: 60_000 };
   const senders = {
     deployer: new TransactionSender(rpc, deployer, chainId, sendOptions),

@@ -24,28 +24,35 @@ describe('deploy/prometheus/alerts.yml', () => {
     load(readFileSync(join(DIR, 'alerts.yml'), 'utf8')) as { groups: Array<{ rules: Rule[] }> }
   ).groups.flatMap((group) => group.rules);
 
-  it('pages on the five conditions, each with its runbook in docs/operators.md', () => {
+  it('pages on the eight conditions, each with its runbook in docs/operators/runbooks.md', () => {
     expect(rules.map((r) => [r.alert, r.annotations?.runbook_url])).toEqual([
-      ['CgkHttpServerErrors', 'docs/operators.md#runbook-http-errors'],
-      ['CgkAttesterLowBalance', 'docs/operators.md#runbook-attester-funds'],
-      ['CgkWebhookBacklog', 'docs/operators.md#runbook-webhook-backlog'],
-      ['CgkChainHeadStale', 'docs/operators.md#runbook-chain-head'],
-      ['CgkRedisFailOpen', 'docs/operators.md#runbook-redis-fail-open'],
+      ['CgkHttpServerErrors', 'docs/operators/runbooks.md#runbook-http-errors'],
+      ['CgkAttesterLowBalance', 'docs/operators/runbooks.md#runbook-attester-funds'],
+      ['CgkWebhookBacklog', 'docs/operators/runbooks.md#runbook-webhook-backlog'],
+      ['CgkChainHeadStale', 'docs/operators/runbooks.md#runbook-chain-head'],
+      ['CgkRedisFailOpen', 'docs/operators/runbooks.md#runbook-redis-fail-open'],
+      // Issue 58: owed revocations, screening freshness, a replica gone or no longer scraped.
+      ['CgkRevocationsStuck', 'docs/operators/runbooks.md#runbook-revocations-stuck'],
+      ['CgkScreeningStale', 'docs/operators/runbooks.md#runbook-screening-stale'],
+      ['CgkTargetDown', 'docs/operators/runbooks.md#runbook-target-down'],
     ]);
     for (const rule of rules) {
       expect(rule.labels?.severity).toBe('page');
       expect(rule.for).toMatch(/^\d+m$/);
-      expect(rule.expr).toMatch(/\bcgk_[a-z_]+/);
+      expect(rule.expr).toMatch(/\bcgk_[a-z_]+|job="cgk"/);
     }
   });
 
   it('uses only metrics the service exports', async () => {
-    const exported = new Set((await new Metrics().registry.getMetricsAsJSON()).map((m) => m.name));
+    const exported = new Set(await new Metrics().names());
     const used = rules.flatMap((r) =>
-      [...`${r.expr} ${r.annotations?.description ?? ''}`.matchAll(/\bcgk_[a-z_]+/g)].map(
-        (m) => m[0],
-      ),
+      [
+        ...`${r.expr} ${r.annotations?.description ?? ''}`.matchAll(
+          /\b(?:cgk|process|nodejs)_[a-z_]+/g,
+        ),
+      ].map((m) => m[0]),
     );
+    expect(used).toContain('process_start_time_seconds');
     expect(used.filter((name) => !exported.has(name))).toEqual([]);
   });
 
@@ -53,7 +60,7 @@ describe('deploy/prometheus/alerts.yml', () => {
     const out = execFileSync('promtool', ['check', 'rules', join(DIR, 'alerts.yml')], {
       encoding: 'utf8',
     });
-    expect(out).toContain('SUCCESS: 5 rules found');
+    expect(out).toContain('SUCCESS: 8 rules found');
   });
 
   it('fires each alert on its cause and not before (promtool test rules)', () => {

@@ -16,24 +16,12 @@ import { acquireDevnet, DevnetHandle } from '../helpers/devnet';
 import { devnetRpc } from '../helpers/devnet-mining';
 import { closedPortUrl } from '../helpers/ports';
 import { TcpProxy } from '../helpers/tcp-proxy';
+import { parseMetrics as parse, Samples } from '../helpers/metrics';
 import { pollUntil } from '../helpers/wait';
 import { WebhookReceiver } from '../webhooks/receiver';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-
-type Samples = Map<string, number>;
-
-/** `name{a="1",b="2"}` -> value, labels in the order prom-client writes them. */
-function parse(text: string): Samples {
-  const samples: Samples = new Map();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const at = line.lastIndexOf(' ');
-    samples.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return samples;
-}
 
 describe('Metrics (GET /metrics on METRICS_PORT)', () => {
   let chain: DevnetHandle;

@@ -44,12 +44,13 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   });
 }
 
-/** The `bash` block of docs/operators.md's "Going live" section. */
+/** The `bash` block of docs/operators/going-live.md's "Going live" section. */
 function readmeGoingLiveBlock(): string {
-  const readme = readFileSync(join(ROOT, 'docs', 'operators.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'operators', 'going-live.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Going live\n'));
   const match = /```bash\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('docs/operators.md has no bash block under "## Going live"');
+  if (!match)
+    throw new Error('docs/operators/going-live.md has no bash block under "## Going live"');
   return match[1];
 }
 
@@ -175,13 +176,14 @@ describe('Going live: bare chain -> deploy -> verify -> production service -> a 
     ])
       expect(await provider.getCode(address!)).not.toBe('0x');
     expect(file.deployment?.attester).toBe(attester);
-    // The going-live flow deploys the current hook (v2: sanctions screening), nothing deprecated.
+    // The going-live flow deploys the current hook (v3: sanctions screening and per-trade
+    // authorizations, issue 54), nothing deprecated.
     const hook = new Contract(
       file.contracts.complianceHook!,
       ['function VERSION() view returns (uint8)'],
       provider,
     );
-    expect(await hook.VERSION()).toBe(2n);
+    expect(await hook.VERSION()).toBe(3n);
     // The attester pays for activations: fund it, as the README says.
     const funder = new Wallet(funderKey, provider);
     await (await funder.sendTransaction({ to: attester, value: 10n ** 18n })).wait();
@@ -195,8 +197,13 @@ describe('Going live: bare chain -> deploy -> verify -> production service -> a 
       JWT_SECRET: 'a-production-secret-of-at-least-32-characters-long',
       MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
       WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
+      // The receipt key `keys generate` wrote (issue 56).
+      RECEIPT_SIGNING_KEY: envFile(join(secrets, 'receipt-signing.env')).RECEIPT_SIGNING_KEY,
       SIWE_DOMAIN: 'app.example.com',
       ATTESTER_PRIVATE_KEY: attesterKey,
+      // Deploy's default authorizer is the attester (docs/operators/going-live.md); production
+      // on a v3 hook asks for the authorizer's key by name.
+      AUTHORIZER_PRIVATE_KEY: attesterKey,
       ZK_ISSUER_PUBLIC_KEY: issuer.ZK_ISSUER_PUBLIC_KEY,
       // The repository's test trusted setup, on a test chain (issue 40).
       ZK_TEST_SETUP_ALLOWED: 'true',

@@ -6,10 +6,10 @@ import { BuiltAppProcess, ensureDistBuilt, startBuiltApp } from '../helpers/buil
 
 const ROOT = join(__dirname, '..', '..');
 
-/** The Dockerfile's runtime stage, continuation lines joined. */
+/** The Dockerfile's deps and runtime stages (what the image runs with), continuation lines joined. */
 function runtimeStage(): string {
   const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
-  return dockerfile.slice(dockerfile.indexOf(' AS runtime'));
+  return dockerfile.slice(dockerfile.indexOf(' AS deps'));
 }
 
 /** The build-context paths the runtime stage copies (`COPY src... dest`, not --from). */
@@ -19,10 +19,10 @@ function runtimeStageCopies(): string[] {
   );
 }
 
-/** The runtime stage's install command (`RUN npm ci --omit=dev ...`), as written. */
+/** The deps stage's install command (`RUN rm -rf node_modules && npm ci --omit=dev ...`), as written. */
 function runtimeInstall(): string {
-  const run = /^RUN (npm ci --omit=dev.*)$/m.exec(runtimeStage());
-  if (!run) throw new Error('the Dockerfile runtime stage has no RUN npm ci --omit=dev');
+  const run = /^RUN (rm -rf node_modules && npm ci --omit=dev.*)$/m.exec(runtimeStage());
+  if (!run) throw new Error('the Dockerfile deps stage has no RUN ... npm ci --omit=dev');
   return run[1];
 }
 

@@ -45,7 +45,7 @@ describe('A production start with settings missing', () => {
     expect(code).toBe(1);
     const lines = output.trimEnd().split('\n');
     expect(lines).toEqual([
-      'Failed to start: Invalid configuration, 10 settings to fix:',
+      'Failed to start: Invalid configuration, 11 settings to fix:',
       expect.stringMatching(
         /^ {2}JWT_SECRET must have at least 32 characters \(got "<redacted>"\)$/,
       ),
@@ -59,6 +59,7 @@ describe('A production start with settings missing', () => {
       expect.stringMatching(/^ {2}TUSDC_ADDRESS is required with CHAIN_NETWORK=/),
       expect.stringMatching(/^ {2}MFA_ENCRYPTION_KEY is required in production mode: /),
       expect.stringMatching(/^ {2}WEBHOOK_SECRETS_KEY is required in production mode: /),
+      expect.stringMatching(/^ {2}RECEIPT_SIGNING_KEY is required in production mode: /),
       expect.stringMatching(
         /^ {2}ZK_TEST_SETUP_ALLOWED must be true to start in production with the repository's test trusted setup/,
       ),

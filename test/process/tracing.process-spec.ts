@@ -178,4 +178,70 @@ describePostgres('Tracing (OTEL_TRACES_EXPORTER=otlp)', () => {
     );
     expect(lines[0].traceId).toBe(traceId);
   }, 120_000);
+
+  /** Root spans no request started (no parent, not an incoming HTTP server span). */
+  const backgroundRoots = () =>
+    collector.spans.filter((span) => !span.parentSpanId && span.kind !== 2);
+
+  it('background timers make no trace of their own (issue 58), unless TRACING_BACKGROUND=true', async () => {
+    await running?.stop();
+    const busyTimers = {
+      ...db.env,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      METRICS_PORT: '0',
+      SEED_DEMO_ACCOUNT: 'false',
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_ENDPOINT: await collector.start(),
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      // Timers that query the database and the chain several times a second.
+      WEBHOOK_POLL_INTERVAL_MS: '200',
+      ATTESTER_BALANCE_CHECK_MS: '300',
+      SCREENING_INTERVAL_MS: '300',
+    };
+    running = await startBuiltApp(busyTimers);
+    // A request's spans still arrive (the exporter works), the timers' do not.
+    const traceId = randomBytes(16).toString('hex');
+    await fetch(`http://127.0.0.1:${running.port}/api/v1/defi/config`, {
+      headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+    });
+    await pollUntil(
+      'the request span exported',
+      () => collector.spans.some((span) => span.traceId === traceId),
+      Boolean,
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    // The timers have run since: two more screening passes (each reads the database).
+    const metrics = JSON.parse(
+      running
+        .output()
+        .split('\n')
+        .find((line) => line.includes('"metrics.listening"'))!,
+    ) as { port: number };
+    const lastScreening = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${metrics.port}/metrics`)).text();
+      return Number(/^cgk_screening_last_success_timestamp_seconds (\S+)$/m.exec(text)?.[1] ?? 0);
+    };
+    const first = await pollUntil('a screening pass', lastScreening, (t) => t > 0, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+    await pollUntil('two more screening passes', lastScreening, (t) => t >= first + 0.5, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+    expect(backgroundRoots()).toEqual([]);
+    await running.stop();
+
+    // The control: asked for, the same timers are traced.
+    running = await startBuiltApp({ ...busyTimers, TRACING_BACKGROUND: 'true' });
+    const roots = await pollUntil(
+      'background spans',
+      () => backgroundRoots(),
+      (found) => found.length >= 5,
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    expect(roots.some((span) => span.name.startsWith('pg.'))).toBe(true);
+  }, 120_000);
 });

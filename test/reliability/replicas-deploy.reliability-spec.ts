@@ -17,7 +17,7 @@ interface Service {
 }
 
 /**
- * docker-compose.yml and deploy/haproxy.cfg as the operators' docs show them (docs/operators.md
+ * docker-compose.yml and deploy/haproxy.cfg as the operators' docs show them (docs/operators/running-and-scaling.md
  * "Replicas"): Docker is not available here, so the compose file is read as YAML (merge keys
  * resolved as Compose resolves them) and the balancer's file is checked by HAProxy itself.
  */
@@ -32,8 +32,9 @@ describe('replicas deployment files', () => {
 
   it('runs two replicas with the same shared settings behind a balancer service', () => {
     const { services } = compose;
+    // Prometheus and Grafana beside them (issue 58): scripts/deploy/compose-file.spec.ts checks those.
     expect(Object.keys(services).sort()).toEqual(
-      ['api1', 'api2', 'balancer', 'postgres', 'redis'].sort(),
+      ['api1', 'api2', 'balancer', 'postgres', 'redis', 'prometheus', 'grafana'].sort(),
     );
     const shared = (name: string) => {
       const { environment = {}, ...rest } = services[name];
@@ -43,11 +44,11 @@ describe('replicas deployment files', () => {
     expect(shared('api2')).toEqual(shared('api1'));
     for (const name of replicas) {
       const service = services[name];
-      // JWT_SECRET, ZK_*, CHAIN_*, ATTESTER_PRIVATE_KEY, SIWE_DOMAIN come from one file.
+      // ZK_*, CHAIN_*, SIWE_DOMAIN come from one file; the secrets from files (./secrets/).
       expect(service.env_file).toBe('.env.production');
       expect(service.environment).toMatchObject({
         APP_MODE: 'production',
-        DATABASE_URL: expect.stringContaining('@postgres:5432/'),
+        DATABASE_URL_FILE: '/run/secrets/database_url',
         REDIS_URL: 'redis://redis:6379',
         TRUST_PROXY: '1',
         DATABASE_MIGRATIONS: 'auto',

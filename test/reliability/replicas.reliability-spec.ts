@@ -21,7 +21,7 @@ const SLOW_CHAIN_MS = 5_000;
 /** Above CHAIN_HEALTH_TIMEOUT_MS (1 s) and the CHAIN_TIMEOUT_MS given below: the chain is too slow for both. */
 const CHAIN_DELAY_MS = 1_500;
 /**
- * The documented bound of a SIGKILL (docs/operators.md "Replicas"): the rows of the requests the
+ * The documented bound of a SIGKILL (docs/operators/running-and-scaling.md "Replicas"): the rows of the requests the
  * killed replica answered in its last flush interval. The margin covers the flush's own
  * transaction and a loaded machine's timer lag.
  */
@@ -139,7 +139,7 @@ describe(`${INSTANCES} replicas behind HAProxy`, () => {
     chain = await startComplianceDevnet();
     slowChain = await new DelayProxy(Number(new URL(chain.rpcUrl).port)).start();
     db = await createTestDatabase('postgres');
-    // What every replica shares (docs/operators.md "Replicas"); DATA_DIR is each replica's own.
+    // What every replica shares (docs/operators/running-and-scaling.md "Replicas"); DATA_DIR is each replica's own.
     env = {
       ...db.env,
       CHAIN_RPC_URL: `http://127.0.0.1:${slowChain.port}`,

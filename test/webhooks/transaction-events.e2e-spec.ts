@@ -71,7 +71,9 @@ describe('Webhooks: transaction.confirmed for relayed transactions', () => {
     const first = await postSwap(t, token, body).expect(200);
     for (const approval of first.body.approvals as Array<{ transaction: UnsignedTx }>) {
       const sent = await relay(await sign(user, approval.transaction));
-      await receiver.waitFor((h) => h.body.includes(sent.body.txHash));
+      const [hook] = await receiver.waitFor((h) => h.body.includes(sent.body.txHash));
+      // An approval is no build's transaction: no receipt.
+      expect(verified(created.body.secret, hook).data.receiptId).toBeNull();
     }
     const built = await postSwap(t, token, body).expect(200);
     const signed = await sign(user, built.body.transaction);
@@ -87,6 +89,16 @@ describe('Webhooks: transaction.confirmed for relayed transactions', () => {
       kind: 'swap',
       from: user.address,
       swap: { tokenIn: WETH, amountIn: (10n ** 16n).toString(), tokenOut: tUSDC },
+      // The compliance receipt of the build it is (issue 56); by then it holds the execution.
+      receiptId: built.body.receiptId,
+    });
+    const receipt = await request(t.server)
+      .get(`/api/v1/compliance/receipts/${built.body.receiptId}`)
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(receipt.body.receipt.execution).toMatchObject({
+      txHash: sent.body.txHash,
+      relayed: true,
     });
     // Once: the watcher's later passes record nothing more for it.
     const again = await request(t.server)

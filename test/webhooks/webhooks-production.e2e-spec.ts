@@ -7,6 +7,7 @@ import { DEVNET_ISSUER_PUBLIC_KEY, formatIssuerPublicKey } from '../../src/compl
 import { createTestApp, TestApp } from '../helpers/app';
 import { login } from '../helpers/auth';
 import { ComplianceDevnet, startComplianceDevnet } from '../helpers/compliance';
+import { TEST_RECEIPT_SIGNING_KEY } from '../helpers/receipts';
 
 describe('Webhooks in production mode', () => {
   let chain: ComplianceDevnet;
@@ -22,8 +23,11 @@ describe('Webhooks in production mode', () => {
         JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
         MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-characters',
         WEBHOOK_SECRETS_KEY: 'a-production-webhook-key-of-at-least-32-characters',
+        RECEIPT_SIGNING_KEY: TEST_RECEIPT_SIGNING_KEY,
         SIWE_DOMAIN: 'localhost',
         ATTESTER_PRIVATE_KEY: chain.attesterKey,
+        // The devnet's hook is v3: production names the key its authorizations are signed with.
+        AUTHORIZER_PRIVATE_KEY: chain.attesterKey,
         ZK_ISSUER_PUBLIC_KEY: formatIssuerPublicKey(DEVNET_ISSUER_PUBLIC_KEY),
       },
     });

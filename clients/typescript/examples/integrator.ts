@@ -3,7 +3,7 @@
  * with --strict. Run: BASE=http://127.0.0.1:3000 EMAIL=... PASSWORD=... WALLET=0x... npx ts-node --swc
  * -O '{"module":"commonjs"}' clients/typescript/examples/integrator.ts (plain ts-node loads it as ESM).
  */
-import { createDefiClient, type ErrorEnvelope } from '../src';
+import { createDefiClient, wholeBuild, type ErrorEnvelope } from '../src';
 
 async function main(): Promise<void> {
   const baseUrl = process.env.BASE ?? 'http://127.0.0.1:3000';
@@ -45,8 +45,10 @@ async function main(): Promise<void> {
     const hint: string = error.hint;
     throw new Error(`${code}: ${hint}`);
   }
-  const transaction: { to: string; data: string; value: string; gas: string } =
-    swap.data.transaction;
+  // Every build answers the whole build, or with callsFormat=eip5792 wallet_sendCalls parameters.
+  const transaction: { to: string; data: string; value: string; gas: string } = wholeBuild(
+    swap.data,
+  ).transaction;
   process.stdout.write(`${JSON.stringify(transaction)}\n`);
 }
 

@@ -8,6 +8,7 @@
  */
 import {
   createDefiClient,
+  wholeBuild,
   type components,
   type DefiClient,
   type ErrorEnvelope,
@@ -116,7 +117,7 @@ export async function swapWithPermit(input: SwapFlowInput): Promise<SwapFlowResu
 async function buildSwap(api: DefiClient, body: SwapBody): Promise<SwapBuild> {
   const built = await api.POST('/api/v1/defi/swap', { body });
   if (built.error) throw new DefiError(built.error);
-  return built.data;
+  return wholeBuild(built.data);
 }
 
 /** Signs, relays (POST /api/v1/defi/transactions) and polls the status until CONFIRMED or REVERTED. */

@@ -14,6 +14,23 @@ export type { components, operations, paths };
 export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type DefiClient = Client<paths>;
+/** A build answered with `callsFormat=eip5792`: EIP-5792 wallet_sendCalls parameters, as is. */
+export type WalletSendCalls = components['schemas']['WalletSendCallsDto'];
+
+/** Whether a build body is the callsFormat=eip5792 answer rather than the whole build. */
+export function isWalletSendCalls(body: object): body is WalletSendCalls {
+  return 'atomicRequired' in body && 'version' in body && !('transaction' in body);
+}
+
+/**
+ * A build body of the default format, narrowed from the union every build answers (the whole
+ * build, or with callsFormat=eip5792 the wallet_sendCalls parameters): throws on the latter.
+ */
+export function wholeBuild<T extends object>(body: T): Exclude<T, WalletSendCalls> {
+  if (isWalletSendCalls(body))
+    throw new TypeError('this build was answered with callsFormat=eip5792, not as a whole build');
+  return body as Exclude<T, WalletSendCalls>;
+}
 
 export interface DefiClientOptions {
   /** Where the service answers, e.g. http://127.0.0.1:3000 (no trailing /api/v1). */

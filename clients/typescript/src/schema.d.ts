@@ -33,7 +33,7 @@ export interface paths {
          * Readiness: this instance can serve (booted, not draining, its database answers)
          * @description **Auth:** none (public).
          *
-         *     For load balancer health checks. 200 while this instance can serve: `status` is `ok`, or `degraded` when a shared dependency (the chain RPC, Redis) is slow or unreachable; `details` says which and what it means (requests that need the chain answer 503 CHAIN_UNAVAILABLE meanwhile; rate limits fall back to this instance). SERVICE_UNAVAILABLE (503) only when this instance is draining (after SIGTERM) or its own database does not answer, with the failed components in details ({component, status, message}). Answers within about 2 s (each probe has its own timeout).
+         *     For load balancer health checks. 200 while this instance can serve: `status` is `ok`, or `degraded` with a `reason` when a shared dependency is impaired: the chain RPC slow or unreachable (requests that need the chain answer 503 CHAIN_UNAVAILABLE meanwhile), Redis down (rate limits fall back to this instance), or the attester unable to pay for gas (activations fail, session revocations are owed until it is funded). SERVICE_UNAVAILABLE (503) only when this instance is draining (after SIGTERM) or its own database does not answer, naming the failed components in details ({component, status}). By default the answer is only that: each component's details (addresses, balances, RPC hosts) are served with HEALTH_DETAILS=true, and always on the metrics listener (METRICS_PORT) at GET /health/ready. Answers within about 2 s (each probe has its own timeout).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -347,7 +347,7 @@ export interface paths {
          * Rotate: a new token pair; replaying a used refresh token revokes the whole login
          * @description **Auth:** none (public).
          *
-         *     JWT_INVALID for an invalid, expired, revoked or reused refresh token; after reuse, log in again.
+         *     JWT_INVALID for an invalid, expired, revoked or reused refresh token; after reuse, log in again. Without refreshToken in the body, the `cgk_refresh` cookie of a login with refreshTokenIn: cookie is used (the body must then be JSON, e.g. {}), and the new refresh token replaces it in the cookie, not in the answer; a refused cookie is cleared.
          *
          *     Also served at `POST /auth/refresh`.
          */
@@ -370,6 +370,8 @@ export interface paths {
         /**
          * End the login: its access and refresh tokens stop working
          * @description **Auth:** none (public).
+         *
+         *     The login of the refresh token in the body, or else of the access token sent as Authorization: Bearer (a dashboard whose refresh token is in the `cgk_refresh` cookie). The cookie is cleared either way.
          *
          *     Also served at `POST /auth/logout`.
          */
@@ -631,7 +633,7 @@ export interface paths {
          * Test network only: open a compliance session for a wallet of yours
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent. BROADCAST_FAILED when the activation reverted or was not mined; CHAIN_UNAVAILABLE when the chain RPC did not answer (nothing was sent).
+         *     The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. An unbound wallet is bound to your account once every check passed; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). A wallet the sanctions oracle lists is refused (403 WALLET_SANCTIONED), session or not, and a session it still has is ended on chain first (session.revoked, reason sanctioned). Nothing is written (no binding) unless every check passed. A session that an activation now would lengthen by at most half of SESSION_TTL_SECONDS is answered as it is (alreadyActive true, txHash null): nothing is sent. Activation transactions per wallet are limited (ACTIVATIONS_PER_WALLET_PER_HOUR, default 10, any path and account): over it, 429 ACTIVATION_RATE_LIMITED with Retry-After. BROADCAST_FAILED when the activation reverted or was not mined; CHAIN_UNAVAILABLE when the chain RPC did not answer (nothing was sent).
          *
          *     Also served at `POST /onboarding/activate-session-demo`.
          */
@@ -655,7 +657,7 @@ export interface paths {
          * Open (or renew) a compliance session from an EAS attestation the wallet holds
          * @description **Auth:** an API key with the `onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Checks on chain that the wallet holds an attestation of an accepted source (the network file's compliance.attestationSources: attester + schema, e.g. Coinbase Verified Account) that is unrevoked and unexpired, then the attester sends ComplianceRegistry.activate. The session never outlives the attestation's expirationTime. Ownership as for POST /verify: production needs the wallet bound to your account; demo mode binds an unbound wallet. No credential file, no prover.
+         *     Checks on chain that the wallet holds an attestation of an accepted source (the network file's compliance.attestationSources: attester + schema, e.g. Coinbase Verified Account) that is unrevoked and unexpired, then the attester sends ComplianceRegistry.activate. The session never outlives the attestation's expirationTime. Ownership as for POST /verify: production needs the wallet bound to your account; demo mode binds an unbound wallet. No credential file, no prover. A wallet the sanctions oracle lists is refused (403 WALLET_SANCTIONED), session or not, and a session it still has is ended on chain first (session.revoked, reason sanctioned). Nothing is written (no binding) unless every check passed. A session that an activation now would lengthen by at most half of SESSION_TTL_SECONDS is answered as it is (alreadyActive true, txHash null): nothing is sent. Activation transactions per wallet are limited (ACTIVATIONS_PER_WALLET_PER_HOUR, default 10, any path and account): over it, 429 ACTIVATION_RATE_LIMITED with Retry-After.
          *
          *     Also served at `POST /onboarding/activate-session-attestation`.
          */
@@ -703,7 +705,7 @@ export interface paths {
          * Verify a zero-knowledge compliance proof and open (or renew) the wallet’s session
          * @description **Auth:** an API key with the `compliance:verify` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Groth16 proof of "I hold an unexpired credential of a registered issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you. PROOF_INVALID when the proof does not verify: wrong wallet; an issuer key that is not registered or outside its validity dates; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED or CHAIN_UNAVAILABLE the proof can be submitted again.
+         *     Groth16 proof of "I hold an unexpired credential of a registered issuer for this wallet, in a credential root the service accepts, for this challenge". The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you. PROOF_INVALID when the proof does not verify: wrong wallet; an issuer key that is not registered or outside its validity dates; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED, CHAIN_UNAVAILABLE or ACTIVATION_RATE_LIMITED the proof can be submitted again. A wallet the sanctions oracle lists is refused (403 WALLET_SANCTIONED), session or not, and a session it still has is ended on chain first (session.revoked, reason sanctioned). Nothing is written (no binding) unless every check passed. A session that an activation now would lengthen by at most half of SESSION_TTL_SECONDS is answered as it is (alreadyActive true, txHash null): nothing is sent. Activation transactions per wallet are limited (ACTIVATIONS_PER_WALLET_PER_HOUR, default 10, any path and account): over it, 429 ACTIVATION_RATE_LIMITED with Retry-After.
          *
          *     Also served at `POST /verify`.
          */
@@ -749,7 +751,7 @@ export interface paths {
          * A wallet’s compliance session, read on chain
          * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     ComplianceRegistry.activeUntil at the latest block. Any wallet can be looked up: the registry is public.
+         *     ComplianceRegistry.activeUntil and the sanctions oracle, read at the latest block in one call: a listed wallet answers active false and sanctioned true at once. Any wallet can be looked up: the registry and the oracle are public.
          */
         get: operations["status"];
         put?: never;
@@ -776,32 +778,10 @@ export interface paths {
          * Set the compliance policy every session activation applies (owners and admins)
          * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
          *
-         *     Rules in order, the first that refuses decides: sources (any/all of the named), countries (deny, then allow; where a source carries a country), minSessionSeconds. Audited; webhook event compliance.policy_updated. Sessions already open stay open.
+         *     Rules in order, the first that refuses decides: sources (any/all of the named), countries (deny; then countries.unknown for a wallet whose country no source establishes, refused by default where a list is set; then allow), minSessionSeconds. sources, countries and minSessionSeconds are required (countries may be `{}`); a member sent as null, an array where an object belongs, or an unknown member is 400 INVALID_PARAMS naming the field. GET's answer can be sent back as is: its read-only members (authMethod, version, updatedAt, knownSources) are accepted and ignored. Each PUT is one new version (1 on the first, one more on each), answered with what it wrote; concurrent PUTs each answer 200 and the last to commit is the policy. Audited; webhook event compliance.policy_updated (data: from, to, version). Sessions already open stay open.
          */
         put: operations["setCompliancePolicy"];
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/compliance/policy/evaluate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Dry run: a wallet against your policy (or a draft); changes nothing
-         * @description **Auth:** an API key with the `compliance:verify or onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
-         *
-         *     Reads the wallet's attestations of every accepted source on chain and answers each source's result and the deciding rule. A ZK issuer shows proof_required (a proof is presented to POST /verify).
-         */
-        post: operations["evaluateCompliancePolicy"];
         delete?: never;
         options?: never;
         head?: never;
@@ -949,7 +929,7 @@ export interface paths {
          * Session, balances and Permit2 allowances of a wallet in one chain read, with the next actions to take
          * @description **Auth:** an API key with the `defi:preflight` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     nextActions[] holds ready unsigned approval transactions and how to activate a session.
+         *     Balances and allowances of every token of the market (or those ?tokens= names), all in one batched eth_call. nextActions[] holds ready unsigned approval transactions and how to activate a session. A wallet the sanctions oracle lists answers 200 with session.sanctioned true and active false (read in the same call, not after the screening watcher has revoked its session), and no next action: every build, relay and activation refuses it with 403 WALLET_SANCTIONED.
          *
          *     Also served at `GET /defi/preflight/{address}`.
          */
@@ -1085,7 +1065,7 @@ export interface paths {
          * Relay a signed transaction built by this service: simulate it, then send it
          * @description **Auth:** an API key with the `defi:broadcast` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
          *
-         *     Phases: validation (the bytes decode, are signed for chain 84532, and call a contract the service builds for: 400 INVALID_PARAMS, 400 BROADCAST_TARGET_NOT_ALLOWED), preflight (403 INSTITUTION_OWNERSHIP_MISMATCH: the sender is bound to another account), broadcast (409 NONCE_CONFLICT: not the wallet's next nonce; 400 BALANCE_INSUFFICIENT: cannot pay gas; simulated at the latest block: 412 SESSION_NOT_ACTIVE when the compliance hook refuses, 403 WALLET_SANCTIONED when it refuses a wallet the sanctions oracle lists (details[].walletAddress), 400 SIMULATION_REVERTED with details.revertCode/revertReason otherwise; then eth_sendRawTransaction: 400 FEE_TOO_LOW, 409 NONCE_CONFLICT, 502 BROADCAST_FAILED). The same signed bytes sent again answer the same txHash with the current status (202), also under Idempotency-Key. Poll GET /api/v1/defi/transactions/{txHash} until CONFIRMED or REVERTED.
+         *     Phases: validation (the bytes decode, are signed for chain 84532, and call a contract the service builds for: 400 INVALID_PARAMS, 400 BROADCAST_TARGET_NOT_ALLOWED), preflight (403 INSTITUTION_OWNERSHIP_MISMATCH: the sender is bound to another account), broadcast (409 NONCE_CONFLICT: not the wallet's next nonce; 400 BALANCE_INSUFFICIENT: cannot pay gas; simulated at the latest block: 412 SESSION_NOT_ACTIVE when the compliance hook refuses, 403 WALLET_SANCTIONED when it refuses a wallet the sanctions oracle lists (details[].walletAddress), 400 SIMULATION_REVERTED with details.revertCode/revertReason otherwise; then eth_sendRawTransaction: 400 FEE_TOO_LOW, 409 NONCE_CONFLICT, 502 BROADCAST_FAILED). The same signed bytes sent again answer the same txHash with the current status (202), also under Idempotency-Key. Poll GET /api/v1/defi/transactions/{txHash} until CONFIRMED or REVERTED. A Safe's execTransaction (a build's safeTransaction with its owners' signatures, sent by any account) is relayed when the Safe is bound to your account (403 INSTITUTION_OWNERSHIP_MISMATCH), is a Safe 1.4.1 without a transaction guard, sets no refund, and every call of its batch is one the service builds (400 BROADCAST_TARGET_NOT_ALLOWED with details[0].safeCall); owners' signatures the Safe refuses are 400 SIMULATION_REVERTED with details[0].revertCode SAFE_SIGNATURES_INVALID; kind is the batch's trade.
          */
         post: operations["relayTransaction"];
         delete?: never;
@@ -1110,6 +1090,202 @@ export interface paths {
         get: operations["getTransactionStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/receipts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's receipts of a period as NDJSON: one { id, jws, receipt, executionJws } a line
+         * @description **Auth:** an API key with the `receipts:read` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     For an auditor: every receipt issued in [from, to) (default: all), oldest first, optionally of one wallet, streamed from the database page by page (a month of a million receipts does not hold the service). Each line is what GET /api/v1/compliance/receipts/{id} answers, without authMethod. A stream cut short (the connection closes before the last chunk) is an incomplete export: ask again. Any dashboard user, or an API key with `receipts:read`.
+         */
+        get: operations["exportReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's compliance receipts: by period, wallet and cursor, oldest first
+         * @description **Auth:** an API key with the `receipts:read` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Every swap and liquidity build answers a receiptId; here are those receipts, each with its JWS. Filter by from/to (ISO 8601) and wallet; pass limit (1-200, default 50) and, for the next page, after=<nextAfter>. Index range scans: flat as history grows. Any dashboard user, or an API key with `receipts:read`.
+         */
+        get: operations["listReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/receipts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One compliance receipt: the JWS as issued, the document, and the execution once mined
+         * @description **Auth:** an API key with the `receipts:read` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Verify `jws` with any JOSE library against /.well-known/jwks.json (ES256; the header's kid names the key). `receipt` is its payload, plus `execution` once the transaction is mined (relayed by the service, or seen on chain), which `executionJws` signs. NOT_FOUND for an id that is not your account's.
+         */
+        get: operations["getReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys compliance receipts are signed with (JWKS, ES256)
+         * @description **Auth:** none (public).
+         *
+         *     Public, no credentials. Every key receipts were ever signed with, the current one first: a rotation of RECEIPT_SIGNING_KEY keeps older receipts verifiable. A receipt's JWS header names its key by kid (the key's RFC 7638 thumbprint).
+         */
+        get: operations["getReceiptKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/policy/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run: a wallet (and a draft trade) against your policy (or a draft); changes nothing
+         * @description **Auth:** an API key with the `compliance:verify or onboarding:write` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Reads the wallet's attestations of every accepted source on chain and answers each source's result, the deciding rule and the policy version evaluated (null for a draft). A ZK issuer shows proof_required (a proof is presented to POST /verify). A draft is validated as a PUT body (400 INVALID_PARAMS naming the field). With `trade` (a swap request's tokenIn, tokenOut, amount, tradeType; amountInMaximum for EXACT_OUTPUT), `trade` answers which trade rule would refuse it (the code and details a build would get) and how much of each daily limit your account's wallets have used in the rolling 24 h.
+         */
+        post: operations["evaluateCompliancePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's approval requests, newest first
+         * @description **Auth:** an API key with the `approvals:read` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         *
+         *     Each request is a build above a threshold of the policy’s trading.approvals: what it trades, who asked, the votes so far and who may still approve. Any dashboard user, or an API key with `approvals:read` (a backend polls here, then sends its build again with approvalId).
+         */
+        get: operations["listApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One approval request: the trade, who asked, the votes, its status
+         * @description **Auth:** an API key with the `approvals:read` scope (X-API-Key), or a dashboard login (Authorization: Bearer).
+         */
+        get: operations["getApproval"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending request (members of an approving role; not the requester)
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     The policy’s trading.approvals.roles decide who may (403 ROLE_FORBIDDEN otherwise); the member who built, or who created the API key that built, gets 403 APPROVAL_SELF. A member with two-factor sign-in sends the current TOTP code as `code` (401 MFA_REQUIRED / MFA_INVALID; each code once). The approval that reaches the quorum moves the request to approved, once, even when members approve at the same moment on several replicas. Audited; webhook approval.approved (data.final: true for the one that reached the quorum). API keys cannot approve.
+         */
+        post: operations["approveApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending request: one rejection ends it
+         * @description **Auth:** a dashboard login only (Authorization: Bearer <accessToken> from POST /auth/login); API keys are refused.
+         *
+         *     Same members as approve (not the requester). The build named with this approvalId then answers 403 APPROVAL_REJECTED. Audited; webhook approval.rejected with the reason.
+         */
+        post: operations["rejectApproval"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1246,7 +1422,7 @@ export interface components {
          * @description Machine-readable code (the error catalogue)
          * @enum {string}
          */
-        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "POOL_DEPRECATED" | "POOL_AMBIGUOUS" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "NO_ROUTE" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "ATTESTATION_NOT_FOUND" | "ATTESTATION_REVOKED" | "ATTESTATION_EXPIRED" | "ATTESTATION_SOURCE_NOT_ACCEPTED" | "COMPLIANCE_POLICY_REFUSED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
+        ErrorCode: "INVALID_PARAMS" | "INVALID_ADDRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "POOL_DEPRECATED" | "POOL_AMBIGUOUS" | "WEBHOOK_URL_NOT_ALLOWED" | "NOT_FOUND" | "PROOF_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "API_KEY_LIMIT_REACHED" | "BROADCAST_TARGET_NOT_ALLOWED" | "SIWE_INVALID" | "RANGE_NOT_SATISFIABLE" | "API_KEY_MISSING" | "API_KEY_FORMAT_INVALID" | "API_KEY_PREFIX_NOT_FOUND" | "API_KEY_HASH_MISMATCH" | "API_KEY_INACTIVE" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "ROLE_FORBIDDEN" | "MFA_REQUIRED" | "MFA_INVALID" | "JWT_MISSING" | "JWT_INVALID" | "INVALID_CREDENTIALS" | "RATE_LIMIT_EXCEEDED" | "QUOTA_EXCEEDED" | "DEMO_DISABLED" | "INSTITUTION_OWNERSHIP_MISMATCH" | "UNSUPPORTED_TOKEN" | "NO_ROUTE" | "SESSION_NOT_ACTIVE" | "WALLET_SANCTIONED" | "ALLOWANCE_INSUFFICIENT" | "SESSION_EXPIRES_BEFORE_DEADLINE" | "BALANCE_INSUFFICIENT" | "PROOF_REPLAYED" | "CREDENTIAL_EXPIRED" | "ATTESTATION_NOT_FOUND" | "ATTESTATION_REVOKED" | "ATTESTATION_EXPIRED" | "ATTESTATION_SOURCE_NOT_ACCEPTED" | "ACTIVATION_RATE_LIMITED" | "COMPLIANCE_POLICY_REFUSED" | "TOKEN_NOT_ALLOWED" | "TRADE_LIMIT_EXCEEDED" | "CREDENTIAL_ISSUER_REVOKED" | "POSITION_NOT_FOUND" | "POSITION_NOT_OWNED" | "APPROVAL_REQUIRED" | "APPROVAL_PENDING" | "APPROVAL_REJECTED" | "APPROVAL_EXPIRED" | "APPROVAL_USED" | "APPROVAL_MISMATCH" | "APPROVAL_NOT_REQUIRED" | "APPROVAL_SELF" | "APPROVAL_CLOSED" | "CHAIN_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "BUILD_FAILED" | "SIMULATION_REVERTED" | "INTERNAL_ERROR" | "BROADCAST_FAILED" | "NONCE_CONFLICT" | "FEE_TOO_LOW";
         /**
          * @description Pipeline stage that refused the request
          * @enum {string}
@@ -1302,12 +1478,17 @@ export interface components {
         };
         ReadinessResponse: {
             /**
-             * @description `ok`: every component is up. `degraded`: the chain RPC or Redis is slow or unreachable (see details); this instance still serves, requests that need the chain answer 503 CHAIN_UNAVAILABLE, rate limits are per instance until Redis answers.
+             * @description `ok`: every component is up. `degraded`: a shared dependency is impaired (`reason` says which and what it means); this instance still serves.
              * @enum {string}
              */
             status: "ok" | "degraded";
             /**
-             * @description Components that are up or degraded
+             * @description Present when `degraded`: each impaired component and what it means, e.g. "attester: the primary attester cannot pay for gas: activations fail and 1 owed session revocation(s) wait until it is funded". Never an address, a balance or a host.
+             * @example chain: the chain RPC is unreachable, slow or serves another chain: requests that need the chain answer 503 CHAIN_UNAVAILABLE
+             */
+            reason?: string;
+            /**
+             * @description With HEALTH_DETAILS=true (always on the metrics listener): components that are up or degraded
              * @example {
              *       "database": {
              *         "status": "up"
@@ -1332,9 +1513,15 @@ export interface components {
              *       "attester": {
              *         "status": "up",
              *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+             *         "signer": "key",
              *         "balanceEth": "0.5",
              *         "lowBalance": false,
-             *         "pendingOnNode": 0
+             *         "canPay": true,
+             *         "pendingOnNode": 0,
+             *         "owedRevocations": {
+             *           "pending": 0,
+             *           "oldestAgeSeconds": 0
+             *         }
              *       },
              *       "redis": {
              *         "status": "degraded",
@@ -1342,7 +1529,7 @@ export interface components {
              *       }
              *     }
              */
-            info: {
+            info?: {
                 [key: string]: {
                     /** @example up */
                     status: string;
@@ -1351,10 +1538,10 @@ export interface components {
                 };
             };
             /**
-             * @description Components that are down (always empty in a 200: a down database means 503)
+             * @description With HEALTH_DETAILS=true: components that are down (always empty in a 200: a down database means 503)
              * @example {}
              */
-            error: {
+            error?: {
                 [key: string]: {
                     /** @example up */
                     status: string;
@@ -1363,7 +1550,7 @@ export interface components {
                 };
             };
             /**
-             * @description Every component
+             * @description With HEALTH_DETAILS=true: every component
              * @example {
              *       "database": {
              *         "status": "up"
@@ -1388,9 +1575,15 @@ export interface components {
              *       "attester": {
              *         "status": "up",
              *         "address": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+             *         "signer": "key",
              *         "balanceEth": "0.5",
              *         "lowBalance": false,
-             *         "pendingOnNode": 0
+             *         "canPay": true,
+             *         "pendingOnNode": 0,
+             *         "owedRevocations": {
+             *           "pending": 0,
+             *           "oldestAgeSeconds": 0
+             *         }
              *       },
              *       "redis": {
              *         "status": "degraded",
@@ -1398,7 +1591,7 @@ export interface components {
              *       }
              *     }
              */
-            details: {
+            details?: {
                 [key: string]: {
                     /** @example up */
                     status: string;
@@ -1686,6 +1879,12 @@ export interface components {
              * @example 123456
              */
             otp?: string;
+            /**
+             * @description Where the refresh token goes. body (default): in the answer, for API clients. cookie (the dashboard): only in the `cgk_refresh` cookie (HttpOnly, SameSite=Strict, Secure over HTTPS, Path=/auth/refresh), never in the answer, so no script reads it and a reload can resume the login with POST /auth/refresh {}.
+             * @default body
+             * @enum {string}
+             */
+            refreshTokenIn?: "body" | "cookie";
         };
         TokenPairResponse: {
             /**
@@ -1693,8 +1892,8 @@ export interface components {
              * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9…
              */
             accessToken: string;
-            /** @description Single use: POST /auth/refresh returns a new pair and retires this one */
-            refreshToken: string;
+            /** @description Single use: POST /auth/refresh returns a new pair and retires this one. Absent when the login asked for refreshTokenIn: cookie (it is in the `cgk_refresh` cookie instead). */
+            refreshToken?: string;
             /** @enum {string} */
             tokenType: "Bearer";
             /**
@@ -1782,8 +1981,12 @@ export interface components {
             token: string;
         };
         RefreshTokenDto: {
-            /** @description The refresh token of the last login or refresh response */
-            refreshToken: string;
+            /** @description The refresh token of the last login or refresh response. Leave it out (send {}) to use the `cgk_refresh` cookie of a login with refreshTokenIn: cookie: the new one then goes into the cookie too. */
+            refreshToken?: string;
+        };
+        LogoutDto: {
+            /** @description The refresh token of the login to end. Leave it out to end the login of the access token sent as Authorization: Bearer (a dashboard whose refresh token is in the cookie); the cookie is cleared either way. */
+            refreshToken?: string;
         };
         /**
          * @example {
@@ -1807,7 +2010,7 @@ export interface components {
              *       "usage:read"
              *     ]
              */
-            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read")[];
+            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read" | "receipts:read" | "approvals:read")[];
             /**
              * Format: date-time
              * @description Expiry: an ISO 8601 string, a date-time with an offset (2027-01-01T00:00:00Z) or a date (midnight UTC); numbers are refused. It must be in the future and at most the deployment’s key lifetime from now (730 days unless configured otherwise). Omitted: the key never expires.
@@ -1832,7 +2035,7 @@ export interface components {
              * @example cgk_test_3f9a0c51d2e4
              */
             prefix: string;
-            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read")[];
+            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read" | "receipts:read" | "approvals:read")[];
             active: boolean;
             /** Format: date-time */
             expiresAt: string | null;
@@ -1865,7 +2068,7 @@ export interface components {
              * @example cgk_test_3f9a0c51d2e4
              */
             prefix: string;
-            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read")[];
+            scopes: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read" | "receipts:read" | "approvals:read")[];
             active: boolean;
             /** Format: date-time */
             expiresAt: string | null;
@@ -1904,7 +2107,7 @@ export interface components {
              *       "usage:read"
              *     ]
              */
-            scopes?: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read")[];
+            scopes?: ("defi:swap" | "defi:liquidity" | "defi:preflight" | "defi:broadcast" | "usage:read" | "onboarding:write" | "compliance:verify" | "audit:read" | "receipts:read" | "approvals:read")[];
             /**
              * Format: date-time
              * @description A new expiry (ISO 8601, in the future, within the deployment’s key lifetime), or null: the key never expires.
@@ -2112,7 +2315,7 @@ export interface components {
             walletAddress: string;
             /** @description Sign-In-with-Ethereum (ERC-4361) message for walletAddress, with a nonce from GET /onboarding/nonce, the service domain and chainId 84532. Required in production mode; checked when present in demo mode (send it with signature, or neither). */
             message?: string;
-            /** @description EIP-191 (personal_sign) signature of message by walletAddress: 0x + 130 hex. */
+            /** @description EIP-191 (personal_sign) signature of message by walletAddress (0x + 130 hex), or, for a contract wallet, a signature it accepts under ERC-1271 isValidSignature(bytes32, bytes) over the message's EIP-191 hash, checked on chain against its current state: for a Safe, the 65-byte signatures of enough owners for its threshold, each over the Safe's SafeMessage typed data of that hash, concatenated in ascending owner address order. */
             signature?: string;
         };
         RegisterWalletResponse: {
@@ -2153,7 +2356,7 @@ export interface components {
             txHash: string | null;
             /** @description null when alreadyActive. */
             blockNumber: number | null;
-            /** @description true: the wallet already had a session with more than half of SESSION_TTL_SECONDS left; it is returned as is and no transaction was sent. */
+            /** @description true: the wallet already had a session that an activation now would lengthen by at most half of SESSION_TTL_SECONDS (more than half its length left, or it already reaches the expiry of the credential or attestation presented); it is returned as is and no transaction was sent. Repeats are free; the attester pays only for renewals. */
             alreadyActive: boolean;
             /** @description The wallet is bound to your account (demo activation binds an unbound wallet). */
             walletBound: boolean;
@@ -2190,15 +2393,22 @@ export interface components {
             /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             walletAddress: string;
             /**
+             * @description Same instant in unix seconds (ComplianceRegistry.activeUntil).
+             * @example 1795357800
+             */
+            activeUntilUnix: number;
+            /** @description The mined ComplianceRegistry.activate transaction; null when alreadyActive (nothing was sent). */
+            txHash: string | null;
+            /** @description null when alreadyActive. */
+            blockNumber: number | null;
+            /** @description true: the wallet already had a session that an activation now would lengthen by at most half of SESSION_TTL_SECONDS (more than half its length left, or it already reaches the expiry of the credential or attestation presented); it is returned as is and no transaction was sent. Repeats are free; the attester pays only for renewals. */
+            alreadyActive: boolean;
+            /**
              * @description Session end (ISO 8601, UTC); active strictly before. Never after the attestation's expirationTime.
              * @example 2026-11-22T14:30:00.000Z
              */
             activeUntil: string;
-            /** @example 1795357800 */
-            activeUntilUnix: number;
-            /** @description The mined ComplianceRegistry.activate transaction. */
-            txHash: string;
-            blockNumber: number;
+            /** @description The valid attestation this call found (also when alreadyActive). */
             source: components["schemas"]["AttestationSourceRef"];
         };
         VerifyChallengeResponse: {
@@ -2295,6 +2505,8 @@ export interface components {
             txHash: string | null;
             /** @description null when alreadyActive. */
             blockNumber: number | null;
+            /** @description true: the wallet already had a session that an activation now would lengthen by at most half of SESSION_TTL_SECONDS (more than half its length left, or it already reaches the expiry of the credential or attestation presented); it is returned as is and no transaction was sent. Repeats are free; the attester pays only for renewals. */
+            alreadyActive: boolean;
             /** @example true */
             verified: boolean;
             /** @description Identifies the credential (the same for every proof of it), not the proof. */
@@ -2345,8 +2557,10 @@ export interface components {
             authMethod: "api_key" | "jwt";
             /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
             address: string;
-            /** @description ComplianceRegistry.isActive at the latest block: chain time < activeUntil. */
+            /** @description Whether the compliance hook lets the wallet trade now: ComplianceRegistry.isActive at the latest block (chain time < activeUntil) and the wallet not on the sanctions list. A listed wallet is false whatever activeUntil says. */
             active: boolean;
+            /** @description The network's sanctions oracle (compliance.sanctionsOracle) lists the wallet, read with the session: the hook refuses its trades and every activation refuses it (403 WALLET_SANCTIONED). false on a network without an oracle. */
+            sanctioned: boolean;
             /**
              * @description Session end (ISO 8601, UTC) read on chain; null when none was ever opened or it was revoked.
              * @example 2026-11-22T14:30:00.000Z
@@ -2379,7 +2593,7 @@ export interface components {
         };
         PolicyCountriesDto: {
             /**
-             * @description ISO 3166-1 alpha-2: only wallets attested in one of these (a country source, e.g. Verified Country) are allowed.
+             * @description ISO 3166-1 alpha-2 (two letters, any case; stored upper-case): only wallets attested in one of these (a country source, e.g. Verified Country) are allowed. Absent or empty: no allow list. Not null.
              * @example [
              *       "FR",
              *       "DE"
@@ -2387,12 +2601,91 @@ export interface components {
              */
             allow?: string[];
             /**
-             * @description ISO 3166-1 alpha-2: wallets attested in one of these are refused.
+             * @description ISO 3166-1 alpha-2 (two letters, any case; stored upper-case): wallets attested in one of these are refused. Absent or empty: no deny list. Not null.
              * @example [
-             *       "XX"
+             *       "KP"
              *     ]
              */
             deny?: string[];
+            /**
+             * @description A wallet whose country no source establishes (no country attestation of an accepted attester, or it is revoked or expired): `refuse` (rule countries.unknown) or `allow` (the country rules do not apply to it). Absent: `refuse` when allow or deny lists a country (stored and answered so), else `allow`.
+             * @enum {string}
+             */
+            unknown?: "refuse" | "allow";
+        };
+        TradeTokensDto: {
+            /**
+             * @description The only tokens the account's wallets may trade (give or receive; 403 TOKEN_NOT_ALLOWED otherwise). A token symbol of the market (GET /api/v1/defi/config; any case, stored as the market spells it). ETH and WETH are one token: ETH is stored as WETH.
+             * @example [
+             *       "WETH",
+             *       "tUSDC"
+             *     ]
+             */
+            allow: string[];
+        };
+        TradeLimitDto: {
+            /**
+             * @description A token symbol of the market (GET /api/v1/defi/config; any case, stored as the market spells it). ETH and WETH are one token: ETH is stored as WETH.
+             * @example WETH
+             */
+            token: string;
+            /**
+             * @description Most a wallet gives of this token in one trade, in whole units (a swap input; for exact output its amountInMaximum; a liquidity addition its amounts). 403 TRADE_LIMIT_EXCEEDED (window "trade") above it.
+             * @example 2
+             */
+            perTrade?: string;
+            /**
+             * @description Most the account's wallets give of this token together in any 24 hours, in whole units: trades mined in the window plus builds authorized and not yet expired or mined. 403 TRADE_LIMIT_EXCEEDED (window "24h") for the build that would cross it.
+             * @example 5
+             */
+            perDay?: string;
+        };
+        ApprovalThresholdDto: {
+            /**
+             * @description A token symbol of the market (GET /api/v1/defi/config; any case, stored as the market spells it). ETH and WETH are one token: ETH is stored as WETH.
+             * @example WETH
+             */
+            token: string;
+            /**
+             * @description A trade giving more than this, in whole units, needs approvals.
+             * @example 10
+             */
+            amount: string;
+        };
+        TradeApprovalsDto: {
+            above: components["schemas"]["ApprovalThresholdDto"][];
+            /**
+             * @description Approvals needed.
+             * @example 2
+             */
+            quorum: number;
+            /**
+             * @description Members' roles whose approval counts.
+             * @example [
+             *       "owner",
+             *       "admin"
+             *     ]
+             */
+            roles: ("owner" | "admin" | "developer" | "viewer")[];
+            /**
+             * @description How long a request for approval stays open, seconds.
+             * @example 3600
+             */
+            ttlSeconds: number;
+        };
+        TradingRulesDto: {
+            /**
+             * @description onchain: hook v3 refuses the account's wallets any trade in our pools without a per-trade authorization the service signs with each build; service: the rules are applied to builds only (trades sent around the service are not seen).
+             * @example service
+             * @enum {string}
+             */
+            enforcement: "onchain" | "service";
+            /** @description Absent: every token of the market. */
+            tokens?: components["schemas"]["TradeTokensDto"];
+            /** @description One entry per token, perTrade and/or perDay. Absent: no limit. */
+            limits?: components["schemas"]["TradeLimitDto"][];
+            /** @description Trades that need approvals by members first (issue 55). Absent: none. */
+            approvals?: components["schemas"]["TradeApprovalsDto"];
         };
         KnownSource: {
             /** @example verified-account */
@@ -2402,14 +2695,22 @@ export interface components {
         };
         CompliancePolicyResponse: {
             sources: components["schemas"]["PolicySourcesDto"];
+            /** @description Required; `{}` for no country rule. */
             countries: components["schemas"]["PolicyCountriesDto"];
             /**
              * @description Refuse to open a session shorter than this many seconds (e.g. an attestation about to expire); 0 = off.
              * @example 3600
              */
             minSessionSeconds: number;
+            /** @description Trade rules (design §10): allowed tokens, per-token limits per trade and per rolling 24 hours across the account's wallets, approvals, and where they are enforced. Absent: the account's wallets trade with their session alone. Not null. */
+            trading?: components["schemas"]["TradingRulesDto"];
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
+            /**
+             * @description The policy version: 0 for the default policy (never set), 1 after the first PUT, one more after each PUT. compliance.policy_updated and evaluate name it.
+             * @example 3
+             */
+            version: number;
             /** @description null: the default policy. */
             updatedAt: string | null;
             /** @description Sources a policy may name. */
@@ -2417,47 +2718,26 @@ export interface components {
         };
         CompliancePolicyDto: {
             sources: components["schemas"]["PolicySourcesDto"];
+            /** @description Required; `{}` for no country rule. */
             countries: components["schemas"]["PolicyCountriesDto"];
             /**
              * @description Refuse to open a session shorter than this many seconds (e.g. an attestation about to expire); 0 = off.
              * @example 3600
              */
             minSessionSeconds: number;
-        };
-        EvaluatePolicyDto: {
-            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
-            walletAddress: string;
-            /** @description A draft policy to evaluate instead of the account's. */
-            policy?: components["schemas"]["CompliancePolicyDto"];
-        };
-        SourceResultResponse: {
-            /** @example verified-country */
-            name: string;
-            /** @enum {string} */
-            kind: "account" | "country" | "zk" | "demo";
-            ok: boolean;
+            /** @description Trade rules (design §10): allowed tokens, per-token limits per trade and per rolling 24 hours across the account's wallets, approvals, and where they are enforced. Absent: the account's wallets trade with their session alone. Not null. */
+            trading?: components["schemas"]["TradingRulesDto"];
             /**
-             * @description ok, not_found, revoked, expired, other_attester, other_schema, other_recipient, not_verified; proof_required for a ZK issuer (a proof is presented to POST /verify, not read on chain).
-             * @example ok
-             */
-            reason: string;
-            /** @example FR */
-            country?: string | null;
-        };
-        PolicyEvaluationResponse: {
-            /** @enum {string} */
-            authMethod: "api_key" | "jwt";
-            walletAddress: string;
-            allowed: boolean;
-            /**
-             * @description The rule that refused, or the sources rule that admitted.
+             * @description Read-only: answered by GET, accepted and ignored in a PUT body (so a GET answer can be sent back as is).
              * @enum {string}
              */
-            decidingRule: "sources.any" | "sources.all" | "countries.deny" | "countries.allow" | "minSessionSeconds";
-            /** @description The source the decision is about. */
-            source: string | null;
-            message: string;
-            sources: components["schemas"]["SourceResultResponse"][];
+            readonly authMethod?: "api_key" | "jwt";
+            /** @description Read-only: answered by GET, accepted and ignored in a PUT body (so a GET answer can be sent back as is). */
+            readonly version?: number;
+            /** @description Read-only: answered by GET, accepted and ignored in a PUT body (so a GET answer can be sent back as is). */
+            readonly updatedAt?: string | null;
+            /** @description Read-only: answered by GET, accepted and ignored in a PUT body (so a GET answer can be sent back as is). */
+            readonly knownSources?: components["schemas"]["KnownSource"][];
         };
         BoundWalletResponse: {
             /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
@@ -2498,7 +2778,7 @@ export interface components {
              * @example api_key.created
              * @enum {string}
              */
-            type: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "compliance.policy_updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
+            type: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "mfa.reset" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "compliance.policy_updated" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.expired" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
             actor: components["schemas"]["AuditActor"];
             target: components["schemas"]["AuditTarget"] | null;
             /** @description Client IP (see TRUST_PROXY) */
@@ -2526,111 +2806,6 @@ export interface components {
             items: components["schemas"]["AuditEventResponse"][];
             /** @description Pass as cursor to get the next (older) page; null on the last page, and always null with `after` (pass the last item's id as `after` instead). */
             nextCursor: string | null;
-        };
-        PermitDetailsDto: {
-            /**
-             * @description Token the spender may pull.
-             * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
-             */
-            token: string;
-            /**
-             * @description uint160 amount, decimal string.
-             * @example 100000000000000000
-             */
-            amount: string;
-            /**
-             * @description uint48 unix seconds until which the allowance is usable.
-             * @example 1900000000
-             */
-            expiration: string;
-            /**
-             * @description uint48: the wallet's current Permit2 nonce for (token, spender).
-             * @example 0
-             */
-            nonce: string;
-        };
-        PermitSingleDto: {
-            /**
-             * @description The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config.
-             * @example 0x5FC8d32690cc91D4c39d9d3abcBD16989F875707
-             */
-            spender: string;
-            /**
-             * @description Unix seconds after which the signature is refused.
-             * @example 1900000000
-             */
-            sigDeadline: string;
-            details: components["schemas"]["PermitDetailsDto"];
-        };
-        /**
-         * @example {
-         *       "tokenIn": "0x77139Fa81c4434893f9D7e033C3e3903C46B820D",
-         *       "tokenOut": "0x993706027b3eC9d8b03A962CAaa15C133A52707c",
-         *       "amount": "100000000000000000",
-         *       "tradeType": "EXACT_INPUT",
-         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
-         *       "slippageBps": 50
-         *     }
-         */
-        SwapRequestDto: {
-            /**
-             * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded as WETH, through the pools that hold WETH).
-             * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
-             */
-            tokenIn: string;
-            /**
-             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded as WETH, through the pools that hold WETH).
-             * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
-             */
-            tokenOut: string;
-            /**
-             * @description EXACT_INPUT: the exact amount of tokenIn to sell; EXACT_OUTPUT: the exact amount of tokenOut to receive. Decimal integer in smallest units, > 0 and < 2^128.
-             * @example 100000000000000000
-             */
-            amount: string;
-            /**
-             * @description Whether amount is what you sell (EXACT_INPUT) or what you receive (EXACT_OUTPUT).
-             * @default EXACT_INPUT
-             * @enum {string}
-             */
-            tradeType?: "EXACT_INPUT" | "EXACT_OUTPUT";
-            /**
-             * @description The wallet that will sign and broadcast; must not be bound to another account.
-             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
-             */
-            userAddress: string;
-            /**
-             * @description Swap direction. Derived from the token order when omitted (WETH -> tUSDC is true); when given it must match.
-             * @example true
-             */
-            zeroForOne?: boolean;
-            /**
-             * @description EXACT_INPUT only: the minimum output in smallest units of tokenOut. Overrides slippageBps; "0" disables the protection (at your own risk).
-             * @example 295000000
-             */
-            amountOutMinimum?: string;
-            /**
-             * @description EXACT_OUTPUT only: the most tokenIn you will pay. Default: the V4Quoter quote plus slippageBps.
-             * @example 101000000000000000
-             */
-            amountInMaximum?: string;
-            /**
-             * @description Slippage tolerance in basis points applied to the V4Quoter quote: minOut = quote * (10000 - bps) / 10000 (EXACT_INPUT), maxIn = quote * (10000 + bps) / 10000 rounded up (EXACT_OUTPUT).
-             * @default 50
-             */
-            slippageBps?: number;
-            /**
-             * @description Unix seconds after which the router rejects the transaction. Default: now + 20 minutes.
-             * @example 1900000000
-             */
-            deadline?: number;
-            /** @description The `values` of a previous response's permitData, as signed, unchanged: replaces the Permit2.approve transaction. Only with permitSignature (a permit is signed for one wallet and one Permit2 nonce, so it has no sample value here). */
-            permit?: components["schemas"]["PermitSingleDto"];
-            /**
-             * @description EIP-712 signature of permit by userAddress (eth_signTypedData_v4 of permitData).
-             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
-             */
-            permitSignature?: string;
         };
         UnsignedTxDto: {
             /**
@@ -2701,6 +2876,124 @@ export interface components {
              */
             value: string;
         };
+        TypedDataFieldDto: {
+            /** @example details */
+            name: string;
+            /** @example PermitDetails */
+            type: string;
+        };
+        SafeTxTypesDto: {
+            /** @description chainId, verifyingContract (Safe v1.3.0 and later) */
+            EIP712Domain: components["schemas"]["TypedDataFieldDto"][];
+            /** @description to, value, data, operation, safeTxGas, baseGas, gasPrice, gasToken, refundReceiver, nonce */
+            SafeTx: components["schemas"]["TypedDataFieldDto"][];
+        };
+        SafeDomainDto: {
+            /** @example 84532 */
+            chainId: number;
+            /**
+             * @description The Safe (userAddress)
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            verifyingContract: string;
+        };
+        SafeTxMessageDto: {
+            /** @example 0x4200000000000000000000000000000000000006 */
+            to: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            value: string;
+            data: string;
+            /** @enum {number} */
+            operation: 0 | 1;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            safeTxGas: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            baseGas: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            gasPrice: string;
+            /** @example 0x0000000000000000000000000000000000000000 */
+            gasToken: string;
+            /** @example 0x0000000000000000000000000000000000000000 */
+            refundReceiver: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 1000000000000000000
+             */
+            nonce: string;
+        };
+        SafeTxTypedDataDto: {
+            /** @description EIP-712 types, EIP712Domain included */
+            types: components["schemas"]["SafeTxTypesDto"];
+            /** @enum {string} */
+            primaryType: "SafeTx";
+            domain: components["schemas"]["SafeDomainDto"];
+            message: components["schemas"]["SafeTxMessageDto"];
+        };
+        SafeTransactionDto: {
+            /**
+             * @description MultiSendCallOnly 1.4.1 (canonical address): the batch the Safe delegatecalls
+             * @example 0x9641d764fc13c8B624c04430C7356C1C7C8102e2
+             */
+            to: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 0
+             */
+            value: string;
+            /**
+             * @description multiSend(bytes): every call of `calls` (approvals, then the transaction), each a call (operation 0) made by the Safe
+             * @example 0x8d80ff0a…
+             */
+            data: string;
+            /**
+             * @description 1: DELEGATECALL to MultiSendCallOnly
+             * @enum {number}
+             */
+            operation: 1;
+            /**
+             * @description 0: all gas, and a failing batch reverts execTransaction (GS013)
+             * @example 0
+             */
+            safeTxGas: string;
+            /**
+             * @description A non-negative integer as a decimal string
+             * @example 0
+             */
+            baseGas: string;
+            /**
+             * @description 0: no refund; who sends execTransaction pays its gas
+             * @example 0
+             */
+            gasPrice: string;
+            /** @example 0x0000000000000000000000000000000000000000 */
+            gasToken: string;
+            /** @example 0x0000000000000000000000000000000000000000 */
+            refundReceiver: string;
+            /**
+             * @description The Safe's nonce when built (Safe.nonce()): another Safe transaction executed first makes this one unexecutable; build again
+             * @example 0
+             */
+            nonce: string;
+            /**
+             * @description EIP-712 hash of the SafeTx, as Safe.getTransactionHash answers it and Safe{Wallet} shows it
+             * @example 0x6c1d3a5f0c3a0e7f1f1f5b0a2c4d6e8f90a1b2c3d4e5f60718293a4b5c6d7e8f
+             */
+            safeTxHash: string;
+            /** @description Each owner signs this with eth_signTypedData_v4 (ethers: signTypedData(domain, types without EIP712Domain, message)); the threshold's signatures, concatenated in ascending owner address order, are execTransaction's `signatures` */
+            typedData: components["schemas"]["SafeTxTypedDataDto"];
+        };
         SimulationDto: {
             /** @description null: not run (see skipped). */
             ok: boolean | null;
@@ -2716,6 +3009,20 @@ export interface components {
             tickSpacing: number;
             hooks: string;
         };
+        AuthorizationDto: {
+            /**
+             * @description Its id: the EIP-712 digest of the TradeAuthorization (receipts name it).
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            id: string;
+            /**
+             * @description The authorizer that signed it: one of GET /api/v1/defi/config `authorizers`.
+             * @example 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266
+             */
+            signer: string;
+            /** @description Unix seconds (chain clock) after which the hook refuses it. */
+            deadline: number;
+        };
         PermitDomainDto: {
             /** @enum {string} */
             name: "Permit2";
@@ -2727,15 +3034,44 @@ export interface components {
              */
             verifyingContract: string;
         };
-        TypedDataFieldDto: {
-            /** @example details */
-            name: string;
-            /** @example PermitDetails */
-            type: string;
-        };
         PermitSingleTypesDto: {
             PermitSingle: components["schemas"]["TypedDataFieldDto"][];
             PermitDetails: components["schemas"]["TypedDataFieldDto"][];
+        };
+        PermitDetailsDto: {
+            /**
+             * @description Token the spender may pull.
+             * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
+             */
+            token: string;
+            /**
+             * @description uint160 amount, decimal string.
+             * @example 100000000000000000
+             */
+            amount: string;
+            /**
+             * @description uint48 unix seconds until which the allowance is usable.
+             * @example 1900000000
+             */
+            expiration: string;
+            /**
+             * @description uint48: the wallet's current Permit2 nonce for (token, spender).
+             * @example 0
+             */
+            nonce: string;
+        };
+        PermitSingleDto: {
+            /**
+             * @description The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config.
+             * @example 0x5FC8d32690cc91D4c39d9d3abcBD16989F875707
+             */
+            spender: string;
+            /**
+             * @description Unix seconds after which the signature is refused.
+             * @example 1900000000
+             */
+            sigDeadline: string;
+            details: components["schemas"]["PermitDetailsDto"];
         };
         SwapPermitDataDto: {
             /** @description EIP-712 domain: Permit2 on this chain. */
@@ -2773,6 +3109,12 @@ export interface components {
             authMethod: "api_key" | "jwt";
             /** @example 84532 */
             chainId: number;
+            /**
+             * Format: uuid
+             * @description The compliance receipt of this build: GET /api/v1/compliance/receipts/{receiptId} answers it signed (JWS, ES256), with what the built calls do to the wallet when simulated, the rules judged, and, once the transaction is mined, what it did.
+             * @example 01964b1e-7c3a-7d21-9f0e-5a1b2c3d4e5f
+             */
+            receiptId: string;
             transaction: components["schemas"]["UnsignedTxDto"];
             /** @enum {string} */
             gasSource: "eth_estimateGas" | "calibrated";
@@ -2802,10 +3144,14 @@ export interface components {
              *     ]
              */
             calls: components["schemas"]["CallDto"][];
+            /** @description Present when userAddress is a Safe (v1.4.1, read in the same batch as the balances): calls as ONE Safe transaction (a MultiSendCallOnly batch) for its owners to sign; send execTransaction with their signatures from any account, e.g. through POST /api/v1/defi/transactions. A Safe gets no permitData: it approves Permit2 on chain, inside this batch. */
+            safeTransaction?: components["schemas"]["SafeTransactionDto"];
             simulation: components["schemas"]["SimulationDto"];
             poolKey: components["schemas"]["PoolKeyDto"];
             /** @description Unix seconds (chain clock). */
             deadline: number;
+            /** @description Present when your account's policy enforces its trade rules on chain (trading.enforcement "onchain", hook v3): the per-trade authorization this build carries in its hookData, bound to this wallet, pool, direction and amount, single use. Send the transaction as built before its deadline; a changed amount or pool, a second send, or a late one reverts. */
+            authorization?: components["schemas"]["AuthorizationDto"];
             /** @description Present when the Permit2 allowance of the spender is short and the request carried no signed permit: sign it instead of sending the approvals marked replaceableByPermit (the ERC-20 -> Permit2 approvals stay transactions). */
             permitData?: components["schemas"]["SwapPermitDataDto"];
             /** @enum {string} */
@@ -2814,22 +3160,139 @@ export interface components {
             tokenIn: string;
             tokenOut: string;
             zeroForOne: boolean;
-            /** @description EXACT_INPUT: the exact input. */
-            amountIn?: string;
-            /** @description EXACT_INPUT: V4Quoter output. */
-            quotedAmountOut?: string | null;
+            /** @description Smallest units of tokenIn, named as in the quote answer: the exact input (EXACT_INPUT), or the V4Quoter's quote of the input (EXACT_OUTPUT; null when the quote failed and the request set amountInMaximum itself). */
+            amountIn: string | null;
+            /** @description Smallest units of tokenOut, named as in the quote answer: the exact output (EXACT_OUTPUT), or the V4Quoter's quote of the output (EXACT_INPUT; null when the quote failed and the request set amountOutMinimum itself). */
+            amountOut: string | null;
             /** @description EXACT_INPUT: the least the swap pays out. */
             minAmountOut?: string;
-            /** @description EXACT_OUTPUT: the exact output. */
-            amountOut?: string;
-            /** @description EXACT_OUTPUT: V4Quoter input. */
-            quotedAmountIn?: string | null;
             /** @description EXACT_OUTPUT: the most the swap takes (allowance, balance and value use it). */
             maxAmountIn?: string;
+            /**
+             * @deprecated
+             * @description Deprecated (removed in the next release): EXACT_INPUT only, the same value as amountOut.
+             */
+            quotedAmountOut?: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated (removed in the next release): EXACT_OUTPUT only, the same value as amountIn.
+             */
+            quotedAmountIn?: string | null;
             /** @description null when the caller set the limit. */
             slippageBps: number | null;
             /** @description The route the swap takes; poolKey and zeroForOne are its first hop. A pair with no route is 400 NO_ROUTE. */
             route: components["schemas"]["RouteDto"];
+        };
+        WalletSendCallDto: {
+            /**
+             * @description The contract to call (EIP-55)
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            to: string;
+            /** @example 0x095ea7b3… */
+            data: string;
+            /**
+             * @description Wei to send, hex
+             * @example 0x0
+             */
+            value: string;
+        };
+        WalletSendCallsDto: {
+            /**
+             * @description EIP-5792 version
+             * @enum {string}
+             */
+            version: "2.0.0";
+            /**
+             * @description EIP-155 chain id, hex
+             * @example 0x14a34
+             */
+            chainId: string;
+            /**
+             * @description userAddress (EIP-55): the wallet or Safe
+             * @example 0x4200000000000000000000000000000000000006
+             */
+            from: string;
+            /** @description true with more than one call: the approvals and their trade must land together (a wallet that cannot batch atomically refuses; send the default calls one by one instead) */
+            atomicRequired: boolean;
+            /** @description The build's calls in order: approvals, then the transaction */
+            calls: components["schemas"]["WalletSendCallDto"][];
+        };
+        /**
+         * @example {
+         *       "tokenIn": "0x77139Fa81c4434893f9D7e033C3e3903C46B820D",
+         *       "tokenOut": "0x993706027b3eC9d8b03A962CAaa15C133A52707c",
+         *       "amount": "100000000000000000",
+         *       "tradeType": "EXACT_INPUT",
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
+         *       "slippageBps": 50
+         *     }
+         */
+        SwapRequestDto: {
+            /**
+             * @description Token sold: a supported token address (GET /api/v1/defi/config). 0x0000000000000000000000000000000000000000 is native ETH (traded as WETH, through the pools that hold WETH).
+             * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
+             */
+            tokenIn: string;
+            /**
+             * @description Token bought: a supported token that a listed pool, or two pools through one other token, connect to tokenIn (else 400 NO_ROUTE). 0x0000000000000000000000000000000000000000 is native ETH (traded as WETH, through the pools that hold WETH).
+             * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
+             */
+            tokenOut: string;
+            /**
+             * @description EXACT_INPUT: the exact amount of tokenIn to sell; EXACT_OUTPUT: the exact amount of tokenOut to receive. Decimal integer in smallest units, > 0 and < 2^128.
+             * @example 100000000000000000
+             */
+            amount: string;
+            /**
+             * @description Whether amount is what you sell (EXACT_INPUT) or what you receive (EXACT_OUTPUT).
+             * @default EXACT_INPUT
+             * @enum {string}
+             */
+            tradeType?: "EXACT_INPUT" | "EXACT_OUTPUT";
+            /**
+             * @description The wallet that will sign and broadcast; must not be bound to another account.
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
+             */
+            userAddress: string;
+            /**
+             * @description Swap direction. Derived from the token order when omitted (WETH -> tUSDC is true); when given it must match.
+             * @example true
+             */
+            zeroForOne?: boolean;
+            /**
+             * @description EXACT_INPUT only: the minimum output in smallest units of tokenOut. Overrides slippageBps; "0" disables the protection (at your own risk).
+             * @example 295000000
+             */
+            amountOutMinimum?: string;
+            /**
+             * @description EXACT_OUTPUT only: the most tokenIn you will pay. Default: the V4Quoter quote plus slippageBps.
+             * @example 101000000000000000
+             */
+            amountInMaximum?: string;
+            /**
+             * @description Slippage tolerance in basis points applied to the V4Quoter quote: minOut = quote * (10000 - bps) / 10000 (EXACT_INPUT), maxIn = quote * (10000 + bps) / 10000 rounded up (EXACT_OUTPUT).
+             * @default 50
+             */
+            slippageBps?: number;
+            /**
+             * @description Unix seconds after which the router rejects the transaction. Default: now + 20 minutes. A build that carries a trade authorization (trade rules enforced on chain) lives at most the operator's AUTHORIZATION_TTL_SECONDS (20 minutes by default): a later deadline is built to that one.
+             * @example 1900000000
+             */
+            deadline?: number;
+            /** @description The `values` of a previous response's permitData, as signed, unchanged: replaces the Permit2.approve transaction. Only with permitSignature (a permit is signed for one wallet and one Permit2 nonce, so it has no sample value here). */
+            permit?: components["schemas"]["PermitSingleDto"];
+            /**
+             * @description EIP-712 signature of permit by userAddress (eth_signTypedData_v4 of permitData).
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
+            permitSignature?: string;
+            /**
+             * Format: uuid
+             * @description The approvalId of an APPROVAL_REQUIRED refusal, with the same body otherwise (the trade approved: wallet, tokens, amounts, route bounds; deadline and permit may differ). APPROVAL_PENDING until the quorum is reached, then 200 once; afterwards APPROVAL_USED. Another trade with this id: 409 APPROVAL_MISMATCH. Ended requests: APPROVAL_REJECTED, APPROVAL_EXPIRED, APPROVAL_NOT_REQUIRED (the policy no longer requires it).
+             * @example 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50
+             */
+            approvalId?: string;
         };
         /**
          * @example {
@@ -2892,6 +3355,10 @@ export interface components {
             /** @description Block the quote was read at. */
             blockNumber: number;
         };
+        PermitBatchTypesDto: {
+            PermitBatch: components["schemas"]["TypedDataFieldDto"][];
+            PermitDetails: components["schemas"]["TypedDataFieldDto"][];
+        };
         PermitBatchDto: {
             /**
              * @description The UniversalRouter (swap) or the PositionManager (mint): GET /api/v1/defi/config.
@@ -2905,6 +3372,90 @@ export interface components {
             sigDeadline: string;
             /** @description One entry per token, in permitData order. */
             details: components["schemas"]["PermitDetailsDto"][];
+        };
+        MintPermitDataDto: {
+            /** @description EIP-712 domain: Permit2 on this chain. */
+            domain: components["schemas"]["PermitDomainDto"];
+            /** @description EIP-712 types (no EIP712Domain). */
+            types: components["schemas"]["PermitBatchTypesDto"];
+            /** @enum {string} */
+            primaryType: "PermitBatch";
+            /** @description The message. Sign with eth_signTypedData_v4 (ethers: signTypedData(domain, types, values); viem: signTypedData({ domain, types, primaryType, message: values })), then send values back unchanged as permitBatch, with permitSignature. */
+            values: components["schemas"]["PermitBatchDto"];
+        };
+        MintResponseDto: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @example 84532 */
+            chainId: number;
+            /**
+             * Format: uuid
+             * @description The compliance receipt of this build: GET /api/v1/compliance/receipts/{receiptId} answers it signed (JWS, ES256), with what the built calls do to the wallet when simulated, the rules judged, and, once the transaction is mined, what it did.
+             * @example 01964b1e-7c3a-7d21-9f0e-5a1b2c3d4e5f
+             */
+            receiptId: string;
+            transaction: components["schemas"]["UnsignedTxDto"];
+            /** @enum {string} */
+            gasSource: "eth_estimateGas" | "calibrated";
+            walletBound: boolean;
+            session: components["schemas"]["SessionViewDto"];
+            warnings: components["schemas"]["WarningDto"][];
+            /** @description Broadcast these first, in order (same fields as preflight nextActions); or, when permitData is present, sign it instead of those marked replaceableByPermit. */
+            approvals: components["schemas"]["ApprovalDto"][];
+            /**
+             * @description The whole sequence without a permit: approvals[] in order, then transaction, as EIP-5792 calls for wallet_sendCalls (atomic on a smart wallet; chainId above). Always present, also with buildOnly or without a session (then the last call reverts until a session is active). A plain wallet may send them one by one, each after the previous is mined, estimating the gas of each (calls carry none; transaction.gas was planned before the approvals). When the request carried a signed permit, the Permit2 approvals are absent and the transaction embeds the permit.
+             * @example [
+             *       {
+             *         "to": "0x4200000000000000000000000000000000000006",
+             *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+             *         "data": "0x87517c450000000000000000000000004200000000000000000000000000000000000006000000000000000000000000492e6456d9528771018deb9e87ef7750ef184104000000000000000000000000ffffffffffffffffffffffffffffffffffffffff000000000000000000000000000000000000000000000000000000006955b900",
+             *         "value": "0"
+             *       },
+             *       {
+             *         "to": "0x492E6456D9528771018DeB9E87ef7750EF184104",
+             *         "data": "0x3593564c…",
+             *         "value": "0"
+             *       }
+             *     ]
+             */
+            calls: components["schemas"]["CallDto"][];
+            /** @description Present when userAddress is a Safe (v1.4.1, read in the same batch as the balances): calls as ONE Safe transaction (a MultiSendCallOnly batch) for its owners to sign; send execTransaction with their signatures from any account, e.g. through POST /api/v1/defi/transactions. A Safe gets no permitData: it approves Permit2 on chain, inside this batch. */
+            safeTransaction?: components["schemas"]["SafeTransactionDto"];
+            simulation: components["schemas"]["SimulationDto"];
+            poolKey: components["schemas"]["PoolKeyDto"];
+            /** @description Unix seconds (chain clock). */
+            deadline: number;
+            /** @description Present when your account's policy enforces its trade rules on chain (trading.enforcement "onchain", hook v3): the per-trade authorization this build carries in its hookData, bound to this wallet, pool, direction and amount, single use. Send the transaction as built before its deadline; a changed amount or pool, a second send, or a late one reverts. */
+            authorization?: components["schemas"]["AuthorizationDto"];
+            /** @description Present when the Permit2 allowance of the spender is short and the request carried no signed permit: sign it instead of sending the approvals marked replaceableByPermit (the ERC-20 -> Permit2 approvals stay transactions). */
+            permitData?: components["schemas"]["MintPermitDataDto"];
+            /** @example -600 */
+            tickLower: number;
+            /** @example 600 */
+            tickUpper: number;
+            /** @description Liquidity computed from the amounts at the current price */
+            liquidity: string;
+            /** @description The most the mint may take of currency0 (SETTLE_PAIR bound) */
+            amount0Max: string;
+            /** @description The most the mint may take of currency1 */
+            amount1Max: string;
+            /** @description What the mint takes at the build-time price (the rest stays in the wallet) */
+            expectedAmount0: string;
+            expectedAmount1: string;
+            /** @description Pool price at build time (Q64.96) */
+            sqrtPriceX96: string;
+            currentTick: number;
+            /** @description Who receives the position NFT */
+            owner: string;
+            /**
+             * @description A PREDICTION of the position NFT id (PositionManager.nextTokenId read in the same batch): another mint landing first takes it, so read the id from the Transfer log of your receipt.
+             * @example 42
+             */
+            expectedTokenId: string;
         };
         /**
          * @example {
@@ -2959,7 +3510,7 @@ export interface components {
              */
             poolId?: string;
             /**
-             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.
+             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes. A build that carries a trade authorization (trade rules enforced on chain) lives at most the operator's AUTHORIZATION_TTL_SECONDS (20 minutes by default): a later deadline is built to that one.
              * @example 1900000000
              */
             deadline?: number;
@@ -2970,84 +3521,12 @@ export interface components {
              * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
              */
             permitSignature?: string;
-        };
-        PermitBatchTypesDto: {
-            PermitBatch: components["schemas"]["TypedDataFieldDto"][];
-            PermitDetails: components["schemas"]["TypedDataFieldDto"][];
-        };
-        MintPermitDataDto: {
-            /** @description EIP-712 domain: Permit2 on this chain. */
-            domain: components["schemas"]["PermitDomainDto"];
-            /** @description EIP-712 types (no EIP712Domain). */
-            types: components["schemas"]["PermitBatchTypesDto"];
-            /** @enum {string} */
-            primaryType: "PermitBatch";
-            /** @description The message. Sign with eth_signTypedData_v4 (ethers: signTypedData(domain, types, values); viem: signTypedData({ domain, types, primaryType, message: values })), then send values back unchanged as permitBatch, with permitSignature. */
-            values: components["schemas"]["PermitBatchDto"];
-        };
-        MintResponseDto: {
-            /** @enum {string} */
-            authMethod: "api_key" | "jwt";
-            /** @example 84532 */
-            chainId: number;
-            transaction: components["schemas"]["UnsignedTxDto"];
-            /** @enum {string} */
-            gasSource: "eth_estimateGas" | "calibrated";
-            walletBound: boolean;
-            session: components["schemas"]["SessionViewDto"];
-            warnings: components["schemas"]["WarningDto"][];
-            /** @description Broadcast these first, in order (same fields as preflight nextActions); or, when permitData is present, sign it instead of those marked replaceableByPermit. */
-            approvals: components["schemas"]["ApprovalDto"][];
             /**
-             * @description The whole sequence without a permit: approvals[] in order, then transaction, as EIP-5792 calls for wallet_sendCalls (atomic on a smart wallet; chainId above). Always present, also with buildOnly or without a session (then the last call reverts until a session is active). A plain wallet may send them one by one, each after the previous is mined, estimating the gas of each (calls carry none; transaction.gas was planned before the approvals). When the request carried a signed permit, the Permit2 approvals are absent and the transaction embeds the permit.
-             * @example [
-             *       {
-             *         "to": "0x4200000000000000000000000000000000000006",
-             *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-             *         "value": "0"
-             *       },
-             *       {
-             *         "to": "0x000000000022D473030F116dDEE9F6B43aC78BA3",
-             *         "data": "0x87517c450000000000000000000000004200000000000000000000000000000000000006000000000000000000000000492e6456d9528771018deb9e87ef7750ef184104000000000000000000000000ffffffffffffffffffffffffffffffffffffffff000000000000000000000000000000000000000000000000000000006955b900",
-             *         "value": "0"
-             *       },
-             *       {
-             *         "to": "0x492E6456D9528771018DeB9E87ef7750EF184104",
-             *         "data": "0x3593564c…",
-             *         "value": "0"
-             *       }
-             *     ]
+             * Format: uuid
+             * @description The approvalId of an APPROVAL_REQUIRED refusal, with the same body otherwise (the trade approved: wallet, tokens, amounts, route bounds; deadline and permit may differ). APPROVAL_PENDING until the quorum is reached, then 200 once; afterwards APPROVAL_USED. Another trade with this id: 409 APPROVAL_MISMATCH. Ended requests: APPROVAL_REJECTED, APPROVAL_EXPIRED, APPROVAL_NOT_REQUIRED (the policy no longer requires it).
+             * @example 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50
              */
-            calls: components["schemas"]["CallDto"][];
-            simulation: components["schemas"]["SimulationDto"];
-            poolKey: components["schemas"]["PoolKeyDto"];
-            /** @description Unix seconds (chain clock). */
-            deadline: number;
-            /** @description Present when the Permit2 allowance of the spender is short and the request carried no signed permit: sign it instead of sending the approvals marked replaceableByPermit (the ERC-20 -> Permit2 approvals stay transactions). */
-            permitData?: components["schemas"]["MintPermitDataDto"];
-            /** @example -600 */
-            tickLower: number;
-            /** @example 600 */
-            tickUpper: number;
-            /** @description Liquidity computed from the amounts at the current price */
-            liquidity: string;
-            /** @description The most the mint may take of currency0 (SETTLE_PAIR bound) */
-            amount0Max: string;
-            /** @description The most the mint may take of currency1 */
-            amount1Max: string;
-            /** @description What the mint takes at the build-time price (the rest stays in the wallet) */
-            expectedAmount0: string;
-            expectedAmount1: string;
-            /** @description Pool price at build time (Q64.96) */
-            sqrtPriceX96: string;
-            currentTick: number;
-            /** @description Who receives the position NFT */
-            owner: string;
-            /**
-             * @description A PREDICTION of the position NFT id (PositionManager.nextTokenId read in the same batch): another mint landing first takes it, so read the id from the Transfer log of your receipt.
-             * @example 42
-             */
-            expectedTokenId: string;
+            approvalId?: string;
         };
         ChainInfo: {
             /** @example 84532 */
@@ -3231,43 +3710,48 @@ export interface components {
             deprecated: components["schemas"]["DeprecatedEntry"][];
             /** @description Pools of deprecated ComplianceHook versions: their positions can be exited (decrease, collect, burn); any other build naming them is 400 POOL_DEPRECATED */
             deprecatedPools: components["schemas"]["DeprecatedPoolEntry"][];
+            /**
+             * @description Issue 54: the keys whose per-trade authorizations the current ComplianceHook (v3) accepts: a build for a wallet of an account enforcing its trade policy on chain carries one in the hook's hookData, signed by one of these (EIP-712 TradeAuthorization, domain ComplianceHook / 3). Empty when the network's hook is older than v3.
+             * @example [
+             *       "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+             *     ]
+             */
+            authorizers: string[];
             defaults: components["schemas"]["BuilderDefaults"];
             gas: components["schemas"]["GasInfo"];
         };
-        Balances: {
+        PreflightSessionDto: {
+            /** @description Whether the compliance session is active on the chain clock */
+            active: boolean;
             /**
-             * @description Native ETH, wei
-             * @example 1000000000000000000
+             * Format: date-time
+             * @description End of the session (ISO-8601); null when none was ever opened or it was revoked
              */
-            ETH: string;
-            /**
-             * @description A non-negative integer as a decimal string
-             * @example 1000000000000000000
-             */
-            WETH: string;
-            /**
-             * @description A non-negative integer as a decimal string
-             * @example 1000000000000000000
-             */
-            tUSDC: string;
-        };
-        TokenAllowances: {
-            /**
-             * @description A non-negative integer as a decimal string
-             * @example 1000000000000000000
-             */
-            WETH: string;
-            /**
-             * @description A non-negative integer as a decimal string
-             * @example 1000000000000000000
-             */
-            tUSDC: string;
+            activeUntil: string | null;
+            /** @description The network's sanctions oracle lists the wallet (read in the same batch, fail closed): then active is false whatever the registry still holds (activeUntil), every build, relay and activation is 403 WALLET_SANCTIONED, and the screening watcher revokes the session. */
+            sanctioned: boolean;
         };
         Allowances: {
-            /** @description Effective allowance to the UniversalRouter through Permit2 */
-            swap: components["schemas"]["TokenAllowances"];
-            /** @description Effective allowance to the PositionManager through Permit2 */
-            liquidity: components["schemas"]["TokenAllowances"];
+            /**
+             * @description Effective allowance to the UniversalRouter through Permit2, by token symbol (smallest units)
+             * @example {
+             *       "WETH": "0",
+             *       "tUSDC": "115792089237316195423570985008687907853269984665640564039457584007913129639935"
+             *     }
+             */
+            swap: {
+                [key: string]: string;
+            };
+            /**
+             * @description Effective allowance to the PositionManager through Permit2, by token symbol (smallest units)
+             * @example {
+             *       "WETH": "0",
+             *       "tUSDC": "0"
+             *     }
+             */
+            liquidity: {
+                [key: string]: string;
+            };
         };
         NextActionDto: {
             /** @enum {string} */
@@ -3309,6 +3793,37 @@ export interface components {
             source: string | null;
             message: string;
         };
+        PreflightTradeLimitDto: {
+            /** @example WETH */
+            token: string;
+            /**
+             * @description Whole units.
+             * @example 2
+             */
+            perTrade: string | null;
+            /**
+             * @description Whole units.
+             * @example 5
+             */
+            perDay: string | null;
+            /**
+             * @description What the account's wallets gave of it in the rolling 24 h, whole units: trades mined plus builds answered and not yet mined nor expired.
+             * @example 1.5
+             */
+            used: string;
+            /**
+             * @description null: no perDay.
+             * @example 3.5
+             */
+            remaining: string | null;
+        };
+        PreflightTradingDto: {
+            /** @enum {string} */
+            enforcement: "onchain" | "service";
+            /** @description The tokens the account may trade; null: every token. */
+            tokens: string[] | null;
+            limits: components["schemas"]["PreflightTradeLimitDto"][];
+        };
         PreflightResponseDto: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
@@ -3318,12 +3833,29 @@ export interface components {
             chainId: number;
             /** @description Whether the wallet is bound to the calling account */
             walletBound: boolean;
-            session: components["schemas"]["SessionViewDto"];
-            balances: components["schemas"]["Balances"];
+            session: components["schemas"]["PreflightSessionDto"];
+            /**
+             * @description ETH (native, wei) and each token read by its symbol (smallest units): every token of the market, or those ?tokens= names, from the same single batched chain read.
+             * @example {
+             *       "ETH": "10000000000000000000",
+             *       "WETH": "100000000000000000000",
+             *       "tUSDC": "1000000000000",
+             *       "tWBTC": "100000000",
+             *       "tEURC": "1000000000000"
+             *     }
+             */
+            balances: {
+                /** @description Native ETH, wei (always read) */
+                ETH: string;
+            } & {
+                [key: string]: string;
+            };
             allowances: components["schemas"]["Allowances"];
             nextActions: components["schemas"]["NextActionDto"][];
             /** @description The wallet against your account's compliance policy (POST /api/v1/compliance/policy/evaluate has each source's result); absent while your account keeps the default policy. */
             policy?: components["schemas"]["PreflightPolicyDto"];
+            /** @description Your account's trade rules (PUT /api/v1/compliance/policy `trading`) and each limit's use of the rolling 24 h across your wallets; a build over a limit is 403 TRADE_LIMIT_EXCEEDED, a token outside `tokens` 403 TOKEN_NOT_ALLOWED. Absent while your policy has no trade rules. */
+            trading?: components["schemas"]["PreflightTradingDto"];
         };
         TokenAmountsDto: {
             /** @description token0 of the pool (WETH in the default pool), smallest units */
@@ -3401,51 +3933,17 @@ export interface components {
             /** @example 84532 */
             chainId: number;
         };
-        /**
-         * @example {
-         *       "tokenId": "42",
-         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
-         *       "amount0": "100000000000000000",
-         *       "amount1": "300000000"
-         *     }
-         */
-        IncreaseLiquidityDto: {
-            /**
-             * @description Position NFT id (PositionManager tokenId).
-             * @example 42
-             */
-            tokenId: string;
-            /**
-             * @description The wallet that owns the position and signs; must not be bound to another account.
-             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
-             */
-            userAddress: string;
-            /**
-             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.
-             * @example 1900000000
-             */
-            deadline?: number;
-            /**
-             * @description token0 (WETH) to add at the current price, smallest units, > 0 and < 2^128.
-             * @example 100000000000000000
-             */
-            amount0: string;
-            /**
-             * @description token1 (tUSDC) to add at the current price, smallest units, > 0 and < 2^128.
-             * @example 300000000
-             */
-            amount1: string;
-            /**
-             * @description Price move tolerated between build and execution, in basis points (0..5000, default 50). Sets amount0Max/amount1Max (v4-sdk mintAmountsWithSlippage): the most the increase may take.
-             * @default 50
-             */
-            slippageBps?: number;
-        };
         IncreaseLiquidityResponseDto: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
             /** @example 84532 */
             chainId: number;
+            /**
+             * Format: uuid
+             * @description The compliance receipt of this build: GET /api/v1/compliance/receipts/{receiptId} answers it signed (JWS, ES256), with what the built calls do to the wallet when simulated, the rules judged, and, once the transaction is mined, what it did.
+             * @example 01964b1e-7c3a-7d21-9f0e-5a1b2c3d4e5f
+             */
+            receiptId: string;
             transaction: components["schemas"]["UnsignedTxDto"];
             /** @enum {string} */
             gasSource: "eth_estimateGas" | "calibrated";
@@ -3475,10 +3973,14 @@ export interface components {
              *     ]
              */
             calls: components["schemas"]["CallDto"][];
+            /** @description Present when userAddress is a Safe (v1.4.1, read in the same batch as the balances): calls as ONE Safe transaction (a MultiSendCallOnly batch) for its owners to sign; send execTransaction with their signatures from any account, e.g. through POST /api/v1/defi/transactions. A Safe gets no permitData: it approves Permit2 on chain, inside this batch. */
+            safeTransaction?: components["schemas"]["SafeTransactionDto"];
             simulation: components["schemas"]["SimulationDto"];
             poolKey: components["schemas"]["PoolKeyDto"];
             /** @description Unix seconds (chain clock). */
             deadline: number;
+            /** @description Present when your account's policy enforces its trade rules on chain (trading.enforcement "onchain", hook v3): the per-trade authorization this build carries in its hookData, bound to this wallet, pool, direction and amount, single use. Send the transaction as built before its deadline; a changed amount or pool, a second send, or a late one reverts. */
+            authorization?: components["schemas"]["AuthorizationDto"];
             /** @example 42 */
             tokenId: string;
             owner: string;
@@ -3502,10 +4004,11 @@ export interface components {
          * @example {
          *       "tokenId": "42",
          *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
-         *       "liquidityBps": 5000
+         *       "amount0": "100000000000000000",
+         *       "amount1": "300000000"
          *     }
          */
-        DecreaseLiquidityDto: {
+        IncreaseLiquidityDto: {
             /**
              * @description Position NFT id (PositionManager tokenId).
              * @example 42
@@ -3517,36 +4020,43 @@ export interface components {
              */
             userAddress: string;
             /**
-             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.
+             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes. A build that carries a trade authorization (trade rules enforced on chain) lives at most the operator's AUTHORIZATION_TTL_SECONDS (20 minutes by default): a later deadline is built to that one.
              * @example 1900000000
              */
             deadline?: number;
             /**
-             * @description Share of the position to remove, in basis points (1..10000; 10000 = all). Or send liquidity.
-             * @example 5000
+             * @description token0 (WETH) to add at the current price, smallest units, > 0 and < 2^128.
+             * @example 100000000000000000
              */
-            liquidityBps?: number;
+            amount0: string;
             /**
-             * @description Exact liquidity to remove (at most the position liquidity). Or send liquidityBps.
-             * @example 1000000000
+             * @description token1 (tUSDC) to add at the current price, smallest units, > 0 and < 2^128.
+             * @example 300000000
              */
-            liquidity?: string;
+            amount1: string;
             /**
-             * @description Price move tolerated between build and execution, in basis points (0..5000, default 50). Sets amount0Min/amount1Min from the current price (v4-sdk burnAmountsWithSlippage).
+             * @description Price move tolerated between build and execution, in basis points (0..5000, default 50). Sets amount0Max/amount1Max (v4-sdk mintAmountsWithSlippage): the most the increase may take.
              * @default 50
              */
             slippageBps?: number;
             /**
-             * @description Also burn the position NFT (BURN_POSITION); only with the whole liquidity.
-             * @default false
+             * Format: uuid
+             * @description The approvalId of an APPROVAL_REQUIRED refusal, with the same body otherwise (the trade approved: wallet, tokens, amounts, route bounds; deadline and permit may differ). APPROVAL_PENDING until the quorum is reached, then 200 once; afterwards APPROVAL_USED. Another trade with this id: 409 APPROVAL_MISMATCH. Ended requests: APPROVAL_REJECTED, APPROVAL_EXPIRED, APPROVAL_NOT_REQUIRED (the policy no longer requires it).
+             * @example 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50
              */
-            burn?: boolean;
+            approvalId?: string;
         };
         DecreaseLiquidityResponseDto: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
             /** @example 84532 */
             chainId: number;
+            /**
+             * Format: uuid
+             * @description The compliance receipt of this build: GET /api/v1/compliance/receipts/{receiptId} answers it signed (JWS, ES256), with what the built calls do to the wallet when simulated, the rules judged, and, once the transaction is mined, what it did.
+             * @example 01964b1e-7c3a-7d21-9f0e-5a1b2c3d4e5f
+             */
+            receiptId: string;
             transaction: components["schemas"]["UnsignedTxDto"];
             /** @enum {string} */
             gasSource: "eth_estimateGas" | "calibrated";
@@ -3576,10 +4086,14 @@ export interface components {
              *     ]
              */
             calls: components["schemas"]["CallDto"][];
+            /** @description Present when userAddress is a Safe (v1.4.1, read in the same batch as the balances): calls as ONE Safe transaction (a MultiSendCallOnly batch) for its owners to sign; send execTransaction with their signatures from any account, e.g. through POST /api/v1/defi/transactions. A Safe gets no permitData: it approves Permit2 on chain, inside this batch. */
+            safeTransaction?: components["schemas"]["SafeTransactionDto"];
             simulation: components["schemas"]["SimulationDto"];
             poolKey: components["schemas"]["PoolKeyDto"];
             /** @description Unix seconds (chain clock). */
             deadline: number;
+            /** @description Present when your account's policy enforces its trade rules on chain (trading.enforcement "onchain", hook v3): the per-trade authorization this build carries in its hookData, bound to this wallet, pool, direction and amount, single use. Send the transaction as built before its deadline; a changed amount or pool, a second send, or a late one reverts. */
+            authorization?: components["schemas"]["AuthorizationDto"];
             /** @example 42 */
             tokenId: string;
             owner: string;
@@ -3607,10 +4121,11 @@ export interface components {
         /**
          * @example {
          *       "tokenId": "42",
-         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
+         *       "liquidityBps": 5000
          *     }
          */
-        CollectFeesDto: {
+        DecreaseLiquidityDto: {
             /**
              * @description Position NFT id (PositionManager tokenId).
              * @example 42
@@ -3622,21 +4137,42 @@ export interface components {
              */
             userAddress: string;
             /**
-             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.
+             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes. A build that carries a trade authorization (trade rules enforced on chain) lives at most the operator's AUTHORIZATION_TTL_SECONDS (20 minutes by default): a later deadline is built to that one.
              * @example 1900000000
              */
             deadline?: number;
             /**
-             * @description Who receives the fees. Default: userAddress. Refused (400 INVALID_PARAMS, field recipient): the zero address, the v4 action markers 0x…01/0x…02 and other reserved addresses below 0x10000, a protocol contract (PoolManager, PositionManager, UniversalRouter, Permit2, the hook, the registry, …) or a token contract.
-             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
+             * @description Share of the position to remove, in basis points (1..10000; 10000 = all). Or send liquidity.
+             * @example 5000
              */
-            recipient?: string;
+            liquidityBps?: number;
+            /**
+             * @description Exact liquidity to remove (at most the position liquidity). Or send liquidityBps.
+             * @example 1000000000
+             */
+            liquidity?: string;
+            /**
+             * @description Price move tolerated between build and execution, in basis points (0..5000, default 50). Sets amount0Min/amount1Min from the current price (v4-sdk burnAmountsWithSlippage).
+             * @default 50
+             */
+            slippageBps?: number;
+            /**
+             * @description Also burn the position NFT (BURN_POSITION); only with the whole liquidity.
+             * @default false
+             */
+            burn?: boolean;
         };
         CollectFeesResponseDto: {
             /** @enum {string} */
             authMethod: "api_key" | "jwt";
             /** @example 84532 */
             chainId: number;
+            /**
+             * Format: uuid
+             * @description The compliance receipt of this build: GET /api/v1/compliance/receipts/{receiptId} answers it signed (JWS, ES256), with what the built calls do to the wallet when simulated, the rules judged, and, once the transaction is mined, what it did.
+             * @example 01964b1e-7c3a-7d21-9f0e-5a1b2c3d4e5f
+             */
+            receiptId: string;
             transaction: components["schemas"]["UnsignedTxDto"];
             /** @enum {string} */
             gasSource: "eth_estimateGas" | "calibrated";
@@ -3666,10 +4202,14 @@ export interface components {
              *     ]
              */
             calls: components["schemas"]["CallDto"][];
+            /** @description Present when userAddress is a Safe (v1.4.1, read in the same batch as the balances): calls as ONE Safe transaction (a MultiSendCallOnly batch) for its owners to sign; send execTransaction with their signatures from any account, e.g. through POST /api/v1/defi/transactions. A Safe gets no permitData: it approves Permit2 on chain, inside this batch. */
+            safeTransaction?: components["schemas"]["SafeTransactionDto"];
             simulation: components["schemas"]["SimulationDto"];
             poolKey: components["schemas"]["PoolKeyDto"];
             /** @description Unix seconds (chain clock). */
             deadline: number;
+            /** @description Present when your account's policy enforces its trade rules on chain (trading.enforcement "onchain", hook v3): the per-trade authorization this build carries in its hookData, bound to this wallet, pool, direction and amount, single use. Send the transaction as built before its deadline; a changed amount or pool, a second send, or a late one reverts. */
+            authorization?: components["schemas"]["AuthorizationDto"];
             /** @example 42 */
             tokenId: string;
             owner: string;
@@ -3681,6 +4221,34 @@ export interface components {
             currentTick: number;
             /** @description Receives the fees */
             recipient: string;
+        };
+        /**
+         * @example {
+         *       "tokenId": "42",
+         *       "userAddress": "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"
+         *     }
+         */
+        CollectFeesDto: {
+            /**
+             * @description Position NFT id (PositionManager tokenId).
+             * @example 42
+             */
+            tokenId: string;
+            /**
+             * @description The wallet that owns the position and signs; must not be bound to another account.
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
+             */
+            userAddress: string;
+            /**
+             * @description Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes. A build that carries a trade authorization (trade rules enforced on chain) lives at most the operator's AUTHORIZATION_TTL_SECONDS (20 minutes by default): a later deadline is built to that one.
+             * @example 1900000000
+             */
+            deadline?: number;
+            /**
+             * @description Who receives the fees. Default: userAddress. Refused (400 INVALID_PARAMS, field recipient): the zero address, the v4 action markers 0x…01/0x…02 and other reserved addresses below 0x10000, a protocol contract (PoolManager, PositionManager, UniversalRouter, Permit2, the hook, the registry, …) or a token contract.
+             * @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720
+             */
+            recipient?: string;
         };
         RelayTransactionDto: {
             /**
@@ -3714,7 +4282,7 @@ export interface components {
             /** @example 7 */
             nonce: number;
             /**
-             * @description What the transaction does, from its target and selector: swap (UniversalRouter), mint / increase / decrease / collect (PositionManager actions), approval (token -> Permit2), permit2-approval (Permit2 -> router).
+             * @description What the transaction does, from its target and selector: swap (UniversalRouter), mint / increase / decrease / collect (PositionManager actions), approval (token -> Permit2), permit2-approval (Permit2 -> router). A Safe's execTransaction has its batch's kind (the trade after its approvals); `to` is then the Safe.
              * @example swap
              * @enum {string}
              */
@@ -3744,7 +4312,7 @@ export interface components {
         };
         RevertReasonDto: {
             /**
-             * @description SESSION_NOT_ACTIVE (the compliance hook refused: no active session), WALLET_SANCTIONED (the hook refused a wallet the sanctions oracle lists), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, or REVERTED (anything else; the message carries the decoded error)
+             * @description SESSION_NOT_ACTIVE (the compliance hook refused: no active session), WALLET_SANCTIONED (the hook refused a wallet the sanctions oracle lists), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, SAFE_SIGNATURES_INVALID (a Safe refused its owners' signatures: too few, not owners, or for another nonce), SAFE_EXECUTION_FAILED (a call of a Safe's batch reverted; replayed as the Safe, the batch's own reason is answered instead where it can be read), or REVERTED (anything else; the message carries the decoded error)
              * @example SESSION_NOT_ACTIVE
              */
             code: string;
@@ -3786,12 +4354,12 @@ export interface components {
             /** @example 7 */
             nonce: number | null;
             /**
-             * @description What the transaction does, from its target and selector: swap (UniversalRouter), mint / increase / decrease / collect (PositionManager actions), approval (token -> Permit2), permit2-approval (Permit2 -> router).
+             * @description What the transaction does, from its target and selector: swap (UniversalRouter), mint / increase / decrease / collect (PositionManager actions), approval (token -> Permit2), permit2-approval (Permit2 -> router). A Safe's execTransaction has its batch's kind (the trade after its approvals); `to` is then the Safe.
              * @example swap
              * @enum {string|null}
              */
             kind: "swap" | "mint" | "increase" | "decrease" | "collect" | "approval" | "permit2-approval" | null;
-            /** @description A CONFIRMED swap: what the wallet actually paid and received */
+            /** @description A CONFIRMED swap: what the wallet actually paid and received (a Safe's execTransaction: the Safe's) */
             swap?: components["schemas"]["SwapAmountsDto"];
             /**
              * @description A CONFIRMED mint: the new position NFT id
@@ -3800,6 +4368,455 @@ export interface components {
             tokenId?: string;
             /** @description REVERTED: why, decoded as the relay simulation decodes it */
             revert?: components["schemas"]["RevertReasonDto"];
+        };
+        UnsignedCallDto: {
+            to: string;
+            data: string;
+            value: string;
+        };
+        ReceiptTransactionDto: {
+            to: string;
+            data: string;
+            value: string;
+            gas: string;
+        };
+        ReceiptSessionDto: {
+            active: boolean;
+            /** @description Unix seconds (chain time) */
+            activeUntil: number | null;
+        };
+        RuleResultDto: {
+            /**
+             * @description sources, countries (the compliance policy, judged when the session was opened), session, sanctions (judged at the build); later features add theirs
+             * @example sanctions
+             */
+            rule: string;
+            /** @enum {string} */
+            result: "pass" | "fail" | "not_applicable" | "unknown";
+            /** @enum {string} */
+            at: "build" | "activation";
+            /** @example not listed by 0x1234... at block 120 */
+            detail: string;
+        };
+        ReceiptPolicyDto: {
+            /** @description The version of the compliance policy the session was opened under (0: the default policy, never set); null when this service did not open the session */
+            version: number | null;
+            rules: components["schemas"]["RuleResultDto"][];
+        };
+        SessionSourceDto: {
+            /** @enum {string} */
+            kind: "attestation" | "zk" | "demo" | "unknown";
+            /** @example verified-account */
+            name?: string;
+            /** @description EAS attestation uid */
+            uid?: string;
+            activationTxHash?: string;
+            activationBlock?: number;
+        };
+        SanctionsScreenDto: {
+            /** @description The SanctionsList oracle read */
+            oracle: string | null;
+            /** @description The block it was read at */
+            blockNumber: number;
+            listed: boolean;
+        };
+        BalanceChangeDto: {
+            /**
+             * @description The token's address; 0x0000000000000000000000000000000000000000 is ETH
+             * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
+             */
+            token: string;
+            /**
+             * @description Signed decimal string in the token's smallest unit: negative is what the wallet gave
+             * @example -100000000000000000
+             */
+            delta: string;
+        };
+        SimulationRevertDto: {
+            /** @description The call that reverted (0-based: approvals first, the transaction last) */
+            callIndex: number | null;
+            /** @example SESSION_NOT_ACTIVE */
+            code: string;
+            reason: string;
+        };
+        ReceiptSimulationDto: {
+            /**
+             * @description The built calls, approvals first, executed from the wallet against one block's state by eth_call with a state override
+             * @enum {string}
+             */
+            method: "eth_call+stateOverride";
+            blockNumber: number;
+            /** @enum {string} */
+            status: "success" | "reverted" | "skipped" | "unavailable";
+            /**
+             * @description The transaction's gas as executed, before refunds
+             * @example 151020
+             */
+            gasUsed: string | null;
+            balanceChanges: components["schemas"]["BalanceChangeDto"][];
+            revert?: components["schemas"]["SimulationRevertDto"];
+            /** @enum {string} */
+            skipped?: "SESSION_NOT_ACTIVE" | "BALANCE_INSUFFICIENT";
+        };
+        ReceiptToleranceDto: {
+            /** @description How far (basis points of the simulated change) an executed change may differ before it is flagged: the trade's slippage bound; null: no bound */
+            toleranceBps: number | null;
+            /** @description Tokens whose change must be exactly as simulated (the exact side of a swap) */
+            exact: string[];
+        };
+        DeviationDto: {
+            token: string;
+            simulated: string;
+            executed: string;
+            toleranceBps: number;
+        };
+        ReceiptExecutionDto: {
+            txHash: string;
+            blockNumber: number;
+            /** @enum {string} */
+            status: "success" | "reverted";
+            /** @description Decoded from the transaction's logs: the wallet's ERC-20 Transfers, and ETH from the transaction's value and the router's WETH unwraps (gas fees not included) */
+            balanceChanges: components["schemas"]["BalanceChangeDto"][];
+            /** @example 148930 */
+            gasUsed: string;
+            /** @description Relayed by the service, or seen on chain */
+            relayed: boolean;
+            /** @description Every change within tolerance of the simulation; null when reverted */
+            withinSlippage: boolean | null;
+            deviations: components["schemas"]["DeviationDto"][];
+        };
+        ReceiptDocumentDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The layout version of this document
+             * @example 1
+             */
+            version: number;
+            /** @example 84532 */
+            chainId: number;
+            accountId: string;
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
+            wallet: string;
+            walletBound: boolean;
+            /** @enum {string} */
+            operation: "swap" | "mint" | "increase" | "decrease" | "collect";
+            /** @description The request as built: the body with defaults applied (slippage, deadline) */
+            request: {
+                [key: string]: unknown;
+            };
+            /** @description A swap's route (hops), a liquidity operation's pool */
+            route: {
+                [key: string]: unknown;
+            } | null;
+            /** @description What the build answered about the trade (the response's operation fields): quoted amounts and limits, or ticks, liquidity and expected amounts */
+            terms: {
+                [key: string]: unknown;
+            };
+            /** @description The approvals the build asked for, in order; the transaction follows them */
+            approvals: components["schemas"]["UnsignedCallDto"][];
+            transaction: components["schemas"]["ReceiptTransactionDto"];
+            /** @description The transaction's deadline (unix s) */
+            deadline: number;
+            session: components["schemas"]["ReceiptSessionDto"];
+            policy: components["schemas"]["ReceiptPolicyDto"];
+            /** @description What the compliance session stood on */
+            sources: components["schemas"]["SessionSourceDto"][];
+            sanctions: components["schemas"]["SanctionsScreenDto"];
+            simulation: components["schemas"]["ReceiptSimulationDto"];
+            tolerance: components["schemas"]["ReceiptToleranceDto"];
+            /** @description The per-trade authorization issued with the build, when there was one */
+            authorization: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The approval that released the build, when there was one */
+            approval: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            issuedAt: string;
+            /** @description Once the transaction is mined (relayed, or seen on chain); signed in executionJws */
+            execution?: components["schemas"]["ReceiptExecutionDto"];
+        };
+        ReceiptBody: {
+            /** Format: uuid */
+            id: string;
+            /** @description The receipt as issued: a compact JWS (ES256, header kid and typ "compliance-receipt") whose payload is `receipt` without `execution`. Verify it with the keys at /.well-known/jwks.json. */
+            jws: string;
+            receipt: components["schemas"]["ReceiptDocumentDto"];
+            /** @description Once mined: a compact JWS (typ "compliance-receipt-execution") of { receiptId, receiptDigest (base64url SHA-256 of jws), execution, observedAt } */
+            executionJws: string | null;
+        };
+        ReceiptListResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            /** @description One page, oldest first */
+            items: components["schemas"]["ReceiptBody"][];
+            /** @description Pass as `after` for the next page; null on the last page */
+            nextAfter: string | null;
+        };
+        ReceiptResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description The receipt as issued: a compact JWS (ES256, header kid and typ "compliance-receipt") whose payload is `receipt` without `execution`. Verify it with the keys at /.well-known/jwks.json. */
+            jws: string;
+            receipt: components["schemas"]["ReceiptDocumentDto"];
+            /** @description Once mined: a compact JWS (typ "compliance-receipt-execution") of { receiptId, receiptDigest (base64url SHA-256 of jws), execution, observedAt } */
+            executionJws: string | null;
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+        };
+        JwkDto: {
+            /** @enum {string} */
+            kty: "EC";
+            /** @enum {string} */
+            crv: "P-256";
+            x: string;
+            y: string;
+            /** @description RFC 7638 thumbprint of the key; the JWS header names it */
+            kid: string;
+            /** @enum {string} */
+            alg: "ES256";
+            /** @enum {string} */
+            use: "sig";
+        };
+        JwksResponse: {
+            /** @description The current key first, then every earlier one (receipts signed before a rotation) */
+            keys: components["schemas"]["JwkDto"][];
+        };
+        DraftTradeDto: {
+            /**
+             * @description Token given: a supported token address. 0x0000000000000000000000000000000000000000 is native ETH (WETH for the rules).
+             * @example 0x77139Fa81c4434893f9D7e033C3e3903C46B820D
+             */
+            tokenIn: string;
+            /**
+             * @description Token received: a supported token address. 0x0000000000000000000000000000000000000000 is native ETH (WETH for the rules).
+             * @example 0x993706027b3eC9d8b03A962CAaa15C133A52707c
+             */
+            tokenOut: string;
+            /**
+             * @description As in a swap: EXACT_INPUT the amount of tokenIn, EXACT_OUTPUT the amount of tokenOut; smallest units.
+             * @example 100000000000000000
+             */
+            amount: string;
+            /**
+             * @default EXACT_INPUT
+             * @enum {string}
+             */
+            tradeType?: "EXACT_INPUT" | "EXACT_OUTPUT";
+            /**
+             * @description EXACT_OUTPUT: required here (a dry run reads no quote): what the limits judge, smallest units of tokenIn.
+             * @example 101000000000000000
+             */
+            amountInMaximum?: string;
+        };
+        EvaluatePolicyDto: {
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
+            walletAddress: string;
+            /** @description A draft policy to evaluate instead of the account's (validated as a PUT body; not null). */
+            policy?: components["schemas"]["CompliancePolicyDto"];
+            /** @description A draft trade (a swap request's fields): which trade rule would refuse it, and each daily limit's use now (not null). */
+            trade?: components["schemas"]["DraftTradeDto"];
+        };
+        SourceResultResponse: {
+            /** @example verified-country */
+            name: string;
+            /** @enum {string} */
+            kind: "account" | "country" | "zk" | "demo";
+            ok: boolean;
+            /**
+             * @description ok, not_found, revoked, expired, other_attester, other_schema, other_recipient, not_verified; proof_required for a ZK issuer (a proof is presented to POST /verify, not read on chain).
+             * @example ok
+             */
+            reason: string;
+            /** @example FR */
+            country?: string | null;
+        };
+        TokenAmountResponse: {
+            /** @example WETH */
+            token: string;
+            /**
+             * @description Whole units.
+             * @example 0.1
+             */
+            amount: string;
+        };
+        DailyLimitUseResponse: {
+            /** @example WETH */
+            token: string;
+            /** @example 5 */
+            perDay: string;
+            /**
+             * @description Whole units counted in the rolling 24 h: mined trades plus builds authorized and not yet expired.
+             * @example 1.5
+             */
+            used: string;
+            /** @example 3.5 */
+            remaining: string;
+        };
+        TradeEvaluationResponse: {
+            allowed: boolean;
+            /**
+             * @description The rule that would refuse the trade; null when none would.
+             * @enum {string|null}
+             */
+            decidingRule: "trading.tokens.allow" | "trading.limits.perTrade" | "trading.limits.perDay" | null;
+            /**
+             * @description The code a build of this trade would be refused with.
+             * @enum {string|null}
+             */
+            code: "TOKEN_NOT_ALLOWED" | "TRADE_LIMIT_EXCEEDED" | null;
+            message: string;
+            /** @description As the refusal would carry them: `{ token, limit, window, used, requested }` or `{ token, allowed }`; empty when allowed. */
+            details: Record<string, never>[];
+            /** @description What the trade gives. */
+            gives: components["schemas"]["TokenAmountResponse"][];
+            dailyLimits: components["schemas"]["DailyLimitUseResponse"][];
+        };
+        PolicyEvaluationResponse: {
+            /** @enum {string} */
+            authMethod: "api_key" | "jwt";
+            walletAddress: string;
+            /**
+             * @description The version of your account's policy that was evaluated (0: the default policy); null when a draft was.
+             * @example 3
+             */
+            version: number | null;
+            allowed: boolean;
+            /**
+             * @description The rule that refused, or the sources rule that admitted.
+             * @enum {string}
+             */
+            decidingRule: "sources.any" | "sources.all" | "countries.deny" | "countries.unknown" | "countries.allow" | "minSessionSeconds";
+            /** @description The source the decision is about. */
+            source: string | null;
+            message: string;
+            sources: components["schemas"]["SourceResultResponse"][];
+            /** @description Present when the body carried a trade: the trade rules on it. */
+            trade?: components["schemas"]["TradeEvaluationResponse"];
+        };
+        ApprovalGivesDto: {
+            /**
+             * @description The token's symbol (ETH counts as WETH)
+             * @example tUSDC
+             */
+            token: string;
+            /**
+             * @description Whole token units
+             * @example 1500
+             */
+            amount: string;
+        };
+        ApprovalRequesterDto: {
+            /** @enum {string} */
+            type: "user" | "api_key";
+            /** @description The user or API key id that built */
+            id: string;
+            /** @description The member who asked: the user, or the member who created the API key */
+            userId: string | null;
+            email: string | null;
+        };
+        ApprovalVoteDto: {
+            userId: string;
+            email: string | null;
+            /** @example admin */
+            role: string;
+            /** @enum {string} */
+            decision: "approve" | "reject";
+            reason: string | null;
+            /** @description 'totp' when confirmed with a current code (members with two-factor sign-in) */
+            secondFactor: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        ApprovalApproverDto: {
+            userId: string;
+            email: string;
+            /** @example owner */
+            role: string;
+        };
+        ApprovalDailyLimitDto: {
+            /** @example tUSDC */
+            token: string;
+            /**
+             * @description The policy’s perDay, whole units
+             * @example 5000
+             */
+            perDay: string;
+            /**
+             * @description Given in the rolling 24 h window now (mined + reserved)
+             * @example 1200
+             */
+            used: string;
+            /** @example 3800 */
+            remaining: string;
+            /**
+             * @description What this request gives of the token
+             * @example 1500
+             */
+            requested: string;
+        };
+        ApprovalResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "used" | "rejected" | "expired" | "cancelled";
+            /** @example 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
+            wallet: string;
+            /** @enum {string} */
+            operation: "swap" | "mint" | "increase";
+            /** @description The build's body as requested (without approvalId and deadline): what is approved */
+            request: {
+                [key: string]: unknown;
+            };
+            /** @description What the wallet gives, per token */
+            gives: components["schemas"]["ApprovalGivesDto"][];
+            requestedBy: components["schemas"]["ApprovalRequesterDto"];
+            /** @description Distinct members whose approval it needs */
+            quorum: number;
+            /**
+             * @example [
+             *       "owner",
+             *       "admin"
+             *     ]
+             */
+            roles: string[];
+            /** @description Approvals so far */
+            approvals: number;
+            votes: components["schemas"]["ApprovalVoteDto"][];
+            /** @description Members who may still approve: an approving role, not the requester, no vote yet */
+            approvers: components["schemas"]["ApprovalApproverDto"][];
+            /** @description How much of each daily limit (trading.limits perDay) of a token it gives the request would use: what the window holds now and this request */
+            dailyLimits: components["schemas"]["ApprovalDailyLimitDto"][];
+            /** @description The compliance policy version it was opened under */
+            policyVersion: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            /** Format: date-time */
+            usedAt: string | null;
+        };
+        ApprovalListResponse: {
+            /** @description Newest first */
+            items: components["schemas"]["ApprovalResponse"][];
+        };
+        ApproveDto: {
+            /**
+             * @description The current 6-digit code of your authenticator app: required when you have two-factor sign-in (each code is accepted once).
+             * @example 123456
+             */
+            code?: string;
+        };
+        RejectDto: {
+            /**
+             * @description Why: kept with the vote, in the audit trail and the webhook
+             * @example Size above the desk limit this week
+             */
+            reason: string;
         };
         /**
          * @example {
@@ -3825,7 +4842,7 @@ export interface components {
              *       "transaction.confirmed"
              *     ]
              */
-            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated")[];
+            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.expired")[];
             /**
              * @description A label for the dashboard
              * @example Risk desk
@@ -3837,7 +4854,7 @@ export interface components {
             id: string;
             /** @example https://hooks.example.com/compliance-defi */
             url: string;
-            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated")[];
+            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.expired")[];
             /** @description false: no deliveries (turned off, or disabled after failing) */
             active: boolean;
             description: string | null;
@@ -3859,7 +4876,7 @@ export interface components {
             id: string;
             /** @example https://hooks.example.com/compliance-defi */
             url: string;
-            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated")[];
+            events: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.expired")[];
             /** @description false: no deliveries (turned off, or disabled after failing) */
             active: boolean;
             description: string | null;
@@ -3887,7 +4904,7 @@ export interface components {
             /** @description Where events are POSTed. Production mode: https only, and the name must resolve to public addresses only (not loopback, private, CGNAT, link-local or metadata), checked now and before every delivery; WEBHOOK_ALLOWED_HOSTS names exceptions. Demo mode also accepts http and loopback (127.0.0.0/8, [::1], localhost), and refuses the other non-public addresses as production does. */
             url?: string;
             /** @description Event types to receive (at least one). Only events of your own account are sent. */
-            events?: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated")[];
+            events?: ("session.activated" | "session.expiring" | "session.revoked" | "transaction.confirmed" | "transaction.reverted" | "api_key.created" | "api_key.revoked" | "quota.threshold" | "compliance.policy_updated" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.expired")[];
             /** @description false stops deliveries (pending ones are not sent); true resumes and clears a disablement by the service. */
             active?: boolean;
             /** @description A label for the dashboard; null removes it */
@@ -5165,7 +6182,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RefreshTokenDto"];
+                "application/json": components["schemas"]["LogoutDto"];
             };
         };
         responses: {
@@ -5185,7 +6202,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `JWT_INVALID` (auth): Get a new access token with POST /auth/login, or POST /auth/refresh with your refresh token. */
+            /**
+             * @description `JWT_INVALID` (auth): Get a new access token with POST /auth/login, or POST /auth/refresh with your refresh token.
+             *
+             *     `JWT_MISSING` (auth): Send Authorization: Bearer <accessToken>, with the token from POST /auth/login.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6194,7 +7215,7 @@ export interface operations {
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              */
             400: {
                 headers: {
@@ -6269,7 +7290,7 @@ export interface operations {
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              *
              *     `SIWE_INVALID` (validation): Get a nonce from GET /onboarding/nonce, sign a Sign-In-with-Ethereum message for this domain and chain with the wallet, and send message + signature.
              */
@@ -6373,7 +7394,7 @@ export interface operations {
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              */
             400: {
                 headers: {
@@ -6407,6 +7428,8 @@ export interface operations {
              *     `INSTITUTION_OWNERSHIP_MISMATCH` (preflight): This wallet is bound to another account; bind it to yours with POST /onboarding/register (demo mode), or use a wallet of your own.
              *
              *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
+             *
+             *     `COMPLIANCE_POLICY_REFUSED` (preflight): Your account's compliance policy refuses this wallet: details names the rule (sources.any, sources.all, countries.deny, countries.allow, minSessionSeconds) and the source. POST /api/v1/compliance/policy/evaluate shows each source's result; owners and admins change the policy with PUT /api/v1/compliance/policy.
              */
             403: {
                 headers: {
@@ -6443,7 +7466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            /** @description `ACTIVATION_RATE_LIMITED` (preflight): This wallet's session was activated as often as the service allows in the window (details: limit, windowSeconds): wait retryAfter seconds. A session that is still open is answered without a transaction (alreadyActive), so there is no need to activate it again. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6499,7 +7522,7 @@ export interface operations {
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              */
             400: {
                 headers: {
@@ -6577,7 +7600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            /** @description `ACTIVATION_RATE_LIMITED` (preflight): This wallet's session was activated as often as the service allows in the window (details: limit, windowSeconds): wait retryAfter seconds. A session that is still open is answered without a transaction (alreadyActive), so there is no need to activate it again. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6629,7 +7652,7 @@ export interface operations {
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              */
             400: {
                 headers: {
@@ -6704,7 +7727,7 @@ export interface operations {
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              *
              *     `PROOF_INVALID` (validation): Fetch a challenge with GET /verify/challenge, generate a Groth16 proof of your credential for this wallet and that challenge, then POST /verify again.
              *
@@ -6742,6 +7765,8 @@ export interface operations {
              *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              *
              *     `CREDENTIAL_ISSUER_REVOKED` (preflight): The operator revoked this credential's issuer: its credentials open no new session. Get a credential from another issuer the service accepts.
+             *
+             *     `COMPLIANCE_POLICY_REFUSED` (preflight): Your account's compliance policy refuses this wallet: details names the rule (sources.any, sources.all, countries.deny, countries.allow, minSessionSeconds) and the source. POST /api/v1/compliance/policy/evaluate shows each source's result; owners and admins change the policy with PUT /api/v1/compliance/policy.
              */
             403: {
                 headers: {
@@ -6787,7 +7812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            /** @description `ACTIVATION_RATE_LIMITED` (preflight): This wallet's session was activated as often as the service allows in the window (details: limit, windowSeconds): wait retryAfter seconds. A session that is still open is answered without a transaction (alreadyActive), so there is no need to activate it again. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6864,7 +7889,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionStatusResponse"];
                 };
             };
-            /** @description `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. */
+            /** @description `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7083,105 +8108,6 @@ export interface operations {
             };
         };
     };
-    evaluateCompliancePolicy: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["EvaluatePolicyDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PolicyEvaluationResponse"];
-                };
-            };
-            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description API_KEY_SCOPE_MISSING: the API key holds neither `compliance:verify` or `onboarding:write`. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /**
-             * @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status.
-             *
-             *     `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which.
-             */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     listWallets: {
         parameters: {
             query?: never;
@@ -7254,7 +8180,7 @@ export interface operations {
                 /** @description Events before this instant (ISO 8601) */
                 to?: string;
                 /** @description Only events of this type */
-                type?: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "compliance.policy_updated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
+                type?: "auth.login_succeeded" | "auth.login_failed" | "auth.logout" | "auth.refresh_reuse_detected" | "auth.signup" | "mfa.enabled" | "mfa.disabled" | "mfa.reset" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "account.ownership_transferred" | "account.settings_changed" | "wallet.bound" | "wallet.rebound" | "session.activated" | "session.revoked" | "credential.revoked" | "compliance.policy_updated" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.expired" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "account.created" | "account.plan_changed";
                 /** @description Only events by this actor: a user id, an API key id, `operator` or `system` */
                 actor?: string;
                 /** @description Events per page, newest first (default 50). */
@@ -7341,6 +8267,8 @@ export interface operations {
     swap: {
         parameters: {
             query?: {
+                /** @description eip5792: answer only the parameter object of EIP-5792 wallet_sendCalls (version 2.0.0): { version, chainId (hex), from, atomicRequired, calls: [{ to, data, value (hex) }] }, the build's calls (approvals, then the transaction) to pass as is to a wallet or custody platform that batches natively. No other field (wallets validate the object strictly): the default answer carries the quote, warnings and the Safe transaction. atomicRequired is true when there is more than one call (approvals and their trade land together). */
+                callsFormat?: "eip5792";
                 /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
                 buildOnly?: "true" | "false";
             };
@@ -7356,16 +8284,18 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The compliance receipt of this build (GET /api/v1/compliance/receipts/{id}): the same id as the body's receiptId, and the only place a callsFormat=eip5792 answer names it, since wallet_sendCalls parameters carry nothing else. */
+                    "X-Receipt-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SwapResponseDto"];
+                    "application/json": components["schemas"]["SwapResponseDto"] | components["schemas"]["WalletSendCallsDto"];
                 };
             };
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
              *
@@ -7408,6 +8338,18 @@ export interface operations {
              *
              *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              *
+             *     `TOKEN_NOT_ALLOWED` (preflight): Your account's policy allows trading only the tokens in trading.tokens.allow (details names the token and the list): trade one of those, or have an owner or admin change the policy (PUT /api/v1/compliance/policy).
+             *
+             *     `TRADE_LIMIT_EXCEEDED` (preflight): The trade gives more than a limit of your account's policy allows (details[0]: token, limit, window "trade" or "24h", used, requested, in whole units): lower the amount, or for the 24 h window wait until earlier trades leave it (POST /api/v1/compliance/policy/evaluate shows what is used).
+             *
+             *     `APPROVAL_REQUIRED` (preflight): This trade needs the approval of other members of your account (details: approvalId, quorum, approvers). They approve it with POST /api/v1/approvals/{approvalId}/approve (or on the dashboard's Approvals page); then send the same build again with approvalId in its body.
+             *
+             *     `APPROVAL_PENDING` (preflight): The approval request has not reached its quorum yet (details: approvals, quorum): send the same build again once enough members approved it; GET /api/v1/approvals/{approvalId} shows its status.
+             *
+             *     `APPROVAL_REJECTED` (preflight): A member rejected this approval request (details: reason, by). Build again without approvalId to open a new request.
+             *
+             *     `APPROVAL_EXPIRED` (preflight): The approval request was not approved in time (trading.approvals.ttlSeconds) or its approved build was not sent before it expired. Build again without approvalId to open a new request.
+             *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:swap` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
@@ -7418,7 +8360,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SESSION_NOT_ACTIVE` (preflight): Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway. */
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `APPROVAL_USED` (preflight): This approval was already used for its one build. Build again without approvalId to open a new request.
+             *
+             *     `APPROVAL_MISMATCH` (preflight): An approval covers exactly the trade requested (wallet, operation, tokens, amounts, route bounds): send the same body as the build that opened it, or build without approvalId to open a new request for this one.
+             *
+             *     `APPROVAL_NOT_REQUIRED` (preflight): The account's policy no longer requires an approval for this trade (trading.approvals changed since the request was opened): the request is ended. Build again without approvalId.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SESSION_NOT_ACTIVE` (preflight): Activate a compliance session, then send the request again: POST /onboarding/activate-session-attestation (an EAS attestation the wallet holds), POST /verify with a proof in production (a zero-knowledge credential proof), or POST /onboarding/activate-session-demo on the test network; GET /defi/preflight/:address shows the session. Or pass buildOnly=true to build anyway. */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -7489,7 +8455,7 @@ export interface operations {
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              *
              *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
              *
@@ -7573,6 +8539,8 @@ export interface operations {
     addLiquidity: {
         parameters: {
             query?: {
+                /** @description eip5792: answer only the parameter object of EIP-5792 wallet_sendCalls (version 2.0.0): { version, chainId (hex), from, atomicRequired, calls: [{ to, data, value (hex) }] }, the build's calls (approvals, then the transaction) to pass as is to a wallet or custody platform that batches natively. No other field (wallets validate the object strictly): the default answer carries the quote, warnings and the Safe transaction. atomicRequired is true when there is more than one call (approvals and their trade land together). */
+                callsFormat?: "eip5792";
                 /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
                 buildOnly?: "true" | "false";
             };
@@ -7588,16 +8556,18 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The compliance receipt of this build (GET /api/v1/compliance/receipts/{id}): the same id as the body's receiptId, and the only place a callsFormat=eip5792 answer names it, since wallet_sendCalls parameters carry nothing else. */
+                    "X-Receipt-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MintResponseDto"];
+                    "application/json": components["schemas"]["MintResponseDto"] | components["schemas"]["WalletSendCallsDto"];
                 };
             };
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
              *
@@ -7642,6 +8612,18 @@ export interface operations {
              *
              *     `WALLET_SANCTIONED` (preflight): The sanctions oracle of this network (compliance.sanctionsOracle) lists this wallet: the compliance hook refuses its trades and no session can be opened for it. Nothing to retry; contact your compliance team.
              *
+             *     `TOKEN_NOT_ALLOWED` (preflight): Your account's policy allows trading only the tokens in trading.tokens.allow (details names the token and the list): trade one of those, or have an owner or admin change the policy (PUT /api/v1/compliance/policy).
+             *
+             *     `TRADE_LIMIT_EXCEEDED` (preflight): The trade gives more than a limit of your account's policy allows (details[0]: token, limit, window "trade" or "24h", used, requested, in whole units): lower the amount, or for the 24 h window wait until earlier trades leave it (POST /api/v1/compliance/policy/evaluate shows what is used).
+             *
+             *     `APPROVAL_REQUIRED` (preflight): This trade needs the approval of other members of your account (details: approvalId, quorum, approvers). They approve it with POST /api/v1/approvals/{approvalId}/approve (or on the dashboard's Approvals page); then send the same build again with approvalId in its body.
+             *
+             *     `APPROVAL_PENDING` (preflight): The approval request has not reached its quorum yet (details: approvals, quorum): send the same build again once enough members approved it; GET /api/v1/approvals/{approvalId} shows its status.
+             *
+             *     `APPROVAL_REJECTED` (preflight): A member rejected this approval request (details: reason, by). Build again without approvalId to open a new request.
+             *
+             *     `APPROVAL_EXPIRED` (preflight): The approval request was not approved in time (trading.approvals.ttlSeconds) or its approved build was not sent before it expired. Build again without approvalId to open a new request.
+             *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
@@ -7652,7 +8634,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SESSION_NOT_ACTIVE` (preflight): Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway. */
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `APPROVAL_USED` (preflight): This approval was already used for its one build. Build again without approvalId to open a new request.
+             *
+             *     `APPROVAL_MISMATCH` (preflight): An approval covers exactly the trade requested (wallet, operation, tokens, amounts, route bounds): send the same body as the build that opened it, or build without approvalId to open a new request for this one.
+             *
+             *     `APPROVAL_NOT_REQUIRED` (preflight): The account's policy no longer requires an approval for this trade (trading.approvals changed since the request was opened): the request is ended. Build again without approvalId.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SESSION_NOT_ACTIVE` (preflight): Activate a compliance session, then send the request again: POST /onboarding/activate-session-attestation (an EAS attestation the wallet holds), POST /verify with a proof in production (a zero-knowledge credential proof), or POST /onboarding/activate-session-demo on the test network; GET /defi/preflight/:address shows the session. Or pass buildOnly=true to build anyway. */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -7765,7 +8771,10 @@ export interface operations {
     };
     preflight: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated symbols of the market's tokens to read (GET /api/v1/defi/config lists them), e.g. WETH,tEURC; ETH (native) is always read. Absent: every token of the market. All in the same single batched chain read. A symbol the market does not list is 400 UNSUPPORTED_TOKEN naming those it does. */
+                tokens?: string;
+            };
             header?: never;
             path: {
                 /** @description Wallet address to check. */
@@ -7783,7 +8792,13 @@ export interface operations {
                     "application/json": components["schemas"]["PreflightResponseDto"];
                 };
             };
-            /** @description `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. */
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
+             *
+             *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7866,7 +8881,7 @@ export interface operations {
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              */
             400: {
                 headers: {
@@ -7959,7 +8974,7 @@ export interface operations {
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              */
             400: {
                 headers: {
@@ -8032,6 +9047,8 @@ export interface operations {
     increaseLiquidity: {
         parameters: {
             query?: {
+                /** @description eip5792: answer only the parameter object of EIP-5792 wallet_sendCalls (version 2.0.0): { version, chainId (hex), from, atomicRequired, calls: [{ to, data, value (hex) }] }, the build's calls (approvals, then the transaction) to pass as is to a wallet or custody platform that batches natively. No other field (wallets validate the object strictly): the default answer carries the quote, warnings and the Safe transaction. atomicRequired is true when there is more than one call (approvals and their trade land together). */
+                callsFormat?: "eip5792";
                 /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
                 buildOnly?: "true" | "false";
             };
@@ -8047,16 +9064,18 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The compliance receipt of this build (GET /api/v1/compliance/receipts/{id}): the same id as the body's receiptId, and the only place a callsFormat=eip5792 answer names it, since wallet_sendCalls parameters carry nothing else. */
+                    "X-Receipt-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IncreaseLiquidityResponseDto"];
+                    "application/json": components["schemas"]["IncreaseLiquidityResponseDto"] | components["schemas"]["WalletSendCallsDto"];
                 };
             };
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
              *
@@ -8099,6 +9118,18 @@ export interface operations {
              *
              *     `POSITION_NOT_OWNED` (preflight): Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).
              *
+             *     `TOKEN_NOT_ALLOWED` (preflight): Your account's policy allows trading only the tokens in trading.tokens.allow (details names the token and the list): trade one of those, or have an owner or admin change the policy (PUT /api/v1/compliance/policy).
+             *
+             *     `TRADE_LIMIT_EXCEEDED` (preflight): The trade gives more than a limit of your account's policy allows (details[0]: token, limit, window "trade" or "24h", used, requested, in whole units): lower the amount, or for the 24 h window wait until earlier trades leave it (POST /api/v1/compliance/policy/evaluate shows what is used).
+             *
+             *     `APPROVAL_REQUIRED` (preflight): This trade needs the approval of other members of your account (details: approvalId, quorum, approvers). They approve it with POST /api/v1/approvals/{approvalId}/approve (or on the dashboard's Approvals page); then send the same build again with approvalId in its body.
+             *
+             *     `APPROVAL_PENDING` (preflight): The approval request has not reached its quorum yet (details: approvals, quorum): send the same build again once enough members approved it; GET /api/v1/approvals/{approvalId} shows its status.
+             *
+             *     `APPROVAL_REJECTED` (preflight): A member rejected this approval request (details: reason, by). Build again without approvalId to open a new request.
+             *
+             *     `APPROVAL_EXPIRED` (preflight): The approval request was not approved in time (trading.approvals.ttlSeconds) or its approved build was not sent before it expired. Build again without approvalId to open a new request.
+             *
              *     API_KEY_SCOPE_MISSING: the API key lacks the `defi:liquidity` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads).
              */
             403: {
@@ -8109,7 +9140,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `POSITION_NOT_FOUND` (preflight): No live position of this pool has that tokenId (never minted, burned, or another pool); GET /api/v1/defi/positions?owner=<wallet> lists a wallet's positions. */
+            /**
+             * @description `POSITION_NOT_FOUND` (preflight): No live position of this pool has that tokenId (never minted, burned, or another pool); GET /api/v1/defi/positions?owner=<wallet> lists a wallet's positions.
+             *
+             *     `NOT_FOUND` (validation): Check the method and path against the API reference at /docs.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8118,7 +9153,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SESSION_NOT_ACTIVE` (preflight): Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway. */
+            /**
+             * @description `APPROVAL_USED` (preflight): This approval was already used for its one build. Build again without approvalId to open a new request.
+             *
+             *     `APPROVAL_MISMATCH` (preflight): An approval covers exactly the trade requested (wallet, operation, tokens, amounts, route bounds): send the same body as the build that opened it, or build without approvalId to open a new request for this one.
+             *
+             *     `APPROVAL_NOT_REQUIRED` (preflight): The account's policy no longer requires an approval for this trade (trading.approvals changed since the request was opened): the request is ended. Build again without approvalId.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SESSION_NOT_ACTIVE` (preflight): Activate a compliance session, then send the request again: POST /onboarding/activate-session-attestation (an EAS attestation the wallet holds), POST /verify with a proof in production (a zero-knowledge credential proof), or POST /onboarding/activate-session-demo on the test network; GET /defi/preflight/:address shows the session. Or pass buildOnly=true to build anyway. */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -8167,7 +9217,12 @@ export interface operations {
     };
     decreaseLiquidity: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description eip5792: answer only the parameter object of EIP-5792 wallet_sendCalls (version 2.0.0): { version, chainId (hex), from, atomicRequired, calls: [{ to, data, value (hex) }] }, the build's calls (approvals, then the transaction) to pass as is to a wallet or custody platform that batches natively. No other field (wallets validate the object strictly): the default answer carries the quote, warnings and the Safe transaction. atomicRequired is true when there is more than one call (approvals and their trade land together). */
+                callsFormat?: "eip5792";
+                /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
+                buildOnly?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8180,16 +9235,18 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The compliance receipt of this build (GET /api/v1/compliance/receipts/{id}): the same id as the body's receiptId, and the only place a callsFormat=eip5792 answer names it, since wallet_sendCalls parameters carry nothing else. */
+                    "X-Receipt-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DecreaseLiquidityResponseDto"];
+                    "application/json": components["schemas"]["DecreaseLiquidityResponseDto"] | components["schemas"]["WalletSendCallsDto"];
                 };
             };
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
              *
@@ -8287,7 +9344,12 @@ export interface operations {
     };
     collectFees: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description eip5792: answer only the parameter object of EIP-5792 wallet_sendCalls (version 2.0.0): { version, chainId (hex), from, atomicRequired, calls: [{ to, data, value (hex) }] }, the build's calls (approvals, then the transaction) to pass as is to a wallet or custody platform that batches natively. No other field (wallets validate the object strictly): the default answer carries the quote, warnings and the Safe transaction. atomicRequired is true when there is more than one call (approvals and their trade land together). */
+                callsFormat?: "eip5792";
+                /** @description true: skip the SESSION_NOT_ACTIVE refusal and return the unsigned transaction anyway (it reverts on-chain until a session is active). */
+                buildOnly?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8300,16 +9362,18 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The compliance receipt of this build (GET /api/v1/compliance/receipts/{id}): the same id as the body's receiptId, and the only place a callsFormat=eip5792 answer names it, since wallet_sendCalls parameters carry nothing else. */
+                    "X-Receipt-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CollectFeesResponseDto"];
+                    "application/json": components["schemas"]["CollectFeesResponseDto"] | components["schemas"]["WalletSendCallsDto"];
                 };
             };
             /**
              * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
              *
-             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.
+             *     `INVALID_ADDRESS` (validation): Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).
              *
              *     `BUILD_FAILED` (build): Check tokens, amounts and tick ranges (ticks must be multiples of the pool tickSpacing within MIN/MAX_TICK, lower < upper).
              *
@@ -8491,7 +9555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `SESSION_NOT_ACTIVE` (broadcast): Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway. */
+            /** @description `SESSION_NOT_ACTIVE` (broadcast): Activate a compliance session, then send the request again: POST /onboarding/activate-session-attestation (an EAS attestation the wallet holds), POST /verify with a proof in production (a zero-knowledge credential proof), or POST /onboarding/activate-session-demo on the test network; GET /defi/preflight/:address shows the session. Or pass buildOnly=true to build anyway. */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -8623,6 +9687,753 @@ export interface operations {
             };
             /** @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportReceipts: {
+        parameters: {
+            query?: {
+                /** @description Receipts issued at or after this instant (ISO 8601) */
+                from?: string;
+                /** @description Receipts issued before this instant (ISO 8601) */
+                to?: string;
+                /** @description Only this wallet's receipts */
+                wallet?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one ReceiptBody a line (`{"id","jws","receipt","executionJws"}`), oldest first; the schema is that of each line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ReceiptBody"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `QUOTA_EXCEEDED` (auth): The account used its monthly request quota; it resets at details.resetsAt (UTC calendar month). Upgrade the plan (GET /api/v1/plans lists them) or ask the operator for a higher quota.
+             *
+             *     QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `receipts:read` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReceipts: {
+        parameters: {
+            query?: {
+                /** @description Receipts issued at or after this instant (ISO 8601) */
+                from?: string;
+                /** @description Receipts issued before this instant (ISO 8601) */
+                to?: string;
+                /** @description Only this wallet's receipts */
+                wallet?: string;
+                /** @description A receipt id: list the receipts issued after it (pass the nextAfter of the previous page, or the id of the last receipt you hold). An id this account does not have is 400 INVALID_PARAMS. */
+                after?: string;
+                /** @description Receipts per page, oldest first (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptListResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `QUOTA_EXCEEDED` (auth): The account used its monthly request quota; it resets at details.resetsAt (UTC calendar month). Upgrade the plan (GET /api/v1/plans lists them) or ask the operator for a higher quota.
+             *
+             *     QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `receipts:read` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A receiptId from a build response */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `QUOTA_EXCEEDED` (auth): The account used its monthly request quota; it resets at details.resetsAt (UTC calendar month). Upgrade the plan (GET /api/v1/plans lists them) or ask the operator for a higher quota.
+             *
+             *     QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `receipts:read` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReceiptKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JwksResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (build): Unexpected error; retry, and quote errorId when contacting support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    evaluateCompliancePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvaluatePolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyEvaluationResponse"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema.
+             *
+             *     `UNSUPPORTED_TOKEN` (preflight): Use a supported token; GET /api/v1/defi/config lists them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key holds neither `compliance:verify` or `onboarding:write`. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `CHAIN_UNAVAILABLE` (preflight): The chain RPC did not answer in time; retry shortly. GET /health/ready shows the chain status.
+             *
+             *     `SERVICE_UNAVAILABLE` (preflight): A backing service (database) is unavailable; retry shortly. GET /health/ready shows which.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listApprovals: {
+        parameters: {
+            query?: {
+                /** @description Only requests in this status */
+                status?: "pending" | "approved" | "used" | "rejected" | "expired" | "cancelled";
+                /** @description Requests answered, newest first (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalListResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `approvals:read` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The approvalId of an APPROVAL_REQUIRED refusal */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description API_KEY_SCOPE_MISSING: the API key lacks the `approvals:read` scope. ROLE_FORBIDDEN: the dashboard user's role may not do this (a viewer only reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approveApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The approvalId of an APPROVAL_REQUIRED refusal */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `MFA_REQUIRED` (auth): This user has two-factor sign-in: send the 6-digit code from the authenticator app (or a recovery code) as `otp` with the email and password.
+             *
+             *     `MFA_INVALID` (auth): The one-time code is wrong, expired or already used; wait for the next code in the authenticator app, or use an unused recovery code.
+             *
+             *     Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `APPROVAL_SELF` (auth): The member who asked for a trade (or who created the API key that asked) cannot approve it: another member of an approving role must.
+             *
+             *     `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed).
+             *
+             *     `APPROVAL_EXPIRED` (preflight): The approval request was not approved in time (trading.approvals.ttlSeconds) or its approved build was not sent before it expired. Build again without approvalId to open a new request.
+             *
+             *     API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `APPROVAL_CLOSED` (validation): The approval request is no longer pending (details: status): it cannot be approved or rejected any more. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rejectApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The approvalId of an APPROVAL_REQUIRED refusal */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalResponse"];
+                };
+            };
+            /** @description `INVALID_PARAMS` (validation): Fix the fields listed in details and send the request again; see /docs for the schema. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication failed: API_KEY_MISSING, API_KEY_FORMAT_INVALID, API_KEY_PREFIX_NOT_FOUND, API_KEY_HASH_MISMATCH, API_KEY_INACTIVE, API_KEY_EXPIRED, JWT_MISSING or JWT_INVALID (error envelope). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the account used its monthly request quota; details {limit, used, resetsAt}. Every protected response carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description `APPROVAL_SELF` (auth): The member who asked for a trade (or who created the API key that asked) cannot approve it: another member of an approving role must.
+             *
+             *     `ROLE_FORBIDDEN` (auth): Your role in this account does not allow this action; ask an owner or admin (details name the roles allowed).
+             *
+             *     `APPROVAL_EXPIRED` (preflight): The approval request was not approved in time (trading.approvals.ttlSeconds) or its approved build was not sent before it expired. Build again without approvalId to open a new request.
+             *
+             *     API_KEY_SCOPE_MISSING: this needs a dashboard login (JWT), not an API key. ROLE_FORBIDDEN: the user's role may not do this (details name the roles allowed).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND` (validation): Check the method and path against the API reference at /docs. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `APPROVAL_CLOSED` (validation): The approval request is no longer pending (details: status): it cannot be approved or rejected any more. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (validation): Request bodies are limited to 16 KiB; send only the documented fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (validation): Send the body as JSON with the header Content-Type: application/json (curl: -H "Content-Type: application/json"). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: the account used its requests for this 60 s window; wait `retryAfter` seconds (also in Retry-After). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

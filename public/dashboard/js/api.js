@@ -1,8 +1,12 @@
 // @ts-check
 /**
  * The dashboard's API client: same origin, Bearer access token in memory only (never in storage),
- * refreshed a minute before it expires and once more when a call answers JWT_INVALID.
- * Failures become ApiFailure carrying the envelope's code, message and hint.
+ * refreshed a minute before it expires and once more when a call answers JWT_INVALID. The refresh
+ * token never reaches this page: the login asks for it in the HttpOnly `cgk_refresh` cookie
+ * (refreshTokenIn: "cookie"), which the browser sends to POST /auth/refresh only, so a reload
+ * resumes the login with one refresh. Local storage keeps only a flag saying a login may be
+ * resumable (no token), so a signed-out page asks nothing of the service.
+ * Failures become ApiFailure carrying the envelope's code, message, hint and details.
  *
  * @typedef {import('../../../clients/typescript/src/schema').components['schemas']} Schemas
  * @typedef {Schemas['TokenPairResponse']} TokenPair
@@ -23,8 +27,10 @@ export class ApiFailure extends Error {
   }
 }
 
-/** @type {{access: string, refresh: string} | null} */
+/** @type {{access: string} | null} */
 let tokens = null;
+/** Set while a login may be resumed from the cookie (a flag, never a token). */
+const RESUMABLE = 'cgk.dashboard.resumable';
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let refreshTimer;
 /** @type {Promise<void> | null} */
@@ -61,7 +67,8 @@ export async function publicPost(path, body) {
 
 /** @param {TokenPair} pair */
 function keep(pair) {
-  tokens = { access: pair.accessToken, refresh: pair.refreshToken };
+  tokens = { access: pair.accessToken };
+  localStorage.setItem(RESUMABLE, '1');
   clearTimeout(refreshTimer);
   const inMs = Math.max(5, pair.expiresIn - REFRESH_MARGIN_S) * 1000;
   refreshTimer = setTimeout(() => void refresh().catch(() => undefined), inMs);
@@ -69,6 +76,7 @@ function keep(pair) {
 
 function forget() {
   tokens = null;
+  localStorage.removeItem(RESUMABLE);
   clearTimeout(refreshTimer);
   onSignedOut();
 }
@@ -81,22 +89,20 @@ function forget() {
 export async function signIn(email, password, otp) {
   const { res, body } = await send('/auth/login', {
     method: 'POST',
-    body: JSON.stringify(otp ? { email, password, otp } : { email, password }),
+    body: JSON.stringify({ email, password, ...(otp ? { otp } : {}), refreshTokenIn: 'cookie' }),
   });
   if (!res.ok) throw new ApiFailure(res.status, body);
   keep(body);
   return body;
 }
 
-/** Single-use refresh tokens: concurrent callers share one rotation. */
+/**
+ * Rotates the cookie's refresh token for a new access token. Single-use refresh tokens:
+ * concurrent callers share one rotation.
+ */
 export function refresh() {
   refreshing ??= (async () => {
-    const current = tokens;
-    if (!current) return;
-    const { res, body } = await send('/auth/refresh', {
-      method: 'POST',
-      body: JSON.stringify({ refreshToken: current.refresh }),
-    });
+    const { res, body } = await send('/auth/refresh', { method: 'POST', body: '{}' });
     if (!res.ok) {
       forget();
       throw new ApiFailure(res.status, body);
@@ -106,14 +112,20 @@ export function refresh() {
   return refreshing;
 }
 
-export async function signOut() {
-  const current = tokens;
-  if (current) {
-    await send('/auth/logout', {
-      method: 'POST',
-      body: JSON.stringify({ refreshToken: current.refresh }),
-    }).catch(() => undefined);
+/** After a reload: the login of the cookie, if this browser may have one; true when resumed. */
+export async function resume() {
+  if (localStorage.getItem(RESUMABLE) !== '1') return false;
+  try {
+    await refresh();
+    return true;
+  } catch {
+    return false;
   }
+}
+
+/** Ends the login (named by its access token) and clears the cookie. */
+export async function signOut() {
+  if (tokens) await api('/auth/logout', { method: 'POST', body: {} }).catch(() => undefined);
   forget();
 }
 

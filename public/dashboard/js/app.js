@@ -1,6 +1,7 @@
 // @ts-check
 import { html, render, useEffect, useState } from '../vendor/preact-htm.js';
-import { api, isSignedIn, onSessionEnd, signOut } from './api.js';
+import { api, isSignedIn, onSessionEnd, resume, signOut } from './api.js';
+import { ApprovalsSection } from './approvals.js';
 import { AuditSection } from './audit.js';
 import { KeysSection } from './keys.js';
 import { MarketsSection } from './markets.js';
@@ -21,6 +22,11 @@ export const PAGES = [
   { id: 'usage', label: 'Usage', view: () => html`<${UsageSection} />` },
   { id: 'wallets', label: 'Wallets', view: (role) => html`<${WalletsSection} role=${role} />` },
   { id: 'markets', label: 'Markets', view: () => html`<${MarketsSection} />` },
+  {
+    id: 'approvals',
+    label: 'Approvals',
+    view: (role) => html`<${ApprovalsSection} role=${role} />`,
+  },
   { id: 'members', label: 'Members', view: () => html`<${MembersSection} />` },
   { id: 'webhooks', label: 'Webhooks', view: (role) => html`<${WebhooksSection} role=${role} />` },
   { id: 'audit', label: 'Audit log', view: () => html`<${AuditSection} />` },
@@ -33,9 +39,21 @@ function pageOf(/** @type {string} */ hash, /** @type {string} */ current) {
   return PAGES.some((p) => p.id === id) ? id : current;
 }
 
+/** A link that carries a one-time token (an invitation, a sign-up confirmation) is not resumed over. */
+const resumable = () => !invitationToken() && !signupConfirmationToken();
+
 function App() {
   const [signedIn, setSignedIn] = useState(isSignedIn());
+  // A reload resumes the login of the refresh cookie before showing the sign-in form.
+  const [resuming, setResuming] = useState(resumable());
   useEffect(() => onSessionEnd(() => setSignedIn(false)), []);
+  useEffect(() => {
+    if (!resuming) return;
+    void resume().then((resumed) => {
+      setSignedIn(resumed);
+      setResuming(false);
+    });
+  }, []);
   const [page, setPage] = useState(() => pageOf(location.hash, 'keys'));
   useEffect(() => {
     const follow = () => setPage((current) => pageOf(location.hash, current));
@@ -57,6 +75,7 @@ function App() {
     );
   }, [signedIn]);
 
+  if (resuming) return html`<p class="loading" role="status">Loading the dashboard…</p>`;
   if (!signedIn && invitationToken()) return html`<${AcceptInvitation} />`;
   if (!signedIn && signupConfirmationToken()) return html`<${ConfirmSignup} />`;
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;

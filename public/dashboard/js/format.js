@@ -36,8 +36,13 @@ export function tokenAmount(raw, decimals) {
 /** @param {string} address */
 export const shortAddress = (address) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
-/** @param {{active: boolean, activeUntil: string | null}} session */
+/**
+ * A wallet's session in words. A wallet the sanctions oracle lists has none, whatever the
+ * registry still holds: every build and activation refuses it (WALLET_SANCTIONED).
+ * @param {{active: boolean, activeUntil: string | null, sanctioned?: boolean}} session
+ */
 export function sessionText(session) {
+  if (session.sanctioned) return 'Sanctioned: no session, every trade is refused';
   if (session.active) return `Active until ${dateTime(session.activeUntil)}`;
   if (session.activeUntil) return `Expired ${dateTime(session.activeUntil)}`;
   return 'No session';

@@ -122,8 +122,7 @@ function KeyTable({ keys, readOnly, onRevoke, onEdit }) {
     <table>
       <thead>
         <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Prefix</th>
+          <th scope="col">Name and prefix</th>
           <th scope="col">Scopes</th>
           <th scope="col">Created</th>
           <th scope="col">Last used</th>
@@ -136,16 +135,22 @@ function KeyTable({ keys, readOnly, onRevoke, onEdit }) {
         ${keys.map(
           (key) =>
             html`<tr key=${key.id}>
-              <td data-label="Name">${key.name}</td>
-              <td data-label="Prefix"><code>${key.prefix}</code></td>
-              <td data-label="Scopes" class="scopes">${key.scopes.join(', ')}</td>
+              <td data-label="Name" class="name">
+                ${key.name}
+                <code class="prefix">${key.prefix}</code>
+              </td>
+              <td data-label="Scopes" class="scopes">
+                <ul class="plain">
+                  ${key.scopes.map((scope) => html`<li key=${scope}>${scope}</li>`)}
+                </ul>
+              </td>
               <td data-label="Created" class="when">${dateTime(key.createdAt)}</td>
               <td data-label="Last used" class="when">${dateTime(key.lastUsedAt, 'never')}</td>
               <td data-label="Expires" class="when">${dateTime(key.expiresAt, 'never')}</td>
               <td data-label="Status">
                 <span class=${`badge ${status(key)}`}>${status(key)}</span>
               </td>
-              <td>
+              <td class="actions">
                 ${
                   status(key) === 'active' &&
                   !readOnly &&

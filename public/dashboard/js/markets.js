@@ -2,7 +2,7 @@
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { api } from './api.js';
 import { tokenAmount } from './format.js';
-import { ErrorMessage, Section } from './ui.js';
+import { Address, ErrorMessage, Section } from './ui.js';
 
 /**
  * The market (issue 42, design §9): the network's tokens and pools from GET /api/v1/defi/config,
@@ -91,15 +91,27 @@ export function MarketsSection() {
   );
   return html`<${Section} id="markets" title="Markets">
     <h3>Pools</h3>
-    <ul class="pools" data-testid="pools">
-      ${pools.map(
-        (p) =>
-          html`<li key=${p.id}>
-            ${symbol(p.currency0)} / ${symbol(p.currency1)} · fee ${feePercent(p.fee)}
-            <code class="muted">${p.id.slice(0, 10)}…</code>
-          </li>`,
-      )}
-    </ul>
+    <div class="table-wrap stack" tabindex="0" role="region" aria-label="Pools table">
+      <table data-testid="pools">
+        <thead>
+          <tr>
+            <th scope="col">Pair</th>
+            <th scope="col">Fee</th>
+            <th scope="col">Pool id (poolId)</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${pools.map(
+            (p) =>
+              html`<tr key=${p.id}>
+                <td data-label="Pair">${symbol(p.currency0)} / ${symbol(p.currency1)}</td>
+                <td data-label="Fee">${feePercent(p.fee)}</td>
+                <td data-label="Pool id"><${Address} address=${p.id} /></td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
     <h3>Quote a swap</h3>
     <form class="quote" onSubmit=${submit} aria-label="Quote a swap">
       <label class="field"

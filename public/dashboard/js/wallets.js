@@ -4,7 +4,7 @@ import { api } from './api.js';
 import { dateTime, sessionText, tokenAmount } from './format.js';
 import { PolicyPanel } from './policy.js';
 import { parseCredential, proveCredential } from './prove.js';
-import { ErrorMessage, Section } from './ui.js';
+import { Address, ErrorMessage, Section } from './ui.js';
 
 /**
  * @typedef {import('../../../clients/typescript/src/schema').components['schemas']} Schemas
@@ -144,8 +144,9 @@ export function WalletsSection({ role = null }) {
     ${
       proved &&
       html`<p class="status" data-testid="proof-result">
-        Session of <code>${proved.walletAddress}</code> opened by a credential of issuer${' '}
-        <strong>${proved.issuer.name}</strong>, active until ${dateTime(proved.activeUntil)}
+        Session of <${Address} address=${proved.walletAddress} /> opened by a credential of
+        issuer${' '} <strong>${proved.issuer.name}</strong>, active until
+        ${dateTime(proved.activeUntil)}
       </p>`
     }
     ${
@@ -156,17 +157,22 @@ export function WalletsSection({ role = null }) {
           : html`<ul class="wallets">
               ${wallets.map(
                 (w) =>
-                  html`<li key=${w.address}>
-                    <code class="address">${w.address}</code>
-                    <span class="session" data-testid="session">
-                      ${
-                        w.preflight
-                          ? sessionText(w.preflight.session)
-                          : `Session unknown: ${w.failure?.message ?? ''}`
-                      }
-                    </span>
-                    <span class="muted">bound ${dateTime(w.boundAt)}</span>
-                    <span class="row">
+                  html`<li key=${w.address} data-address=${w.address}>
+                    <div class="wallet-facts">
+                      <${Address} address=${w.address} />
+                      <span
+                        class=${`session${w.preflight?.session.sanctioned ? ' sanctioned' : ''}`}
+                        data-testid="session"
+                      >
+                        ${
+                          w.preflight
+                            ? sessionText(w.preflight.session)
+                            : `Session unknown: ${w.failure?.message ?? ''}`
+                        }
+                      </span>
+                      <span class="muted">bound ${dateTime(w.boundAt)}</span>
+                    </div>
+                    <div class="row">
                       <button
                         type="button"
                         onClick=${() => activate(w.address)}
@@ -183,8 +189,8 @@ export function WalletsSection({ role = null }) {
                       >
                         Activate from attestation
                       </button>
-                      <label class="file-button">
-                        Prove from a credential file
+                      <label class=${`file-button${busy !== '' ? ' disabled' : ''}`}>
+                        Prove from a credential file…
                         <input
                           type="file"
                           accept="application/json,.json"
@@ -201,7 +207,7 @@ export function WalletsSection({ role = null }) {
                       >
                         Preflight
                       </button>
-                    </span>
+                    </div>
                   </li>`,
               )}
             </ul>`
@@ -211,12 +217,17 @@ export function WalletsSection({ role = null }) {
   <//>`;
 }
 
-/** @param {{preflight: Preflight}} props */
+/**
+ * A wallet's preflight in words: its session, the balance of every token read (every token of the
+ * market by default) and each allowance through Permit2, and what to do next.
+ * @param {{preflight: Preflight}} props
+ */
 function PreflightView({ preflight: p }) {
-  const symbols = /** @type {(keyof Preflight['balances'])[]} */ (['ETH', 'WETH', 'tUSDC']);
-  const tokens = /** @type {(keyof Preflight['allowances']['swap'])[]} */ (['WETH', 'tUSDC']);
-  return html`<div class="preflight" role="region" aria-labelledby="preflight-title">
-    <h3 id="preflight-title">Preflight of <code>${p.address}</code></h3>
+  const symbols = Object.keys(p.balances);
+  const tokens = Object.keys(p.allowances.swap);
+  const sanctioned = p.session.sanctioned === true;
+  return html`<div class="preflight" role="region" aria-label=${`Preflight of ${p.address}`}>
+    <h3>Preflight of <${Address} address=${p.address} /></h3>
     <p>
       ${p.walletBound ? 'Bound to your account' : 'Not bound to your account'}
       ${` · ${sessionText(p.session)}`}
@@ -253,11 +264,16 @@ function PreflightView({ preflight: p }) {
     </div>
     <h4>Next actions</h4>
     ${
-      p.nextActions.length === 0
-        ? html`<p>Nothing to do: the wallet is ready to trade.</p>`
-        : html`<ol data-testid="next-actions">
-            ${p.nextActions.map((a, i) => html`<li key=${i}>${a.description}</li>`)}
-          </ol>`
+      sanctioned
+        ? html`<p>
+            None: the network's sanctions oracle lists this wallet, so activations and trades are
+            refused (WALLET_SANCTIONED) until it is removed from the list.
+          </p>`
+        : p.nextActions.length === 0
+          ? html`<p>Nothing to do: the wallet is ready to trade.</p>`
+          : html`<ol data-testid="next-actions">
+              ${p.nextActions.map((a, i) => html`<li key=${i}>${a.description}</li>`)}
+            </ol>`
     }
   </div>`;
 }

@@ -30,6 +30,10 @@ const EVENT_TYPES = [
   'api_key.created',
   'api_key.revoked',
   'quota.threshold',
+  'approval.requested',
+  'approval.approved',
+  'approval.rejected',
+  'approval.expired',
 ];
 
 /** @param {{role: string | null}} props the signed-in user's role (null while it loads) */

@@ -16,10 +16,16 @@ export function generateApiKey(servicePrefix: string, mode: ApiKeyMode): string 
   return `${servicePrefix}_${mode}_${randomBytes(SECRET_HEX_LENGTH / 2).toString('hex')}`;
 }
 
+/** The key pattern of each service prefix (one per process: API_KEY_PREFIX), made once. */
+const PATTERNS = new Map<string, RegExp>();
+
 export function parseApiKey(key: string, servicePrefix: string): ParsedApiKey | undefined {
-  const match = new RegExp(`^${servicePrefix}_(test|live)_([0-9a-f]{${SECRET_HEX_LENGTH}})$`).exec(
-    key,
-  );
+  let pattern = PATTERNS.get(servicePrefix);
+  if (!pattern) {
+    pattern = new RegExp(`^${servicePrefix}_(test|live)_([0-9a-f]{${SECRET_HEX_LENGTH}})$`);
+    PATTERNS.set(servicePrefix, pattern);
+  }
+  const match = pattern.exec(key);
   if (!match) return undefined;
   return { mode: match[1] as ApiKeyMode, lookupPrefix: match[2].slice(0, LOOKUP_PREFIX_LENGTH) };
 }

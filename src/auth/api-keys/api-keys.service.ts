@@ -216,6 +216,15 @@ export class ApiKeysService {
     return this.view(row);
   }
 
+  /** The member who created a key of this account (four eyes: the requester of its builds). */
+  async creatorOf(accountId: string, id: string): Promise<string | null> {
+    const row = await this.keys.findOne({
+      where: { id, accountId },
+      select: { id: true, createdByUserId: true },
+    });
+    return row?.createdByUserId ?? null;
+  }
+
   private async findInAccount(accountId: string, id: string): Promise<ApiKey> {
     const row = await this.keys.findOneBy({ id, accountId });
     if (row) return row;

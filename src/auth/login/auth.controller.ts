@@ -1,6 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/public.decorator';
+import { ApiError } from '../../common/errors/api-error';
 import { ReqMeta, RequestMeta } from '../../common/http/request-meta';
 import { NoStore } from '../../common/http/no-store.decorator';
 import { AppValidationPipe } from '../../common/validation/app-validation.pipe';
@@ -8,7 +10,21 @@ import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
 import { TotpSetupResponse } from '../mfa/dto/mfa.dto';
 import { AuthService } from './auth.service';
-import { CredentialsDto, LoginDto, RefreshTokenDto, TokenPairResponse } from './dto/login.dto';
+import {
+  CredentialsDto,
+  LoginDto,
+  LogoutDto,
+  RefreshTokenDto,
+  TokenPairResponse,
+} from './dto/login.dto';
+import {
+  assertCookieRefreshIsJson,
+  clearRefreshCookie,
+  REFRESH_COOKIE,
+  refreshTokenFromCookie,
+  setRefreshCookie,
+  withoutRefreshToken,
+} from './refresh-cookie';
 import {
   ConfirmSignupDto,
   SignupAvailabilityResponse,
@@ -47,8 +63,17 @@ export class AuthController {
       'SERVICE_UNAVAILABLE',
     ],
   })
-  login(@Body() body: LoginDto, @ReqMeta() meta: RequestMeta) {
-    return this.auth.login(body, meta);
+  async login(
+    @Body() body: LoginDto,
+    @ReqMeta() meta: RequestMeta,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const { refreshTokenIn, ...credentials } = body;
+    const pair = await this.auth.login(credentials, meta);
+    if (refreshTokenIn !== 'cookie') return pair;
+    setRefreshCookie(req, res, pair.refreshToken, pair.refreshExpiresIn);
+    return withoutRefreshToken(pair);
   }
 
   @Post('mfa/totp/enroll')
@@ -129,13 +154,37 @@ export class AuthController {
   @Operation({
     id: 'refreshTokens',
     summary: 'Rotate: a new token pair; replaying a used refresh token revokes the whole login',
-    description:
-      'JWT_INVALID for an invalid, expired, revoked or reused refresh token; after reuse, log in again.',
+    description: `JWT_INVALID for an invalid, expired, revoked or reused refresh token; after reuse, log in again. Without refreshToken in the body, the \`${REFRESH_COOKIE}\` cookie of a login with refreshTokenIn: cookie is used (the body must then be JSON, e.g. {}), and the new refresh token replaces it in the cookie, not in the answer; a refused cookie is cleared.`,
     ok: TokenPairResponse,
     errors: [...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE'],
   })
-  refresh(@Body() body: RefreshTokenDto, @ReqMeta() meta: RequestMeta) {
-    return this.auth.refresh(body.refreshToken, meta);
+  async refresh(
+    @Body() body: RefreshTokenDto,
+    @ReqMeta() meta: RequestMeta,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    if (body.refreshToken !== undefined) return this.auth.refresh(body.refreshToken, meta);
+    const cookie = refreshTokenFromCookie(req);
+    if (cookie === undefined)
+      throw new ApiError('INVALID_PARAMS', 'Request validation failed: refreshToken', {
+        details: [
+          {
+            field: 'refreshToken',
+            constraint: 'isDefined',
+            message: `refreshToken is required (or the ${REFRESH_COOKIE} cookie of a login with refreshTokenIn: cookie)`,
+          },
+        ],
+      });
+    assertCookieRefreshIsJson(req);
+    try {
+      const pair = await this.auth.refresh(cookie, meta);
+      setRefreshCookie(req, res, pair.refreshToken, pair.refreshExpiresIn);
+      return withoutRefreshToken(pair);
+    } catch (err) {
+      clearRefreshCookie(req, res);
+      throw err;
+    }
   }
 
   @Post('logout')
@@ -143,10 +192,26 @@ export class AuthController {
   @Operation({
     id: 'logout',
     summary: 'End the login: its access and refresh tokens stop working',
+    description: `The login of the refresh token in the body, or else of the access token sent as Authorization: Bearer (a dashboard whose refresh token is in the \`${REFRESH_COOKIE}\` cookie). The cookie is cleared either way.`,
     noContent: 'Logged out',
-    errors: [...JSON_BODY_ERRORS, 'JWT_INVALID', 'SERVICE_UNAVAILABLE'],
+    errors: [...JSON_BODY_ERRORS, 'JWT_INVALID', 'JWT_MISSING', 'SERVICE_UNAVAILABLE'],
   })
-  async logout(@Body() body: RefreshTokenDto, @ReqMeta() meta: RequestMeta): Promise<void> {
-    await this.auth.logout(body.refreshToken, meta);
+  async logout(
+    @Body() body: LogoutDto,
+    @ReqMeta() meta: RequestMeta,
+    @Headers('authorization') authorization: string | undefined,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    clearRefreshCookie(req, res);
+    if (body.refreshToken !== undefined)
+      return this.auth.logout(body.refreshToken, 'refresh', meta);
+    const bearer = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+    if (!bearer)
+      throw new ApiError(
+        'JWT_MISSING',
+        'Send the refresh token of the login to end, or its access token as Authorization: Bearer',
+      );
+    await this.auth.logout(bearer, 'access', meta);
   }
 }

@@ -114,9 +114,12 @@ export class AuthService {
     return this.pair(claims.sub, claims.acc, claims.sid, rotation.successor.token);
   }
 
-  /** Ends the login the refresh token belongs to: its access and refresh tokens stop working. */
-  async logout(refreshToken: string, meta: RequestMeta): Promise<void> {
-    const claims = await this.tokens.verify(refreshToken, 'refresh');
+  /**
+   * Ends the login the token belongs to (its refresh token, or an access token of it): its access
+   * and refresh tokens stop working.
+   */
+  async logout(token: string, typ: 'refresh' | 'access', meta: RequestMeta): Promise<void> {
+    const claims = await this.tokens.verify(token, typ);
     await this.sessions.revoke(claims.sid, 'logout');
     this.logger.log({ sessionId: claims.sid }, 'Logout');
     await this.record(meta, {

@@ -16,7 +16,8 @@ export interface MfaResetResult {
  * The operator's recovery for a lost authenticator (`npm run cli -- users reset-mfa --email E`):
  * removes the user's TOTP secret and recovery codes, so the password alone signs in and the user
  * sets up a new authenticator (again required at sign-in when the account requires it). Audited
- * as `mfa.disabled` with the operator as actor and `reset: "operator"`, in the same transaction.
+ * as `mfa.reset` with the operator as actor (OPERATOR_ID, else the OS user), in the same
+ * transaction.
  * A function over the DataSource, not a service: the CLI runs it without the HTTP auth stack.
  */
 export async function resetSecondFactor(
@@ -35,12 +36,11 @@ export async function resetSecondFactor(
     await activityLog.record(
       {
         accountId: user.accountId,
-        type: 'mfa.disabled',
+        type: 'mfa.reset',
         actor: OPERATOR_ACTOR,
         target: { type: 'user', id: user.userId },
         data: {
           method: 'totp',
-          reset: 'operator',
           removedAuthenticator: result.removedAuthenticator,
           removedRecoveryCodes: result.removedRecoveryCodes,
         },

@@ -22,6 +22,14 @@ export class FailedAuthThrottle {
     private readonly config: AuthConfig,
   ) {}
 
+  /**
+   * Whether any IP is refused now: while none is, a caller need not work out its client's address
+   * (req.ip parses X-Forwarded-For under TRUST_PROXY) on every request.
+   */
+  get refusesAny(): boolean {
+    return this.blockedUntil.size > 0;
+  }
+
   /** Throws 429 when this IP is already over its limit of failures of this kind. */
   assertAllowed(kind: FailedAuthKind, ip: string | undefined): void {
     const key = subject(kind, ip);

@@ -24,14 +24,32 @@ export const SCHEMA_REGISTRY = withCachedSelectors(
 );
 
 /**
- * Coinbase's attestation indexer interface (coinbase/verifications, IAttestationIndexer.sol):
- * the latest indexed attestation uid per (recipient, schema). contracts/src/AttestationIndexer.sol
- * implements it on the devnet.
+ * Coinbase's attestation indexer interface (coinbase/verifications, IAttestationIndexer.sol and
+ * AttestationIndexer.sol): the latest indexed attestation uid per (recipient, schema), written
+ * only by holders of INDEXER_ROLE (AccessControl). contracts/src/AttestationIndexer.sol is the
+ * devnet's twin.
  */
 export const ATTESTATION_INDEXER = withCachedSelectors(
   new Interface([
     'function index(bytes32 attestationUid)',
     'function getAttestationUid(address recipient, bytes32 schemaUid) view returns (bytes32)',
+    'function INDEXER_ROLE() view returns (bytes32)',
+    'function hasRole(bytes32 role, address account) view returns (bool)',
+    'function grantRole(bytes32 role, address account)',
+    'event AttestationIndexed(address indexer, address indexed recipient, bytes32 indexed schema, bytes32 indexed attestationUid)',
     'error AttestationNotFound(bytes32 attestationUid)',
+    'error AccessControlUnauthorizedAccount(address account, bytes32 neededRole)',
+  ]),
+);
+
+/**
+ * A schema resolver that guards a schema by an allowlist of attesters: Coinbase's
+ * CoinbaseVerificationsResolver (coinbase/verifications, AllowlistResolverUpgradeable) and the
+ * devnet's twin (contracts/src/AttesterResolver.sol) both answer `allowedAttesters(address)`.
+ */
+export const ALLOWLIST_RESOLVER = withCachedSelectors(
+  new Interface([
+    'function allowedAttesters(address attester) view returns (bool)',
+    'function allowAttester(address attester)',
   ]),
 );

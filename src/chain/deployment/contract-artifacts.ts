@@ -1,6 +1,7 @@
 /**
  * Our own compiled contracts (ComplianceRegistry, ComplianceHook, TestUSDC, Multicall3), committed
- * under contracts/artifacts/ by `npm run contracts:build`, and the init code a deployment sends.
+ * under contracts/artifacts/ by `npm run contracts:build`, the init code a deployment sends, and
+ * the compiled artifacts other projects ship in their npm packages (Uniswap, EAS, Safe).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,11 +16,14 @@ export interface LoadedArtifact {
 export type OwnContractName =
   | 'ComplianceRegistry'
   | 'ComplianceHook'
+  | 'ComplianceHookV3'
   | 'TestUSDC'
   | 'TestToken'
   | 'Multicall3'
   | 'SanctionsOracle'
-  | 'AttestationIndexer';
+  | 'AttestationIndexer'
+  | 'AttesterResolver'
+  | 'WalletSimulator';
 
 /** Walks up from this file to the repository root (works from src/ under ts and from dist/). */
 export function findRepoRoot(start = __dirname): string {
@@ -34,6 +38,28 @@ export function findRepoRoot(start = __dirname): string {
 
 export function readJson(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+}
+
+/** A file of an installed npm package, resolved from the repository root. */
+export function modulePath(relative: string): string {
+  return require.resolve(relative, { paths: [findRepoRoot()] });
+}
+
+/** Foundry layout (`bytecode.object`) and Hardhat layout (`bytecode` string) both appear. */
+export function packageArtifact(relative: string): LoadedArtifact {
+  const json = readJson(modulePath(relative));
+  const bytecode = json.bytecode as string | { object: string };
+  const deployed = json.deployedBytecode as string | { object: string } | undefined;
+  return {
+    abi: json.abi as unknown[],
+    bytecode: typeof bytecode === 'string' ? bytecode : bytecode.object,
+    deployedBytecode:
+      deployed === undefined
+        ? undefined
+        : typeof deployed === 'string'
+          ? deployed
+          : deployed.object,
+  };
 }
 
 const cache = new Map<OwnContractName, LoadedArtifact>();

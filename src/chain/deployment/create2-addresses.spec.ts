@@ -44,10 +44,11 @@ describe('CREATE2 addresses', () => {
     );
   });
 
-  it('accepts a hook address only with exactly beforeAddLiquidity | beforeRemoveLiquidity | beforeSwap in its low 14 bits', () => {
+  it('accepts a hook address only with exactly beforeAddLiquidity | beforeRemoveLiquidity | beforeSwap (v2 and v3) in its low 14 bits', () => {
     expect(HOOK_FLAGS).toBe(0xa80n);
     expect(hasHookFlags('0x0000000000000000000000000000000000000a80')).toBe(true);
     expect(hasHookFlags('0xffffffffffffffffffffffffffffffffffffca80')).toBe(true);
+    expect(hasHookFlags('0x0000000000000000000000000000000000000ac0')).toBe(false); // + afterSwap
     expect(hasHookFlags('0x0000000000000000000000000000000000000880')).toBe(false); // exits unhooked
     expect(hasHookFlags('0x0000000000000000000000000000000000000a81')).toBe(false); // + afterDonate
     expect(hasHookFlags('0x0000000000000000000000000000000000000080')).toBe(false);
@@ -59,7 +60,7 @@ describe('CREATE2 addresses', () => {
     const { complianceHook, complianceRegistry, testToken } = ours;
     expect(BigInt(complianceHook.address) & HOOK_FLAG_MASK).toBe(HOOK_FLAGS);
     expect(complianceHook.initCode).toBe(
-      initCode(loadOwnArtifact('ComplianceHook'), [
+      initCode(loadOwnArtifact('ComplianceHookV3'), [
         INPUT.poolManager,
         complianceRegistry.address,
         INPUT.deployer,
@@ -78,7 +79,7 @@ describe('CREATE2 addresses', () => {
     expect(BigInt(testToken.address) > BigInt(INPUT.weth)).toBe(true);
     // Deterministic: the embedded devnet's addresses (src/config/networks/devnet.json).
     expect(complianceRegistry.address).toBe('0x27e0Ec776049b21912B5bca64D2E33c4bFe8196E');
-    expect(complianceHook.address).toBe('0x35AAc98AC56aD24c55bb9d61C360b3F5F9754A80');
+    expect(complianceHook.address).toBe('0xFA9e22eF24B5C2e86Dd1dA6d13480c69A385CA80');
     expect(testToken.address).toBe('0x993706027b3eC9d8b03A962CAaa15C133A52707c');
   });
 

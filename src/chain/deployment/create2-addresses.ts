@@ -105,7 +105,7 @@ export function predictOurContracts(input: OurContractsInput): OurContracts {
     input.existingRegistry && getAddress(input.existingRegistry) !== predictedRegistry.address
       ? { address: getAddress(input.existingRegistry) }
       : predictedRegistry;
-  const hookCode = initCode(loadOwnArtifact('ComplianceHook'), [
+  const hookCode = initCode(loadOwnArtifact('ComplianceHookV3'), [
     getAddress(input.poolManager),
     complianceRegistry.address,
     deployer,

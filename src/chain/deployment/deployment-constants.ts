@@ -8,8 +8,14 @@
 export const CREATE2_DEPLOYER_ADDRESS = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
 
 /** Permissions the ComplianceHook address must carry (v4-core Hooks.sol flags). */
-/** BEFORE_ADD_LIQUIDITY | BEFORE_REMOVE_LIQUIDITY (exits: sanctions "freeze") | BEFORE_SWAP. */
-export const HOOK_FLAGS = (1n << 11n) | (1n << 9n) | (1n << 7n);
+/** v2: BEFORE_ADD_LIQUIDITY | BEFORE_REMOVE_LIQUIDITY (exits: sanctions "freeze") | BEFORE_SWAP. */
+export const HOOK_FLAGS_V2 = (1n << 11n) | (1n << 9n) | (1n << 7n);
+/** v3 (issue 54, what `deploy` puts now): the same callbacks as v2 (no afterSwap: see ComplianceHookV3.sol). */
+export const HOOK_FLAGS_V3 = HOOK_FLAGS_V2;
+/** The flags of the hook version `deploy` deploys. */
+export const HOOK_FLAGS = HOOK_FLAGS_V3;
+/** The version `deploy` deploys (ComplianceHookV3.sol). */
+export const CURRENT_HOOK_VERSION = 3;
 export const HOOK_FLAG_MASK = (1n << 14n) - 1n;
 
 /** `--initial-price`: whole tUSDC per WETH. */

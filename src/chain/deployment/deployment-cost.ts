@@ -6,15 +6,19 @@ import type { PlannedStep, StepName } from './deployment-types';
  * deploy` prints it per step) plus ~25 %; the transactions themselves are estimated by the node
  * when sent.
  */
-export const STEP_GAS: Record<Exclude<StepName, `market${string}`>, bigint> = {
+export const STEP_GAS: Record<
+  Exclude<StepName, `market${string}` | `hookAuthorizer:${string}`>,
+  bigint
+> = {
   complianceRegistry: 500_000n,
   registryAttester: 60_000n,
   registryAttesterRevoke: 40_000n,
-  complianceHook: 660_000n,
+  complianceHook: 1_600_000n,
   tUSDC: 520_000n,
   hookRouterUniversalRouter: 60_000n,
   hookRouterPositionManager: 60_000n,
   hookQuoter: 60_000n,
+  hookEnforcer: 60_000n,
   poolInitialize: 100_000n,
   seedAttesterGrant: 60_000n,
   seedSession: 60_000n,
@@ -41,6 +45,7 @@ const MARKET_STEP_GAS: Record<string, bigint> = {
 
 export function stepGas(step: StepName): bigint {
   const kind = step.split(':')[0];
+  if (kind === 'hookAuthorizer') return 60_000n;
   return kind.startsWith('market')
     ? MARKET_STEP_GAS[kind]
     : STEP_GAS[kind as keyof typeof STEP_GAS];

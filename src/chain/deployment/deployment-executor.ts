@@ -42,6 +42,8 @@ export interface DeployComplianceOptions {
   seeder?: BaseWallet;
   /** The registry's attester (default: the file's recorded attester, else the deployer). */
   attester?: string;
+  /** Hook v3's authorizers (default: the file's `authorizers`, else the attester). */
+  authorizers?: string[];
   /** Default: the file's tUSDC when it names one, else a test token. */
   token?: TokenRequest;
   /** Whole tokens per WETH (default 3000); applied only if the pool is not initialized yet. */
@@ -148,6 +150,7 @@ export async function deployCompliance(
     deployer,
     attester,
     previousAttester,
+    authorizers: options.authorizers?.length ? options.authorizers : (file.authorizers ?? []),
     existingRegistry: file.contracts.complianceRegistry ?? null,
     initialPrice: options.initialPrice ?? DEFAULT_INITIAL_PRICE,
     pool: file.pool,
@@ -236,6 +239,7 @@ export async function deployCompliance(
       token: codeNow ? target.token : null,
       deployer,
       attester,
+      authorizers: target.authorizers,
       block,
       sqrtPriceX96: sqrtPriceX96?.toString() ?? null,
       transactions,

@@ -63,7 +63,14 @@ function completeChain(t: DeploymentTarget): DeploymentState {
       deployerAllowed: t.attester === DEPLOYER,
       previousAttesterAllowed: false,
     },
-    hook: { owner: DEPLOYER, universalRouter: true, positionManager: true, quoter: true },
+    hook: {
+      owner: DEPLOYER,
+      universalRouter: true,
+      positionManager: true,
+      quoter: true,
+      enforcer: true,
+      authorizers: Object.fromEntries(t.authorizers.map((a) => [a, true])),
+    },
     pool: { sqrtPriceX96: t.sqrtPriceX96, liquidity: 10n ** 15n },
     seeder: null,
     markets: { tokenCode: {}, pools: {}, seederFunds: {} },
@@ -85,6 +92,8 @@ describe('planDeployment', () => {
       'hookRouterUniversalRouter',
       'hookRouterPositionManager',
       'hookQuoter',
+      `hookAuthorizer:${t.attester}`,
+      'hookEnforcer',
       'poolInitialize',
     ]);
     const [registry, hook] = plan.steps;
@@ -111,7 +120,7 @@ describe('planDeployment', () => {
   it('resumes: only what is missing after an interrupted run', () => {
     const t = target();
     const state = completeChain(t);
-    state.hook = { owner: DEPLOYER, universalRouter: true, positionManager: false, quoter: false };
+    state.hook = { ...state.hook!, positionManager: false, quoter: false };
     state.pool = { sqrtPriceX96: 0n, liquidity: 0n };
     expect(names(t, state)).toEqual(['hookRouterPositionManager', 'hookQuoter', 'poolInitialize']);
     const quoter = planDeployment(t, state).steps[1];
@@ -156,6 +165,8 @@ describe('planDeployment', () => {
       'hookRouterUniversalRouter',
       'hookRouterPositionManager',
       'hookQuoter',
+      `hookAuthorizer:${ATTESTER}`,
+      'hookEnforcer',
       'poolInitialize',
       'seedAttesterGrant',
       'seedSession',
@@ -219,8 +230,13 @@ describe('planDeployment', () => {
       previousAttesterAllowed: true,
     };
     const plan = planDeployment(t, state);
-    expect(plan.steps.map((s) => s.step)).toEqual(['registryAttester', 'registryAttesterRevoke']);
-    expect(COMPLIANCE_REGISTRY.decodeFunctionData('setAttester', plan.steps[1].data)).toEqual([
+    // Hook v3: the new attester (the default authorizer) is accepted by the hook too.
+    expect(plan.steps.map((s) => s.step)).toEqual([
+      'registryAttester',
+      `hookAuthorizer:${ATTESTER}`,
+      'registryAttesterRevoke',
+    ]);
+    expect(COMPLIANCE_REGISTRY.decodeFunctionData('setAttester', plan.steps[2].data)).toEqual([
       STRANGER,
       false,
     ]);

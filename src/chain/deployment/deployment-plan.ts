@@ -7,6 +7,7 @@
 import { POOL_MANAGER } from '../abi/uniswap-v4';
 import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
 import { COMPLIANCE_HOOK } from '../abi/compliance-hook';
+import { COMPLIANCE_HOOK_V3 } from '../abi/compliance-hook-v3';
 import { getAddress } from 'ethers';
 import { isCreate2Contract } from './create2-addresses';
 import { poolKeyTuple } from '../encoding/pool-key';
@@ -114,6 +115,31 @@ export function planDeployment(target: DeploymentTarget, state: DeploymentState)
       from: 'deployer',
       to: hook,
       data: COMPLIANCE_HOOK.encodeFunctionData(fn, [address, true]),
+      value: 0n,
+    });
+  }
+  // Hook v3 (issue 54): the authorizers it accepts, and the attester as the enforcer that flags
+  // the wallets of accounts enforcing their trade policy on chain.
+  for (const authorizer of target.authorizers) {
+    if (state.hook?.authorizers[authorizer]) continue;
+    deployerOwns(`the ComplianceHook ${hook}`, state.hook?.owner);
+    steps.push({
+      step: `hookAuthorizer:${authorizer}`,
+      description: `accept trade authorizations signed by ${authorizer} (setAuthorizer)`,
+      from: 'deployer',
+      to: hook,
+      data: COMPLIANCE_HOOK_V3.encodeFunctionData('setAuthorizer', [authorizer, true]),
+      value: 0n,
+    });
+  }
+  if (!state.hook?.enforcer) {
+    deployerOwns(`the ComplianceHook ${hook}`, state.hook?.owner);
+    steps.push({
+      step: 'hookEnforcer',
+      description: `let the attester ${attester} flag wallets that need an authorization (setEnforcer)`,
+      from: 'deployer',
+      to: hook,
+      data: COMPLIANCE_HOOK_V3.encodeFunctionData('setEnforcer', [attester, true]),
       value: 0n,
     });
   }

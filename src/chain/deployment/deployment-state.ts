@@ -5,6 +5,7 @@
  */
 import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
 import { COMPLIANCE_HOOK } from '../abi/compliance-hook';
+import { COMPLIANCE_HOOK_V3 } from '../abi/compliance-hook-v3';
 import { Interface, Result } from 'ethers';
 import { ERC20 } from '../abi/erc20';
 import { PERMIT2 } from '../abi/permit2';
@@ -91,11 +92,21 @@ export async function readDeploymentState(
         read(provider, hook, COMPLIANCE_HOOK, 'isRouter', [target.infra.universalRouter]),
         read(provider, hook, COMPLIANCE_HOOK, 'isRouter', [target.infra.positionManager]),
         read(provider, hook, COMPLIANCE_HOOK, 'isQuoter', [target.infra.v4Quoter]),
-      ]).then(([[owner], [universalRouter], [positionManager], [quoter]]) => ({
+        read(provider, hook, COMPLIANCE_HOOK_V3, 'isEnforcer', [target.attester]),
+        Promise.all(
+          target.authorizers.map((a) =>
+            read(provider, hook, COMPLIANCE_HOOK_V3, 'isAuthorizer', [a]).then(
+              ([allowed]) => [a, allowed as boolean] as const,
+            ),
+          ),
+        ),
+      ]).then(([[owner], [universalRouter], [positionManager], [quoter], [enforcer], auth]) => ({
         owner: owner as string,
         universalRouter: universalRouter as boolean,
         positionManager: positionManager as boolean,
         quoter: quoter as boolean,
+        enforcer: enforcer as boolean,
+        authorizers: Object.fromEntries(auth),
       }))
     : null;
   const seed = target.seed;

@@ -30,6 +30,8 @@ export interface TargetRequest {
   deployer: string;
   attester: string;
   previousAttester: string | null;
+  /** Hook v3's authorizers; absent or empty: the attester. */
+  authorizers?: string[];
   /** The registry the file names, if any (kept when it is not where this pair would deploy one). */
   existingRegistry: string | null;
   /** The network file's sanctions oracle and exit policy, built into the hook. */
@@ -97,6 +99,13 @@ export function resolveDeploymentTarget(request: TargetRequest): DeploymentTarge
     deployer,
     attester: getAddress(request.attester),
     previousAttester: request.previousAttester ? getAddress(request.previousAttester) : null,
+    authorizers: [
+      ...new Set(
+        (request.authorizers?.length ? request.authorizers : [request.attester]).map((a) =>
+          getAddress(a),
+        ),
+      ),
+    ],
     contracts,
     token,
     poolKey: {

@@ -38,6 +38,11 @@ export interface DeploymentTarget {
   attester: string;
   /** The attester an earlier deployment recorded, revoked once `attester` replaces it. */
   previousAttester: string | null;
+  /**
+   * Hook v3 (issue 54): the keys whose trade authorizations the hook accepts (setAuthorizer);
+   * the attester is made the hook's enforcer (it sets the per-wallet flag).
+   */
+  authorizers: string[];
   contracts: OurContracts;
   token: TokenChoice;
   poolKey: PoolKey;
@@ -106,6 +111,10 @@ export interface DeploymentState {
     universalRouter: boolean;
     positionManager: boolean;
     quoter: boolean;
+    /** Hook v3: each target authorizer (checksummed) -> accepted by the hook. */
+    authorizers: Record<string, boolean>;
+    /** Hook v3: the attester is an enforcer. */
+    enforcer: boolean;
   } | null;
   pool: { sqrtPriceX96: bigint; liquidity: bigint };
   /** Only when seeding is requested. */
@@ -129,6 +138,8 @@ export type StepName =
   | 'hookRouterUniversalRouter'
   | 'hookRouterPositionManager'
   | 'hookQuoter'
+  | 'hookEnforcer'
+  | `hookAuthorizer:${string}`
   | 'poolInitialize'
   | 'seedAttesterGrant'
   | 'seedSession'

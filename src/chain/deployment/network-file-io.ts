@@ -12,6 +12,7 @@ import { DEFAULT_POSITION_LOGS, deprecatedSections } from '../network/network-de
 import { poolIdOf } from '../encoding/pool-key';
 import type { Infrastructure, TokenChoice } from './deployment-types';
 import type { MarketFilePool } from '../network/network.types';
+import { CURRENT_HOOK_VERSION } from './deployment-constants';
 
 export function readOperatorNetworkFile(path: string): NetworkFile {
   let text: string;
@@ -102,6 +103,8 @@ export interface DeploymentUpdate {
   token: TokenChoice | null;
   deployer: string;
   attester: string;
+  /** Hook v3's authorizers (recorded with the hook as `authorizers`, `hookVersion` 3). */
+  authorizers?: string[];
   /** First block of our deployment's transactions (this run's or an earlier one's). */
   block: number | null;
   sqrtPriceX96: string | null;
@@ -135,16 +138,39 @@ function withReplacedHook(file: NetworkFile, hook: string | null): NetworkFile['
           label: `ComplianceHook at ${old} (deprecated)`,
           address: old,
           replacedBy: 'complianceHook' as const,
-          reason:
-            'Replaced by a newer ComplianceHook version (sanctions screening); exits stay open.',
+          reason: 'Replaced by a newer ComplianceHook version; exits stay open.',
         },
       ];
-  const pool = previousPool(file, old);
-  const pools =
-    pool === null || sections.pools.some((p) => p.id.toLowerCase() === pool.id)
-      ? sections.pools
-      : [...sections.pools, pool];
+  const pools = [...sections.pools];
+  for (const pool of [previousPool(file, old), ...previousMarketPools(file, old)])
+    if (pool !== null && !pools.some((p) => p.id.toLowerCase() === pool.id)) pools.push(pool);
   return { tokens: sections.tokens, hooks, pools };
+}
+
+/**
+ * The market's other pools (design §9 `pools`) on the previous hook (hooks null or that hook),
+ * with tokens resolved: deprecated with it, as its WETH/tUSDC pool is (issue 54: v2 -> v3).
+ */
+function previousMarketPools(file: NetworkFile, hook: string): DeprecatedPoolEntry[] {
+  const addressOf = (c: string): string | null => {
+    const value = isAddress(c) ? c : file.tokens[c]?.address;
+    return value && isAddress(value) ? getAddress(value) : null;
+  };
+  return (file.pools ?? []).flatMap((p) => {
+    if (p.hooks && getAddress(p.hooks) !== hook) return [];
+    const a = addressOf(p.currency0);
+    const b = addressOf(p.currency1);
+    if (!a || !b) return [];
+    const [currency0, currency1] = BigInt(a) < BigInt(b) ? [a, b] : [b, a];
+    const key = { currency0, currency1, fee: p.fee, tickSpacing: p.tickSpacing, hooks: hook };
+    return [
+      {
+        id: poolIdOf(key),
+        ...key,
+        reason: `A pool of the ComplianceHook at ${hook} (deprecated): positions in it can be exited, not increased.`,
+      },
+    ];
+  });
 }
 
 /** The pool the file's tokens, fee and tick spacing form with the previous hook (null: no token yet). */
@@ -204,6 +230,9 @@ export function recordDeployment(file: NetworkFile, update: DeploymentUpdate): N
   };
   return Object.assign({}, file, {
     deprecated: withReplacedHook(file, update.complianceHook),
+    ...(update.complianceHook
+      ? { hookVersion: CURRENT_HOOK_VERSION, authorizers: update.authorizers ?? [update.attester] }
+      : {}),
     contracts: Object.assign({}, file.contracts, {
       create2Deployer: update.create2Deployer,
       complianceRegistry: update.complianceRegistry ?? file.contracts.complianceRegistry,

@@ -8,34 +8,14 @@ import {
   findRepoRoot,
   LoadedArtifact,
   loadOwnArtifact,
+  modulePath,
   OwnContractName,
-  readJson,
+  packageArtifact,
 } from '../deployment/contract-artifacts';
 
 // Our own artifacts belong to the deployment (src/chain/deployment), which a real network runs too.
 export { findRepoRoot, loadOwnArtifact };
 export type { LoadedArtifact, OwnContractName };
-
-function modulePath(relative: string): string {
-  return require.resolve(relative, { paths: [findRepoRoot()] });
-}
-
-/** Foundry layout (`bytecode.object`) and Hardhat layout (`bytecode` string) both appear. */
-function packageArtifact(relative: string): LoadedArtifact {
-  const json = readJson(modulePath(relative));
-  const bytecode = json.bytecode as string | { object: string };
-  const deployed = json.deployedBytecode as string | { object: string } | undefined;
-  return {
-    abi: json.abi as unknown[],
-    bytecode: typeof bytecode === 'string' ? bytecode : bytecode.object,
-    deployedBytecode:
-      deployed === undefined
-        ? undefined
-        : typeof deployed === 'string'
-          ? deployed
-          : deployed.object,
-  };
-}
 
 export const UNISWAP_ARTIFACTS = {
   PoolManager: '@uniswap/v4-core/out/PoolManager.sol/PoolManager.json',

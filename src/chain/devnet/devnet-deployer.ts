@@ -3,8 +3,8 @@
  *
  *  (a) deployInfrastructure: what a real network already has: Permit2, Multicall3, the canonical
  *      CREATE2 deployer (installed by its presigned keyless transaction, as on any chain), WETH,
- *      PoolManager, PositionManager + descriptor, UniversalRouter, StateView, V4Quoter. This is
- *      all `npm run devnet -- --bare` runs.
+ *      PoolManager, PositionManager + descriptor, UniversalRouter, StateView, V4Quoter, Safe
+ *      v1.4.1 (devnet-safe.ts). This is all `npm run devnet -- --bare` runs.
  *  (b) deployCompliance (src/chain/deployment): OUR deployment, the very code `npm run cli --
  *      deploy` runs against Base Sepolia, signed with the deployer's key.
  *
@@ -13,7 +13,7 @@
  */
 import { encodeBytes32String, getAddress, Interface, InterfaceAbi, Wallet } from 'ethers';
 import { mineSalt } from '../deployment/create2-addresses';
-import { CREATE2_DEPLOYER_ADDRESS } from '../deployment/deployment-constants';
+import { CREATE2_DEPLOYER_ADDRESS, CURRENT_HOOK_VERSION } from '../deployment/deployment-constants';
 import { deployCompliance } from '../deployment/deployment-executor';
 import { Eip1193 } from '../deployment/deployment-rpc';
 import {
@@ -31,6 +31,8 @@ import {
 } from './artifacts';
 import * as C from './constants';
 import { DevnetEas, deployEas, devnetComplianceSection } from './devnet-eas';
+import { deploySafe } from './devnet-safe';
+import type { SafeContracts } from '../safe/safe-contracts';
 
 export type { Eip1193 };
 
@@ -54,6 +56,8 @@ export interface DevnetInfrastructure {
   accounts: { deployer: string; seeder: string; funded: string[] };
   /** EAS predeploys, the indexer, the test attester and its two schemas. */
   attestations: DevnetEas;
+  /** Safe v1.4.1 at its canonical addresses (devnet-safe.ts). */
+  safe: SafeContracts;
 }
 
 export class Deployer {
@@ -163,6 +167,8 @@ export async function deployInfrastructure(
   const v4Quoter = await d.deploy(deployer, loadUniswapArtifact('V4Quoter'), [poolManager]);
   // Nonce 8: Chainalysis' oracle stands in as a contract whose owner lists addresses.
   const sanctionsOracle = await d.deploy(deployer, loadOwnArtifact('SanctionsOracle'), [deployer]);
+  // Safe through its singleton factory, sent by the factory's signer: no nonce above moves.
+  const safe = await deploySafe(rpc, d, C.DEVNET_CHAIN_ID);
 
   const funded = accounts.slice(0, C.FUNDED_ACCOUNT_COUNT).map((a) => getAddress(a));
   for (const account of funded)
@@ -190,6 +196,7 @@ export async function deployInfrastructure(
       funded,
     },
     attestations,
+    safe,
   };
 }
 
@@ -305,6 +312,9 @@ export async function deployDevnet(
       liquidity: result.pool!.liquidity.toString(),
     },
     accounts: { deployer, attester: deployer, seeder, funded },
+    // Hook v3 (issue 54); the attester's key (devnet account 0) is its authorizer on a devnet.
+    hookVersion: CURRENT_HOOK_VERSION,
+    authorizers: target.authorizers,
     compliance: {
       sanctionsOracle: infra.sanctionsOracle,
       exitPolicy: DEFAULT_EXIT_POLICY,

@@ -1,24 +1,32 @@
 /**
  * The devnet's Ethereum Attestation Service, as Base has it: EAS and its SchemaRegistry at the
- * OP-Stack predeploy addresses, an attestation indexer with Coinbase's interface, and a test
- * attester that registered Verified-Account- and Verified-Country-shaped schemas.
+ * OP-Stack predeploy addresses, an attestation indexer with Coinbase's interface that only an
+ * INDEXER_ROLE may write, and Verified-Account- and Verified-Country-shaped schemas guarded by a
+ * resolver that accepts only the test attester's attestations and indexes them (issue 52: as
+ * coinbase/verifications' resolver and indexer do on Base, nobody else can attest the schemas or
+ * move the index's pointer).
  *
  * A predeploy cannot be created at its address, so each contract is deployed normally (its
  * constructor fills immutables, embedded in the runtime code, and a few storage slots), then its
  * runtime code and low storage slots are copied to the predeploy address (hardhat_setCode /
  * hardhat_setStorageAt). EAS takes the registry's predeploy address as its constructor argument.
  */
-import { getAddress, InterfaceAbi, ZeroAddress, zeroPadValue, toBeHex } from 'ethers';
-import { SCHEMA_REGISTRY } from '../abi/eas';
+import { getAddress, id, InterfaceAbi, zeroPadValue, toBeHex } from 'ethers';
+import { ATTESTATION_INDEXER, SCHEMA_REGISTRY } from '../abi/eas';
 import { schemaUid } from '../encoding/attestations';
 import { loadEasArtifact, loadOwnArtifact } from './artifacts';
 import * as C from './constants';
 import type { NetworkCompliance } from '../network/network.types';
 import type { Deployer, Eip1193 } from './devnet-deployer';
 
+/** AttestationIndexer.INDEXER_ROLE: Coinbase's role id (keccak256 of its name). */
+export const INDEXER_ROLE = id('cbattestations.attestationindexer.indexer');
+
 export interface DevnetEas {
   eas: { eas: string; schemaRegistry: string; indexer: string };
   attester: string;
+  /** The resolver guarding both schemas (allowlist: the test attester). */
+  resolver: string;
   schemas: { account: string; country: string };
 }
 
@@ -47,14 +55,19 @@ export async function deployEas(rpc: Eip1193, d: Deployer, accounts: string[]): 
   await copyToPredeploy(rpc, eas, C.EAS_PREDEPLOY);
   const indexer = await d.deploy(attester, loadOwnArtifact('AttestationIndexer'), [
     C.EAS_PREDEPLOY,
+    attester,
   ]);
+  const resolver = await d.deploy(attester, loadOwnArtifact('AttesterResolver'), [
+    C.EAS_PREDEPLOY,
+    indexer,
+    attester,
+    [attester],
+  ]);
+  const indexerAbi = ATTESTATION_INDEXER.fragments as unknown as InterfaceAbi;
+  await d.call(attester, indexer, indexerAbi, 'grantRole', [INDEXER_ROLE, resolver]);
   const abi = SCHEMA_REGISTRY.fragments as unknown as InterfaceAbi;
   for (const schema of [C.VERIFIED_ACCOUNT_SCHEMA, C.VERIFIED_COUNTRY_SCHEMA])
-    await d.call(attester, C.SCHEMA_REGISTRY_PREDEPLOY, abi, 'register', [
-      schema,
-      ZeroAddress,
-      true,
-    ]);
+    await d.call(attester, C.SCHEMA_REGISTRY_PREDEPLOY, abi, 'register', [schema, resolver, true]);
   return {
     eas: {
       eas: getAddress(C.EAS_PREDEPLOY),
@@ -62,9 +75,10 @@ export async function deployEas(rpc: Eip1193, d: Deployer, accounts: string[]): 
       indexer,
     },
     attester,
+    resolver,
     schemas: {
-      account: schemaUid(C.VERIFIED_ACCOUNT_SCHEMA, ZeroAddress, true),
-      country: schemaUid(C.VERIFIED_COUNTRY_SCHEMA, ZeroAddress, true),
+      account: schemaUid(C.VERIFIED_ACCOUNT_SCHEMA, resolver, true),
+      country: schemaUid(C.VERIFIED_COUNTRY_SCHEMA, resolver, true),
     },
   };
 }

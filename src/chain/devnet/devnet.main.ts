@@ -19,6 +19,20 @@ import {
 } from '../network/network-definition';
 import { easBannerLines } from './devnet-eas';
 import type { DevnetReadyMessage } from './devnet-process';
+import { safeContractsFor } from '../safe/safe-contracts';
+
+/** Safe's canonical contracts, which both devnets place (`npm run cli -- safe create`). */
+function safeBannerLines(chainId: number): string[] {
+  const safe = safeContractsFor(chainId);
+  if (!safe) return [];
+  return [
+    `Safe ${safe.version} (canonical addresses; npm run cli -- safe create --owners A,B,C --threshold 2):`,
+    `  ${'SafeL2 singleton'.padEnd(20)} ${safe.safeL2Singleton}`,
+    `  ${'SafeProxyFactory'.padEnd(20)} ${safe.proxyFactory}`,
+    `  ${'MultiSendCallOnly'.padEnd(20)} ${safe.multiSendCallOnly}`,
+    `  ${'fallback handler'.padEnd(20)} ${safe.fallbackHandler}`,
+  ];
+}
 
 function portFromArgs(): number {
   const flag = process.argv.indexOf('--port');
@@ -61,6 +75,7 @@ async function bare(): Promise<void> {
     ),
     `  ${'WETH'.padEnd(20)} ${tokens.WETH.address}`,
     `  ${'tUSDC'.padEnd(20)} (not deployed)`,
+    ...safeBannerLines(devnet.networkFile.chainId),
     ...easBannerLines(resolveCompliance(devnet.networkFile)),
     `funded accounts (ETH, WETH), mnemonic "test test ... junk":`,
     ...devnet.infrastructure.accounts.funded.map((a, i) => `  #${i} ${a}`),
@@ -109,6 +124,7 @@ async function main(): Promise<void> {
       return `  pool ${pair.padEnd(15)} fee ${p.fee}, tickSpacing ${p.tickSpacing}, id ${p.id}`;
     }),
     `  hooks (every pool)   ${network.pool.hooks}`,
+    ...safeBannerLines(network.chainId),
     ...easBannerLines(network.compliance),
     `funded accounts (ETH, WETH, tUSDC, tWBTC, tEURC; no compliance session), mnemonic "test test ... junk":`,
     ...devnet.deployment.accounts.funded.map(

@@ -1,7 +1,9 @@
+import { getSingletonFactoryInfo } from '@safe-global/safe-singleton-factory';
 import {
   Contract,
   getCreateAddress,
   Interface,
+  keccak256,
   JsonRpcProvider,
   Transaction,
   Wallet,
@@ -10,6 +12,7 @@ import devnetFile from '../../config/networks/devnet.json';
 import { CREATE2_DEPLOYER_ADDRESS } from '../deployment/deployment-constants';
 import { deployCompliance } from '../deployment/deployment-executor';
 import { devnetNetworkFile, NetworkFile } from '../network/network-definition';
+import { canonicalSafeDeployment, DEVNET_SAFE_DEPLOYMENTS } from '../safe/safe-contracts';
 import * as C from './constants';
 import { devnetPrivateKeys, RunningDevnet, startDevnet } from './devnet';
 
@@ -111,6 +114,22 @@ describe('devnet', () => {
     expect(result.executed).toEqual([]);
     expect(result.pool!.liquidity.toString()).toBe(devnet.deployment.pool.liquidity);
     expect(await provider.getTransactionCount(deployer.address)).toBe(nonce);
+  });
+
+  it("places Safe v1.4.1 at its canonical addresses through Safe's singleton factory, and no development account paid", async () => {
+    const factory = getSingletonFactoryInfo(C.DEVNET_CHAIN_ID)!;
+    // Its presigned installation, then the deployments it sent, impersonated.
+    expect(await provider.getTransactionCount(factory.signerAddress)).toBe(
+      1 + DEVNET_SAFE_DEPLOYMENTS.length,
+    );
+    expect(await provider.getCode(factory.address)).not.toBe('0x');
+    for (const [name] of DEVNET_SAFE_DEPLOYMENTS) {
+      const { address, codeHash } = canonicalSafeDeployment(name);
+      expect({ name, codeHash: keccak256(await provider.getCode(address)) }).toEqual({
+        name,
+        codeHash,
+      });
+    }
   });
 
   it('snapshots and reverts in milliseconds', async () => {

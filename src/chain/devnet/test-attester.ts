@@ -1,10 +1,11 @@
 /**
  * The devnet's test attester at work: issues and revokes EAS attestations shaped like Coinbase
- * Verifications (`npm run cli -- attest`), and indexes them so the service finds them as it finds
- * Coinbase's on Base. Any signer may be passed (the e2e suites attest as another account too).
+ * Verifications (`npm run cli -- attest`). The schemas' resolver indexes each one as EAS records
+ * it, as Coinbase's does on Base. Any signer may be passed: the resolver refuses anyone but the
+ * allowed attester (EAS reverts), which the e2e suites check.
  */
 import { Contract, Signer, ZeroHash } from 'ethers';
-import { ATTESTATION_INDEXER, EAS } from '../abi/eas';
+import { EAS } from '../abi/eas';
 import { encodeVerifiedAccount, encodeVerifiedCountry } from '../encoding/attestations';
 import type { NetworkCompliance } from '../network/network.types';
 import { devnetPrivateKeys } from './devnet';
@@ -32,21 +33,17 @@ function sourceSchema(compliance: NetworkCompliance, kind: 'account' | 'country'
 }
 
 function contracts(compliance: NetworkCompliance, signer: Signer) {
-  if (!compliance.eas?.indexer)
-    throw new Error('the network file names no EAS contracts and indexer (compliance.eas)');
-  return {
-    eas: new Contract(compliance.eas.eas, EAS, signer),
-    indexer: new Contract(compliance.eas.indexer, ATTESTATION_INDEXER, signer),
-  };
+  if (!compliance.eas) throw new Error('the network file names no EAS contracts (compliance.eas)');
+  return { eas: new Contract(compliance.eas.eas, EAS, signer) };
 }
 
-/** Attests, indexes, and returns the attestation uid. */
+/** Attests (the schema's resolver indexes it) and returns the attestation uid. */
 export async function issueTestAttestation(
   signer: Signer,
   compliance: NetworkCompliance,
   a: TestAttestation,
 ): Promise<string> {
-  const { eas, indexer } = contracts(compliance, signer);
+  const { eas } = contracts(compliance, signer);
   const block = await signer.provider!.getBlock('latest');
   const expirationTime = a.expiresIn === undefined ? 0 : block!.timestamp + a.expiresIn;
   const data =
@@ -66,9 +63,7 @@ export async function issueTestAttestation(
   const attested = receipt!.logs
     .map((log: { topics: string[]; data: string }) => EAS.parseLog(log))
     .find((parsed: { name: string } | null) => parsed?.name === 'Attested');
-  const uid = attested!.args.uid as string;
-  await (await indexer.index(uid)).wait();
-  return uid;
+  return attested!.args.uid as string;
 }
 
 export async function revokeTestAttestation(

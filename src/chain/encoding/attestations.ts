@@ -11,6 +11,8 @@ export const ZERO_UID = `0x${'00'.repeat(32)}`;
 export interface AttestationRecord {
   uid: string;
   schema: string;
+  /** unix s the attestation was made. */
+  time: number;
   /** unix s; 0 = never */
   expirationTime: number;
   /** unix s; 0 = not revoked */
@@ -30,6 +32,7 @@ export function decodeAttestation(returnData: string): AttestationRecord {
     {
       uid: string;
       schema: string;
+      time: bigint;
       expirationTime: bigint;
       revocationTime: bigint;
       recipient: string;
@@ -40,6 +43,7 @@ export function decodeAttestation(returnData: string): AttestationRecord {
   return {
     uid: a.uid,
     schema: a.schema,
+    time: Number(a.time),
     expirationTime: Number(a.expirationTime),
     revocationTime: Number(a.revocationTime),
     recipient: getAddress(a.recipient),

@@ -19,6 +19,7 @@ export const KNOWN_ERRORS = withCachedSelectors(
     unique([
       // Read from the committed artifacts (not a JSON import: contracts/ sits outside the build's rootDir).
       ...errorsOf(loadOwnArtifact('ComplianceHook').abi as unknown[]),
+      ...errorsOf(loadOwnArtifact('ComplianceHookV3').abi as unknown[]),
       ...errorsOf(loadOwnArtifact('ComplianceRegistry').abi as unknown[]),
       'error WrappedError(address target, bytes4 selector, bytes reason, bytes details)',
       'error HookCallFailed()',
@@ -73,6 +74,22 @@ export const REVERT_CODES: Record<string, string> = {
   InvalidSignatureLength: 'PERMIT_SIGNATURE_INVALID',
 };
 
+/**
+ * A Safe reverts with Error("GSxxx") (safe-smart-account docs/error_codes.md): the ones a Safe
+ * transaction's sender can act on.
+ */
+export const SAFE_REVERT_CODES: Record<string, string> = {
+  GS010: 'OUT_OF_GAS',
+  GS013: 'SAFE_EXECUTION_FAILED',
+  GS020: 'SAFE_SIGNATURES_INVALID',
+  GS021: 'SAFE_SIGNATURES_INVALID',
+  GS022: 'SAFE_SIGNATURES_INVALID',
+  GS023: 'SAFE_SIGNATURES_INVALID',
+  GS024: 'SAFE_SIGNATURES_INVALID',
+  GS025: 'SAFE_SIGNATURES_INVALID',
+  GS026: 'SAFE_SIGNATURES_INVALID',
+};
+
 export interface DecodedRevert {
   /** Innermost error name, e.g. SessionNotActive; 'Unknown' when undecodable. */
   name: string;
@@ -104,6 +121,8 @@ export function decodeRevert(data: string | null | undefined, depth = 0): Decode
   if (!parsed) return unknown;
   const args: Record<string, unknown> = {};
   parsed.fragment.inputs.forEach((input, i) => (args[input.name || String(i)] = parsed.args[i]));
+  // ethers' built-in Error(string) has an unnamed input: name it as the ABI does.
+  if (parsed.name === 'Error') args.message = parsed.args[0];
 
   // Unwrap hook failures (and router command failures) to the innermost reason.
   if (depth < MAX_DEPTH && parsed.name === 'WrappedError') {
@@ -121,7 +140,11 @@ export function decodeRevert(data: string | null | undefined, depth = 0): Decode
     if (inner.name !== 'Unknown') return inner;
   }
   const summary = `${parsed.name}(${parsed.args.map((a: unknown) => (typeof a === 'string' ? a : String(a))).join(', ')})`;
-  return { name: parsed.name, args, code: REVERT_CODES[parsed.name] ?? 'REVERTED', summary };
+  const code =
+    REVERT_CODES[parsed.name] ??
+    (parsed.name === 'Error' ? SAFE_REVERT_CODES[String(parsed.args[0])] : undefined) ??
+    'REVERTED';
+  return { name: parsed.name, args, code, summary };
 }
 
 /**

@@ -61,6 +61,13 @@ export interface NetworkFile {
   >;
   /** What `npm run cli -- deploy` did on this network; absent or null before it ran. */
   deployment?: NetworkDeploymentRecord | null;
+  /**
+   * The version of `contracts.complianceHook` (issue 54): 3 verifies per-trade authorizations.
+   * Absent: 2 (the files written before hook v3). `deploy` writes it with the hook.
+   */
+  hookVersion?: number;
+  /** Hook v3: the authorizer addresses the hook accepts (`deploy` sets and records them). */
+  authorizers?: string[];
 }
 
 /** Written by `deploy`: who deployed, the first block of our deployment, every transaction it sent. */
@@ -302,7 +309,27 @@ export function resolveNetworkFile(
     ),
     deprecatedPools: resolveDeprecatedPools(file),
     compliance: Object.assign(resolveComplianceSettings(file.compliance), resolveCompliance(file)),
+    ...resolveHookVersion(file),
   };
+}
+
+/** `hookVersion` (2 or 3; absent: 2) and, for v3, its `authorizers` (at least one address). */
+export function resolveHookVersion(
+  file: Pick<NetworkFile, 'name' | 'hookVersion' | 'authorizers'>,
+): { hookVersion: number; authorizers: string[] } {
+  const hookVersion = file.hookVersion ?? 2;
+  if (hookVersion !== 2 && hookVersion !== 3)
+    throw new Error(
+      `Network configuration: ${file.name}.hookVersion must be 2 or 3 (got ${JSON.stringify(hookVersion)})`,
+    );
+  const authorizers = (file.authorizers ?? []).map((a, i) =>
+    required(a, `${file.name}.authorizers[${i}]`),
+  );
+  if (hookVersion === 3 && authorizers.length === 0)
+    throw new Error(
+      `Network configuration: ${file.name}.authorizers must name at least one address with hookVersion 3`,
+    );
+  return { hookVersion, authorizers };
 }
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
@@ -313,11 +340,17 @@ export function resolveCompliance(
 ): NetworkCompliance {
   const section = file.compliance ?? {};
   const where = `${file.name}.compliance`;
+  const fromBlock = section.eas?.fromBlock;
+  if (fromBlock !== undefined && (!Number.isSafeInteger(fromBlock) || fromBlock < 0))
+    throw new Error(
+      `Network configuration: ${where}.eas.fromBlock must be a block number (got ${JSON.stringify(fromBlock)})`,
+    );
   const eas = section.eas
     ? {
         eas: required(section.eas.eas, `${where}.eas.eas`),
         schemaRegistry: required(section.eas.schemaRegistry, `${where}.eas.schemaRegistry`),
         indexer: section.eas.indexer ? required(section.eas.indexer, `${where}.eas.indexer`) : null,
+        ...(fromBlock !== undefined ? { fromBlock } : {}),
       }
     : null;
   const sources = (section.attestationSources ?? []).map((s, i): AttestationSource => {
@@ -337,12 +370,9 @@ export function resolveCompliance(
       kind: s.kind,
     };
   });
+  // The indexer is optional: the service keeps its own index of the sources' attestations.
   if (sources.length > 0 && !eas)
     throw new Error(`Network configuration: ${where}.attestationSources need ${where}.eas`);
-  if (sources.length > 0 && !eas?.indexer)
-    throw new Error(
-      `Network configuration: ${where}.attestationSources need ${where}.eas.indexer (latest attestation uid by recipient and schema)`,
-    );
   const names = sources.map((s) => s.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup)
@@ -395,6 +425,8 @@ export function devnetNetworkFile(deployment: DevnetDeployment): NetworkFile {
     positionLogs: DEFAULT_POSITION_LOGS,
     deprecated: DEPRECATED_ITEMS,
     compliance: deployment.compliance,
+    hookVersion: deployment.hookVersion,
+    authorizers: deployment.authorizers,
   };
 }
 

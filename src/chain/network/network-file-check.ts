@@ -13,14 +13,15 @@
  * An RPC that does not answer leaves the file unverified in both modes: the start goes on and
  * /health/ready reports the chain degraded, as for an outage after the start.
  */
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Wallet } from 'ethers';
+import { Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { AppConfig } from '../../config/app.config';
 import { ChainConfig } from '../../config/chain.config';
 import { ComplianceConfig } from '../../config/compliance.config';
+import { TradingConfig } from '../../config/trading.config';
 import { ChainConnection, redactUrl } from '../chain-connection';
 import { isTransportFailure } from '../chain-errors';
-import { mismatchLines, verifyNetwork } from './verify-network';
+import { addressOf } from '../signers/open-signer';
+import { mismatchLines, verifyNetwork, warningLines } from './verify-network';
 
 @Injectable()
 export class NetworkFileCheck implements OnModuleInit {
@@ -31,20 +32,23 @@ export class NetworkFileCheck implements OnModuleInit {
     private readonly app: AppConfig,
     private readonly compliance: ComplianceConfig,
     private readonly chain: ChainConfig,
+    @Optional() private readonly trading?: TradingConfig,
   ) {}
 
   async onModuleInit(): Promise<void> {
     const networkFile = this.connection.networkFile;
     const production = this.app.mode === 'production';
     if (!networkFile || (!production && !this.chain.networkFile)) return;
-    const key = this.compliance.attesterPrivateKey;
     const where = `the network file ${networkFile.source}`;
     const chain = `the chain at ${redactUrl(this.connection.rpcUrl)}`;
     let lines: string[];
     try {
-      const result = await verifyNetwork(this.connection.reads, networkFile.file, {
-        attester: key ? new Wallet(key).address : undefined,
-      });
+      const result = await verifyNetwork(
+        this.connection.reads,
+        networkFile.file,
+        this.configuredAttesters(),
+      );
+      for (const line of warningLines(result)) this.logger.warn(`${where}: ${line}`);
       if (result.ok) {
         this.logger.log(`${where} matches ${chain} (${result.checks.length} checks)`);
         return;
@@ -65,5 +69,37 @@ export class NetworkFileCheck implements OnModuleInit {
     this.logger.warn(
       `${message} Demo mode: starting anyway; reads of a missing contract answer 503.`,
     );
+  }
+
+  /** The attesters the service will sign with (a key, or a PKCS#11 token's), by their setting. */
+  private configuredAttesters() {
+    const c = this.compliance;
+    const pkcs11 = c.attesterSigner === 'pkcs11';
+    const standby = c.attesterStandby;
+    return {
+      attester: c.attesterPkcs11
+        ? addressOf({ pkcs11: c.attesterPkcs11 }, 'PKCS11_KEY_LABEL')
+        : c.attesterPrivateKey && addressOf({ privateKey: c.attesterPrivateKey }),
+      attesterField: pkcs11 ? 'PKCS11_KEY_LABEL' : 'ATTESTER_PRIVATE_KEY',
+      standbyAttester: standby && addressOf(standby, 'PKCS11_STANDBY_KEY_LABEL'),
+      standbyAttesterField: pkcs11 ? 'PKCS11_STANDBY_KEY_LABEL' : 'ATTESTER_STANDBY_PRIVATE_KEY',
+      // Hook v3: the key trade authorizations are signed with, when it is its own.
+      ...this.configuredAuthorizer(),
+    };
+  }
+
+  private configuredAuthorizer(): { authorizer?: string; authorizerField?: string } {
+    const t = this.trading;
+    if (t?.authorizerPkcs11)
+      return {
+        authorizer: addressOf({ pkcs11: t.authorizerPkcs11 }, 'AUTHORIZER_PKCS11_KEY_LABEL'),
+        authorizerField: 'AUTHORIZER_PKCS11_KEY_LABEL',
+      };
+    if (t?.authorizerPrivateKey)
+      return {
+        authorizer: addressOf({ privateKey: t.authorizerPrivateKey }),
+        authorizerField: 'AUTHORIZER_PRIVATE_KEY',
+      };
+    return {};
   }
 }

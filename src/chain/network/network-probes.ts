@@ -6,6 +6,7 @@
 import { selectorOf, selectorsOf } from '../abi/selectors';
 import { AbiCoder, getAddress, isAddress, keccak256 } from 'ethers';
 import { COMPLIANCE_HOOK } from '../abi/compliance-hook';
+import { COMPLIANCE_HOOK_V3 } from '../abi/compliance-hook-v3';
 import { COMPLIANCE_REGISTRY } from '../abi/compliance-registry';
 import { ERC20 } from '../abi/erc20';
 import { POOL_KEY_TUPLE, STATE_VIEW } from '../abi/uniswap-v4';
@@ -17,6 +18,8 @@ export interface NetworkCheck {
   field: string;
   ok: boolean;
   message: string;
+  /** Set on a check that passes with a warning: the file is right, the chain is weaker than it should be. */
+  warning?: true;
 }
 
 export interface NetworkVerification {
@@ -27,6 +30,15 @@ export interface NetworkVerification {
 export interface VerifyNetworkOptions {
   /** Address of the key the service attests with (ATTESTER_PRIVATE_KEY): must be a registry attester. */
   attester?: string;
+  /** The field the attester's address came from (default ATTESTER_PRIVATE_KEY; PKCS11_KEY_LABEL). */
+  attesterField?: string;
+  /** The standby attester's address (ATTESTER_STANDBY_PRIVATE_KEY or PKCS11_STANDBY_KEY_LABEL). */
+  standbyAttester?: string;
+  standbyAttesterField?: string;
+  /** Hook v3: the address the service signs trade authorizations with (AUTHORIZER_PRIVATE_KEY). */
+  authorizer?: string;
+  /** The field the authorizer's address came from (default AUTHORIZER_PRIVATE_KEY). */
+  authorizerField?: string;
 }
 
 export const OURS_TOKEN = 'tokens.tUSDC.address';
@@ -46,6 +58,13 @@ export const pass = (field: string, message: string): NetworkCheck => ({
   ok: true,
   message,
 });
+/** Not a mismatch: the operator should know (e.g. an attestation schema nobody guards). */
+export const warn = (field: string, message: string): NetworkCheck => ({
+  field,
+  ok: true,
+  message,
+  warning: true,
+});
 export const fail = (field: string, message: string): NetworkCheck => ({
   field,
   ok: false,
@@ -56,6 +75,7 @@ const SELECTOR = {
   decimals: selectorOf(ERC20, 'decimals'),
   isAttester: selectorOf(COMPLIANCE_REGISTRY, 'isAttester'),
   ...selectorsOf(COMPLIANCE_HOOK, ['poolManager', 'registry', 'isRouter', 'isQuoter']),
+  ...selectorsOf(COMPLIANCE_HOOK_V3, ['VERSION', 'isAuthorizer', 'isEnforcer']),
   ...selectorsOf(STATE_VIEW, ['getSlot0', 'getLiquidity']),
 };
 
@@ -113,7 +133,8 @@ export function contractProbes(
   }
 
   const attesters: Array<[string, string | undefined]> = [
-    ['ATTESTER_PRIVATE_KEY', options.attester],
+    [options.attesterField ?? 'ATTESTER_PRIVATE_KEY', options.attester],
+    [options.standbyAttesterField ?? 'ATTESTER_STANDBY_PRIVATE_KEY', options.standbyAttester],
     ['deployment.attester', file.deployment?.attester],
   ];
   for (const [field, attester] of attesters) {
@@ -134,6 +155,8 @@ export function contractProbes(
       },
     });
   }
+
+  if (file.hookVersion === 3) probes.push(...authorizerProbes(file, options, a(HOOK)));
 
   for (const symbol of Object.keys(file.tokens)) {
     const field = `tokens.${symbol}.address`;
@@ -179,6 +202,65 @@ export function contractProbes(
     });
   }
   probes.push(...marketPoolProbes(file, at));
+  return probes;
+}
+
+/**
+ * Hook v3 (issue 54): the hook says VERSION 3, accepts every authorizer the file lists and the
+ * one the service signs with (AUTHORIZER_PRIVATE_KEY), and the file's attester is its enforcer.
+ */
+function authorizerProbes(file: NetworkFile, options: VerifyNetworkOptions, hook: string): Probe[] {
+  const HOOK = 'contracts.complianceHook';
+  const probes: Probe[] = [
+    {
+      needs: [HOOK],
+      target: hook,
+      callData: encodeStaticCall(SELECTOR.VERSION, []),
+      judge: (answer) =>
+        answer && readWord(answer, 0) === 3n
+          ? pass('hookVersion', `the hook at ${hook} is version 3`)
+          : fail(
+              'hookVersion',
+              `the file says 3, the hook at ${hook} answers ${answer ? readWord(answer, 0) : 'no VERSION()'}`,
+            ),
+    },
+  ];
+  const authorizers: Array<[string, string]> = (file.authorizers ?? []).map((address, i) => [
+    `authorizers[${i}]`,
+    address,
+  ]);
+  if (options.authorizer)
+    authorizers.push([options.authorizerField ?? 'AUTHORIZER_PRIVATE_KEY', options.authorizer]);
+  for (const [field, address] of authorizers) {
+    // A file's malformed authorizer is refused when it is loaded (resolveHookVersion).
+    if (!isAddress(address)) continue;
+    probes.push({
+      needs: [HOOK],
+      target: hook,
+      callData: encodeStaticCall(SELECTOR.isAuthorizer, [getAddress(address)]),
+      judge: (answer) =>
+        answer && readWord(answer, 0) === 1n
+          ? pass(field, `the hook accepts authorizations signed by ${getAddress(address)}`)
+          : fail(
+              field,
+              `the hook ${hook} does not accept authorizations signed by ${getAddress(address)} (isAuthorizer is false): ${DEPLOY_HINT} --authorizer ${getAddress(address)}`,
+            ),
+    });
+  }
+  const attester = file.deployment?.attester;
+  if (attester && isAddress(attester))
+    probes.push({
+      needs: [HOOK],
+      target: hook,
+      callData: encodeStaticCall(SELECTOR.isEnforcer, [getAddress(attester)]),
+      judge: (answer) =>
+        answer && readWord(answer, 0) === 1n
+          ? pass('deployment.attester', `${getAddress(attester)} is the hook's enforcer`)
+          : fail(
+              'deployment.attester',
+              `${getAddress(attester)} is not an enforcer of the hook ${hook}: it cannot flag wallets; ${DEPLOY_HINT}`,
+            ),
+    });
   return probes;
 }
 

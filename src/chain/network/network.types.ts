@@ -88,6 +88,12 @@ export interface EasContracts {
   schemaRegistry: string;
   /** Coinbase's attestation-indexer interface: latest uid by (recipient, schema); null = none. */
   indexer: string | null;
+  /**
+   * The first block the service's own index of the accepted attesters' attestations reads EAS
+   * `Attested` events from (issue 52): at or before the first attestation that matters (the
+   * block the sources' schemas were registered). Absent: 0.
+   */
+  fromBlock?: number;
 }
 
 /** An accepted attestation source: attestations of `schema` made by `attester`. */
@@ -120,6 +126,13 @@ export interface NetworkDefinition {
   /** Pools of deprecated hook versions (their positions stay exitable). */
   deprecatedPools: DeprecatedPool[];
   compliance: ComplianceNetworkSettings & NetworkCompliance;
+  /**
+   * The version of the current ComplianceHook (`contracts.complianceHook`): 3 verifies per-trade
+   * authorizations (issue 54). Absent: 2.
+   */
+  hookVersion?: number;
+  /** Hook v3: the authorizer addresses the hook accepts (the network file's `authorizers`). */
+  authorizers?: string[];
 }
 
 /** What a devnet deployment reports (before it is turned into a NetworkDefinition). */
@@ -134,6 +147,9 @@ export interface DevnetDeployment {
   markets: MarketFilePool[];
   accounts: { deployer: string; attester: string; seeder: string; funded: string[] };
   compliance: ComplianceNetworkSettings & NetworkCompliance;
+  /** The hook's version (3: per-trade authorizations) and the authorizers it accepts. */
+  hookVersion: number;
+  authorizers: string[];
 }
 
 /** Whole-token amounts by symbol, as decimal strings ({ "WETH": "1", "tUSDC": "3000" }). */

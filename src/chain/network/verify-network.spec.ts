@@ -1,9 +1,11 @@
-import { getAddress, Wallet } from 'ethers';
+import { Contract, getAddress, Wallet, ZeroAddress } from 'ethers';
+import { SCHEMA_REGISTRY } from '../abi/eas';
+import { schemaUid } from '../encoding/attestations';
 import { acquireDevnet, DevnetHandle } from '../../../test/helpers/devnet';
 import { DEVNET_MNEMONIC } from '../devnet/constants';
 import { createJsonRpcTransport, JsonRpcError, JsonRpcTransport } from '../json-rpc-http';
 import { devnetNetworkFile, NetworkFile } from './network-definition';
-import { mismatchLines, NetworkVerification, verifyNetwork } from './verify-network';
+import { mismatchLines, NetworkVerification, verifyNetwork, warningLines } from './verify-network';
 
 const failedFields = (result: NetworkVerification) =>
   result.checks.filter((c) => !c.ok).map((c) => c.field);
@@ -24,13 +26,36 @@ describe('verifyNetwork (devnet)', () => {
     await chain?.release();
   });
 
-  it('passes the network file of the devnet, with the deployer as attester, in three requests', async () => {
+  it('passes the network file of the devnet, with the deployer as attester, in three requests (five with its attestation sources)', async () => {
     const attester = Wallet.fromPhrase(DEVNET_MNEMONIC).address;
+    const bare = copy();
+    bare.compliance = { ...bare.compliance, attestationSources: [] };
+    await chain.resetRpcCount();
+    expect((await verifyNetwork(rpc, bare, { attester })).ok).toBe(true);
+    expect(await chain.rpcStats()).toEqual({ eth_chainId: 1, eth_call: 2 });
     await chain.resetRpcCount();
     const result = await verifyNetwork(rpc, copy(), { attester });
     expect(mismatchLines(result)).toEqual([]);
+    expect(warningLines(result)).toEqual([]);
     expect(result.ok).toBe(true);
-    expect(await chain.rpcStats()).toEqual({ eth_chainId: 1, eth_call: 2 });
+    expect(await chain.rpcStats()).toEqual({ eth_chainId: 1, eth_call: 4 });
+    // Issue 52: the devnet's sources are guarded as Coinbase's are on Base.
+    expect(result.checks).toEqual(
+      expect.arrayContaining([
+        {
+          field: 'compliance.attestationSources[0].schema',
+          ok: true,
+          message: expect.stringMatching(
+            /^verified-account: guarded by the resolver 0x[0-9a-fA-F]{40}, which allows 0x/,
+          ),
+        },
+        {
+          field: 'compliance.eas.indexer',
+          ok: true,
+          message: expect.stringContaining('written only by its INDEXER_ROLE'),
+        },
+      ]),
+    );
     const fields = result.checks.map((c) => c.field);
     expect(fields).toEqual(
       expect.arrayContaining([
@@ -46,6 +71,37 @@ describe('verifyNetwork (devnet)', () => {
     expect(result.checks.find((c) => c.field === 'pool')?.message).toMatch(/is initialized/);
   });
 
+  it('warns, without failing, about a source whose schema nobody guards and an indexer without INDEXER_ROLE; fails a schema that is not registered (issue 52)', async () => {
+    const file = copy();
+    const registry = new Contract(
+      file.compliance!.eas!.schemaRegistry,
+      SCHEMA_REGISTRY,
+      chain.wallets[3],
+    );
+    await (await registry.register('string verifiedCountry', ZeroAddress, true)).wait();
+    const open = schemaUid('string verifiedCountry', ZeroAddress, true);
+    const sources = file.compliance!.attestationSources!;
+    file.compliance!.attestationSources = [
+      sources[0],
+      { ...sources[1], schema: open },
+      { ...sources[1], name: 'nowhere', schema: `0x${'ab'.repeat(32)}` },
+    ];
+    file.compliance!.eas = { ...file.compliance!.eas!, indexer: file.contracts.multicall3! };
+    const result = await verifyNetwork(rpc, file);
+    expect(mismatchLines(result)).toEqual([
+      `compliance.attestationSources[2].schema: 0x${'ab'.repeat(32)} is not registered in the SchemaRegistry ${file.compliance!.eas!.schemaRegistry}`,
+    ]);
+    const warnings = warningLines(result);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^compliance\.attestationSources\[1\]\.schema: verified-country: the schema is not guarded \(registered without a resolver\): anyone may attest it/,
+      ),
+      expect.stringMatching(
+        /^compliance\.eas\.indexer: 0x[0-9a-fA-F]{40} does not answer INDEXER_ROLE\(\)/,
+      ),
+    ]);
+  });
+
   it('names the hook when it is replaced by the registry address (flags), and nothing that depends on it', async () => {
     const file = copy();
     file.contracts.complianceHook = file.contracts.complianceRegistry;
@@ -55,7 +111,7 @@ describe('verifyNetwork (devnet)', () => {
     const registry = file.contracts.complianceRegistry!;
     const flags = (BigInt(registry) & 0x3fffn).toString(16).padStart(4, '0');
     expect(mismatchLines(result)).toEqual([
-      `contracts.complianceHook: ${registry} carries the hook flags 0x${flags}; our hook needs exactly 0x0a80 (beforeAddLiquidity | beforeRemoveLiquidity | beforeSwap)`,
+      `contracts.complianceHook: ${registry} carries the hook flags 0x${flags}; our hook v3 needs exactly 0x0a80 (beforeAddLiquidity | beforeRemoveLiquidity | beforeSwap)`,
     ]);
   });
 
@@ -100,6 +156,45 @@ describe('verifyNetwork (devnet)', () => {
       `ATTESTER_PRIVATE_KEY: ${stranger} is not an attester of the registry ${file.contracts.complianceRegistry}`,
       `pool: WETH/tUSDC (fee 500, tickSpacing 60, hooks ${file.contracts.complianceHook}) is not initialized; run npm run cli -- deploy`,
     ]);
+  });
+
+  it('names a standby attester (or a token key) the registry does not know, by its setting', async () => {
+    const attester = Wallet.fromPhrase(DEVNET_MNEMONIC).address;
+    const stranger = Wallet.createRandom().address;
+    const file = copy();
+    const result = await verifyNetwork(rpc, file, {
+      attester,
+      attesterField: 'PKCS11_KEY_LABEL',
+      standbyAttester: stranger,
+      standbyAttesterField: 'PKCS11_STANDBY_KEY_LABEL',
+    });
+    expect(mismatchLines(result)).toEqual([
+      `PKCS11_STANDBY_KEY_LABEL: ${stranger} is not an attester of the registry ${file.contracts.complianceRegistry}`,
+    ]);
+    expect(result.checks).toContainEqual(
+      expect.objectContaining({ field: 'PKCS11_KEY_LABEL', ok: true }),
+    );
+  });
+
+  it('checks hook v3: its version, the authorizers of the file and the configured one, the attester as enforcer (issue 54)', async () => {
+    const attester = Wallet.fromPhrase(DEVNET_MNEMONIC).address;
+    const file = copy();
+    expect(file).toMatchObject({ hookVersion: 3, authorizers: [attester] });
+    const ok = await verifyNetwork(rpc, file, { attester, authorizer: attester });
+    expect(mismatchLines(ok)).toEqual([]);
+    for (const field of ['hookVersion', 'authorizers[0]', 'AUTHORIZER_PRIVATE_KEY'])
+      expect(ok.checks).toContainEqual(expect.objectContaining({ field, ok: true }));
+
+    const stranger = Wallet.createRandom().address;
+    const hook = file.contracts.complianceHook;
+    const result = await verifyNetwork(rpc, file, { attester, authorizer: stranger });
+    expect(mismatchLines(result)).toEqual([
+      `AUTHORIZER_PRIVATE_KEY: the hook ${hook} does not accept authorizations signed by ${stranger} (isAuthorizer is false): run npm run cli -- deploy --authorizer ${stranger}`,
+    ]);
+    // The file's authorizers are checked too.
+    const other = copy();
+    other.authorizers = [stranger];
+    expect(failedFields(await verifyNetwork(rpc, other, { attester }))).toEqual(['authorizers[0]']);
   });
 
   it('says to deploy when our contracts are still null', async () => {

@@ -7,13 +7,16 @@
  *
  * Three JSON-RPC requests, sent at once: eth_chainId, ONE deployless eth_call answering the code
  * size of every address (encoding/code-sizes.ts), and ONE Multicall3 aggregate3 eth_call carrying
- * every contract read. A check runs only when the addresses it reads passed theirs: a field is
- * reported once, for its root cause, not again by each read that depends on it.
+ * every contract read; a file with attestation sources adds two (attestation-probes.ts: are the
+ * schemas guarded, is the indexer role-guarded; warnings). A check runs only when the addresses
+ * it reads passed theirs: a field is reported once, for its root cause, not again by each read
+ * that depends on it.
  */
 import { getAddress, isAddress } from 'ethers';
 import { isTransportFailure } from '../chain-errors';
-import { HOOK_FLAG_MASK, HOOK_FLAGS } from '../deployment/deployment-constants';
+import { HOOK_FLAG_MASK, HOOK_FLAGS_V2, HOOK_FLAGS_V3 } from '../deployment/deployment-constants';
 import { codeSizesCallData, decodeCodeSizes } from '../encoding/code-sizes';
+import { attestationSourceChecks } from './attestation-probes';
 import { Call3Result, decodeAggregate3, encodeAggregate3 } from '../encoding/multicall';
 import type { JsonRpcTransport } from '../json-rpc-http';
 import type { NetworkFile } from './network-definition';
@@ -105,6 +108,14 @@ export async function verifyNetwork(
       checks.push(probe.judge(r.success && r.returnData.length >= 66 ? r.returnData : undefined));
     });
   }
+  const multicall3 = at.get('contracts.multicall3');
+  if (answers && answers !== 'not-multicall3' && !failed.has('contracts.multicall3'))
+    checks.push(
+      ...(await attestationSourceChecks(file, async (reads) => {
+        const answered = await batch(rpc, multicall3, reads);
+        return answered === 'not-multicall3' ? undefined : answered;
+      })),
+    );
   return { ok: checks.every((c) => c.ok), checks };
 }
 
@@ -113,18 +124,26 @@ export function mismatchLines(result: NetworkVerification): string[] {
   return result.checks.filter((c) => !c.ok).map((c) => `${c.field}: ${c.message}`);
 }
 
+/** The checks that passed with a warning, as `field: message` lines. */
+export function warningLines(result: NetworkVerification): string[] {
+  return result.checks.filter((c) => c.warning).map((c) => `${c.field}: ${c.message}`);
+}
+
 /** Rules on the addresses themselves: the hook's permission bits and the token order. */
 function addressRules(file: NetworkFile, at: Map<string, string>): NetworkCheck[] {
   const checks: NetworkCheck[] = [];
   const hook = at.get('contracts.complianceHook');
   if (hook) {
     const flags = BigInt(hook) & HOOK_FLAG_MASK;
+    // The file's hook version (absent: 2) says which permissions its address carries.
+    const v3 = file.hookVersion === 3;
+    const wanted = v3 ? HOOK_FLAGS_V3 : HOOK_FLAGS_V2;
     checks.push(
-      flags === HOOK_FLAGS
-        ? pass('contracts.complianceHook', `carries exactly the hook flags ${hex(HOOK_FLAGS)}`)
+      flags === wanted
+        ? pass('contracts.complianceHook', `carries exactly the hook flags ${hex(wanted)}`)
         : fail(
             'contracts.complianceHook',
-            `${hook} carries the hook flags ${hex(flags)}; our hook needs exactly ${hex(HOOK_FLAGS)} (beforeAddLiquidity | beforeRemoveLiquidity | beforeSwap)`,
+            `${hook} carries the hook flags ${hex(flags)}; our hook ${v3 ? 'v3' : 'v2'} needs exactly ${hex(wanted)} (beforeAddLiquidity | beforeRemoveLiquidity | beforeSwap)`,
           ),
     );
   }

@@ -59,6 +59,9 @@ describe('ERROR_CATALOGUE', () => {
     ['BROADCAST_FAILED', 502, 'broadcast'],
     // Design §9 "Markets" (issue 42): a pair no route connects.
     ['NO_ROUTE', 400, 'preflight'],
+    // Issue 52: a Range past the end of a proving file; activations of one wallet limited.
+    ['RANGE_NOT_SATISFIABLE', 416, 'validation'],
+    ['ACTIVATION_RATE_LIMITED', 429, 'preflight'],
   ];
 
   it.each(growth)('%s is %i in phase %s (design §7)', (code, status, phase) => {

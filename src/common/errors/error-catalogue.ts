@@ -21,7 +21,7 @@ const entries = {
   INVALID_ADDRESS: {
     status: 400,
     phase: 'validation',
-    hint: 'Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum.',
+    hint: 'Send addresses as 0x followed by 40 hex characters; mixed case must be a valid EIP-55 checksum. Token fields take addresses, not symbols: GET /api/v1/defi/config lists each token with its address (native ETH is the zero address).',
   },
   PAYLOAD_TOO_LARGE: {
     status: 413,
@@ -78,6 +78,12 @@ const entries = {
     phase: 'validation',
     hint: 'Get a nonce from GET /onboarding/nonce, sign a Sign-In-with-Ethereum message for this domain and chain with the wallet, and send message + signature.',
   },
+  // Issue 52: a byte range past the end of a file served under /zk/ (Content-Range names its size).
+  RANGE_NOT_SATISFIABLE: {
+    status: 416,
+    phase: 'validation',
+    hint: 'The Range starts past the end of the file: the Content-Range header (bytes */<size>) and GET /verify/artifacts give its size. Ask for a range within it, or for the whole file without Range.',
+  },
 
   // --- auth ---------------------------------------------------------------------------------
   API_KEY_MISSING: {
@@ -113,7 +119,7 @@ const entries = {
   API_KEY_SCOPE_MISSING: {
     status: 403,
     phase: 'auth',
-    hint: 'Create a key that includes the scope this endpoint requires (see details and /docs).',
+    hint: "Add the scope this endpoint requires (details name it) to the key: PATCH /api/v1/api-keys/:id with the key's scopes plus it (a member's dashboard login, or the dashboard's API keys page, Edit); the key and its secret stay the same.",
   },
   ROLE_FORBIDDEN: {
     status: 403,
@@ -180,7 +186,7 @@ const entries = {
   SESSION_NOT_ACTIVE: {
     status: 412,
     phase: 'preflight',
-    hint: 'Activate a compliance session: POST /onboarding/activate-session-demo on the test network, or POST /verify with a proof in production. Or pass buildOnly=true to build anyway.',
+    hint: 'Activate a compliance session, then send the request again: POST /onboarding/activate-session-attestation (an EAS attestation the wallet holds), POST /verify with a proof in production (a zero-knowledge credential proof), or POST /onboarding/activate-session-demo on the test network; GET /defi/preflight/:address shows the session. Or pass buildOnly=true to build anyway.',
   },
   WALLET_SANCTIONED: {
     status: 403,
@@ -233,10 +239,27 @@ const entries = {
     phase: 'preflight',
     hint: 'The attestation found is not of an accepted source (another attester or schema; details says which), or the source named is not accepted. GET /api/v1/compliance/policy lists the accepted sources (knownSources).',
   },
+  // Issue 52: activation transactions per wallet are limited (the attester pays each one).
+  ACTIVATION_RATE_LIMITED: {
+    status: 429,
+    phase: 'preflight',
+    hint: "This wallet's session was activated as often as the service allows in the window (details: limit, windowSeconds): wait retryAfter seconds. A session that is still open is answered without a transaction (alreadyActive), so there is no need to activate it again.",
+  },
   COMPLIANCE_POLICY_REFUSED: {
     status: 403,
     phase: 'preflight',
     hint: "Your account's compliance policy refuses this wallet: details names the rule (sources.any, sources.all, countries.deny, countries.allow, minSessionSeconds) and the source. POST /api/v1/compliance/policy/evaluate shows each source's result; owners and admins change the policy with PUT /api/v1/compliance/policy.",
+  },
+  // Issue 54: the trade rules of the account policy (design §10), checked before anything is built.
+  TOKEN_NOT_ALLOWED: {
+    status: 403,
+    phase: 'preflight',
+    hint: "Your account's policy allows trading only the tokens in trading.tokens.allow (details names the token and the list): trade one of those, or have an owner or admin change the policy (PUT /api/v1/compliance/policy).",
+  },
+  TRADE_LIMIT_EXCEEDED: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'The trade gives more than a limit of your account\'s policy allows (details[0]: token, limit, window "trade" or "24h", used, requested, in whole units): lower the amount, or for the 24 h window wait until earlier trades leave it (POST /api/v1/compliance/policy/evaluate shows what is used).',
   },
   CREDENTIAL_ISSUER_REVOKED: {
     status: 403,
@@ -252,6 +275,53 @@ const entries = {
     status: 403,
     phase: 'preflight',
     hint: 'Only the wallet that owns the position NFT may change it: send userAddress = the owner (GET /api/v1/defi/positions/<tokenId> shows it).',
+  },
+  // Issue 55: four eyes. A build above the policy's trading.approvals threshold waits for a
+  // quorum of members (details[0]: approvalId, quorum, approvers, approvals, status).
+  APPROVAL_REQUIRED: {
+    status: 403,
+    phase: 'preflight',
+    hint: "This trade needs the approval of other members of your account (details: approvalId, quorum, approvers). They approve it with POST /api/v1/approvals/{approvalId}/approve (or on the dashboard's Approvals page); then send the same build again with approvalId in its body.",
+  },
+  APPROVAL_PENDING: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'The approval request has not reached its quorum yet (details: approvals, quorum): send the same build again once enough members approved it; GET /api/v1/approvals/{approvalId} shows its status.',
+  },
+  APPROVAL_REJECTED: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'A member rejected this approval request (details: reason, by). Build again without approvalId to open a new request.',
+  },
+  APPROVAL_EXPIRED: {
+    status: 403,
+    phase: 'preflight',
+    hint: 'The approval request was not approved in time (trading.approvals.ttlSeconds) or its approved build was not sent before it expired. Build again without approvalId to open a new request.',
+  },
+  APPROVAL_USED: {
+    status: 409,
+    phase: 'preflight',
+    hint: 'This approval was already used for its one build. Build again without approvalId to open a new request.',
+  },
+  APPROVAL_MISMATCH: {
+    status: 409,
+    phase: 'preflight',
+    hint: 'An approval covers exactly the trade requested (wallet, operation, tokens, amounts, route bounds): send the same body as the build that opened it, or build without approvalId to open a new request for this one.',
+  },
+  APPROVAL_NOT_REQUIRED: {
+    status: 409,
+    phase: 'preflight',
+    hint: "The account's policy no longer requires an approval for this trade (trading.approvals changed since the request was opened): the request is ended. Build again without approvalId.",
+  },
+  APPROVAL_SELF: {
+    status: 403,
+    phase: 'auth',
+    hint: 'The member who asked for a trade (or who created the API key that asked) cannot approve it: another member of an approving role must.',
+  },
+  APPROVAL_CLOSED: {
+    status: 409,
+    phase: 'validation',
+    hint: 'The approval request is no longer pending (details: status): it cannot be approved or rejected any more.',
   },
   CHAIN_UNAVAILABLE: {
     status: 503,

@@ -48,6 +48,7 @@ const SAMPLES: Partial<
   UNSUPPORTED_MEDIA_TYPE: { message: 'Content-Type text/plain is not accepted; send JSON' },
   NOT_FOUND: { message: 'No API key with this id in your account' },
   PROOF_INVALID: { message: 'The proof does not verify against the verification key' },
+  RANGE_NOT_SATISFIABLE: { message: 'The requested range starts past the end of the file' },
   IDEMPOTENCY_KEY_REUSED: {
     message: 'This Idempotency-Key was used with another request body',
     details: [
@@ -127,9 +128,23 @@ const SAMPLES: Partial<
     message: 'The wallet cannot pay: WETH balance 0 < 100000000000000000',
     details: [{ token: 'WETH', balance: '0', required: '100000000000000000' }],
   },
+  TOKEN_NOT_ALLOWED: {
+    message: "Your account's policy does not allow trading tWBTC (allowed: WETH, tUSDC)",
+    details: [{ token: 'tWBTC', allowed: ['WETH', 'tUSDC'] }],
+  },
+  TRADE_LIMIT_EXCEEDED: {
+    message:
+      "This trade gives 0.2 WETH; with 1.4 used in the last 24 hours it would pass your policy's limit of 1.5 per 24 hours",
+    details: [{ token: 'WETH', limit: '1.5', window: '24h', used: '1.4', requested: '0.2' }],
+  },
   PROOF_REPLAYED: { message: 'This challenge was already used' },
   CREDENTIAL_EXPIRED: { message: 'The credential expires before the chain time now' },
   // Attestation sources and the compliance policy (issue 40).
+  ACTIVATION_RATE_LIMITED: {
+    message:
+      'Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 was activated 10 times in the last hour: no activation is sent for 1800 s',
+    details: [{ limit: 10, windowSeconds: 3600 }],
+  },
   ATTESTATION_NOT_FOUND: {
     message:
       'Wallet 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 has no valid attestation of an accepted source: verified-account: no attestation of this schema is indexed for the wallet',
@@ -173,6 +188,55 @@ const SAMPLES: Partial<
       'Your compliance policy refuses 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720: country XX (source verified-country) is denied by the policy',
     details: [{ rule: 'countries.deny', source: 'verified-country' }],
   },
+  APPROVAL_REQUIRED: {
+    message:
+      "This trade needs 2 approval(s) of your account's owner, admin (approval request 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50)",
+    details: [
+      {
+        approvalId: '3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50',
+        quorum: 2,
+        approvers: [{ userId: '6b1d2c3e-4f50-4a6b-8c7d-9e0f1a2b3c4d', role: 'admin' }],
+        approvals: 0,
+        status: 'pending',
+        expiresAt: '2026-11-29T04:00:00.000Z',
+      },
+    ],
+  },
+  APPROVAL_PENDING: {
+    message: 'Approval request 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50 has 1 of 2 approvals',
+    details: [
+      {
+        approvalId: '3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50',
+        quorum: 2,
+        approvers: [{ userId: '6b1d2c3e-4f50-4a6b-8c7d-9e0f1a2b3c4d', role: 'admin' }],
+        approvals: 1,
+        status: 'pending',
+        expiresAt: '2026-11-29T04:00:00.000Z',
+      },
+    ],
+  },
+  APPROVAL_REJECTED: {
+    message: 'Approval request 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50 was rejected',
+  },
+  APPROVAL_EXPIRED: {
+    message: 'Approval request 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50 expired',
+  },
+  APPROVAL_USED: {
+    message: 'Approval request 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50 was already used',
+  },
+  APPROVAL_MISMATCH: {
+    message:
+      'Approval request 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50 is for another trade than this build',
+  },
+  APPROVAL_NOT_REQUIRED: {
+    message:
+      'The policy no longer requires approval request 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50: it is ended',
+  },
+  APPROVAL_SELF: { message: 'You asked for this trade: another member must decide' },
+  APPROVAL_CLOSED: {
+    message: 'Approval request 3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50 is approved',
+    details: [{ approvalId: '3f0c6a5e-1d2b-4c8e-9a7f-0b1c2d3e4f50', status: 'approved' }],
+  },
   CREDENTIAL_ISSUER_REVOKED: {
     message: 'The credential\'s issuer "acme-kyc" was revoked by the operator',
   },
@@ -196,12 +260,12 @@ const SAMPLES: Partial<
       {
         choices: [
           {
-            poolId: '0x1bf7a00bce58dbc12482ec44a598c0d0515c3e2f4ccd68000f31936e45277687',
+            poolId: '0x21f278268095ff8bf0a49150241b34d38fad804a9395880247b94cee439fcda4',
             fee: 100,
             tickSpacing: 1,
           },
           {
-            poolId: '0x3fa51e2c87ac88ae23065e84a89663067ed1f1484adb7b0fc5251ad0d35a2747',
+            poolId: '0xa1e797ed322c28e7734e65f98c2ee284ad0c4033de3a62095b316f8636e0e363',
             fee: 500,
             tickSpacing: 10,
           },
@@ -215,8 +279,8 @@ const SAMPLES: Partial<
   },
   POSITION_NOT_OWNED: {
     message:
-      'Position 42 is owned by 0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f, not by 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
-    details: [{ tokenId: '42', owner: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f' }],
+      'Position 42 is owned by 0x024b5a06b820260DFe222213a4f016EE57b26099, not by 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+    details: [{ tokenId: '42', owner: '0x024b5a06b820260DFe222213a4f016EE57b26099' }],
   },
   CHAIN_UNAVAILABLE: { message: 'The chain RPC did not answer in time' },
   SERVICE_UNAVAILABLE: { message: 'The database is unavailable' },

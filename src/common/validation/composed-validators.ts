@@ -6,14 +6,18 @@ import {
   ArrayNotEmpty,
   ArrayUnique,
   IsArray,
+  IsDefined,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Length,
   Matches,
   Max,
   Min,
+  ValidateIf,
+  ValidateNested,
 } from 'class-validator';
 import { IsPrintableName } from './is-printable-name';
 
@@ -67,5 +71,29 @@ export function PageCursor(): PropertyDecorator {
     Matches(/^[A-Za-z0-9_-]{1,128}$/, {
       message: 'cursor must be a nextCursor from a previous page',
     }),
+  );
+}
+
+/**
+ * An optional member that may be left out but not sent as null: validated whenever present
+ * (class-validator's IsOptional would let null through to the service).
+ */
+export function UnlessAbsent(): PropertyDecorator {
+  return ValidateIf((_body: object, value: unknown) => value !== undefined);
+}
+
+/**
+ * A member that is an object of `type`, validated member by member (an array, a string or null
+ * is refused naming the member); required unless `optional`, and then still never null.
+ */
+export function NestedObject(
+  type: () => new () => object,
+  options: { optional?: boolean } = {},
+): PropertyDecorator {
+  return stacked(
+    options.optional ? UnlessAbsent() : IsDefined(),
+    IsObject(),
+    ValidateNested(),
+    Type(type),
   );
 }

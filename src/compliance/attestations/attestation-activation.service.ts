@@ -7,7 +7,6 @@ import { ApiError } from '../../common/errors/api-error';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { ComplianceActivity } from '../compliance-activity';
 import { SessionAdmission } from '../session-admission';
-import { SessionsService } from '../sessions/sessions.service';
 import { closestFinding, codeOfReason, SourceFinding } from './attestation-judge';
 import { AttestationReaderService } from './attestation-reader.service';
 import { AttestationSession } from './attestation-session.entity';
@@ -16,8 +15,10 @@ export interface AttestationActivation {
   walletAddress: string;
   activeUntil: string;
   activeUntilUnix: number;
-  txHash: string;
-  blockNumber: number;
+  /** null when the open session was answered as it is (alreadyActive): nothing was sent. */
+  txHash: string | null;
+  blockNumber: number | null;
+  alreadyActive: boolean;
   source: { kind: 'attestation'; name: string; uid: string };
 }
 
@@ -37,15 +38,15 @@ const REASON_TEXT: Record<SourceFinding['reason'], string> = {
 /**
  * POST /onboarding/activate-session-attestation: a wallet's attestation of an accepted source
  * (unrevoked, unexpired, of the source's attester and schema) opens or renews its session, which
- * never outlives the attestation. Order: source named (403) -> on-chain findings (403) ->
- * the account's policy (403) -> ownership (403) -> activation (502/503).
+ * never outlives the attestation. Order: source named (403) -> on-chain findings (403) -> the
+ * shared admission (sanctions, policy, ownership, binding, an open session answered as it is:
+ * SessionAdmission) -> the wallet's activation limit (429) -> activation (502/503).
  */
 @Injectable()
 export class AttestationActivationService {
   constructor(
     private readonly attestations: AttestationReaderService,
     private readonly admission: SessionAdmission,
-    private readonly sessions: SessionsService,
     private readonly activity: ComplianceActivity,
     @InjectRepository(AttestationSession)
     private readonly opened: Repository<AttestationSession>,
@@ -60,7 +61,9 @@ export class AttestationActivationService {
     const walletAddress = getAddress(wallet.toLowerCase());
     const usable = this.acceptedSources(sourceName);
     // Every source is read (one batch): the policy's rules may need the others (a country).
-    const { findings, chainTime } = await this.attestations.read(walletAddress);
+    const { findings, chainTime } = await this.attestations.read(walletAddress, undefined, {
+      fresh: true,
+    });
     const candidates = findings.filter((f) => usable.includes(f.source));
     const valid = candidates.find((f) => f.reason === 'ok');
     if (!valid) throw refusal(walletAddress, candidates);
@@ -70,12 +73,18 @@ export class AttestationActivationService {
       used: valid,
       chainTime: chainTime!,
     };
-    await this.admission.admit(principal, walletAddress, presented, meta);
-    const session = await this.sessions.activate(
-      walletAddress,
-      valid.expirationTime === 0 ? undefined : valid.expirationTime,
-    );
+    const notAfter = valid.expirationTime === 0 ? undefined : valid.expirationTime;
     const source = { kind: 'attestation' as const, name: valid.source.name, uid: valid.uid! };
+    const { current } = await this.admission.admit({
+      principal,
+      wallet: walletAddress,
+      presented,
+      notAfter,
+      meta,
+    });
+    if (current)
+      return { ...current, txHash: null, blockNumber: null, alreadyActive: true, source };
+    const session = await this.admission.open(walletAddress, notAfter);
     // Which attestation opened this session: the screening watcher ends it once EAS revokes it.
     // Housekeeping on the write path: a session that ended a day ago is no one's current one.
     await this.opened.delete({ sessionUntil: LessThan(Math.floor(Date.now() / 1000) - DAY) });
@@ -86,7 +95,7 @@ export class AttestationActivationService {
       uid: source.uid,
     });
     await this.activity.sessionActivated(principal, session, { via: 'attestation', source }, meta);
-    return { ...session, source };
+    return { ...session, alreadyActive: false, source };
   }
 
   /** The sources an activation may use: the one named, or every accepted one (account kind first). */
@@ -97,7 +106,7 @@ export class AttestationActivationService {
         'ATTESTATION_SOURCE_NOT_ACCEPTED',
         'This network accepts no attestation source',
         {
-          hint: "The operator lists accepted sources in the network file's compliance.attestationSources (docs/operators.md).",
+          hint: "The operator lists accepted sources in the network file's compliance.attestationSources (docs/operators/compliance-operations.md).",
         },
       );
     if (name === undefined) return all;

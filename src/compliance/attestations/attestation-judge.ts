@@ -99,3 +99,26 @@ export function closestFinding(findings: SourceFinding[]): SourceFinding | undef
     (a, b) => REASON_RANK.indexOf(a.reason) - REASON_RANK.indexOf(b.reason),
   )[0];
 }
+
+/**
+ * The attestation a source's finding is about: the latest (by EAS time) of the candidates made by
+ * the source's attester, of its schema, for the wallet; none such: the first candidate found (the
+ * pointer's, judged and refused for what it is), else null (not found).
+ */
+export function attestationOf(
+  source: AttestationSource,
+  wallet: string,
+  candidates: readonly (AttestationRecord | null)[],
+): AttestationRecord | null {
+  const present = candidates.filter(
+    (r): r is AttestationRecord => r !== null && BigInt(r.uid) !== 0n,
+  );
+  const ours = present.filter(
+    (r) =>
+      r.attester.toLowerCase() === source.attester.toLowerCase() &&
+      r.schema.toLowerCase() === source.schema.toLowerCase() &&
+      r.recipient.toLowerCase() === wallet.toLowerCase(),
+  );
+  if (ours.length === 0) return present[0] ?? null;
+  return ours.reduce((latest, r) => (r.time >= latest.time ? r : latest));
+}

@@ -8,18 +8,27 @@ import { AttestationRecord, decodeAttestation, ZERO_UID } from '../../chain/enco
 import { readWord } from '../../chain/encoding/abi-words';
 import { NetworkService } from '../../chain/network/network.service';
 import type { AttestationSource, NetworkCompliance } from '../../chain/network/network.types';
-import { judgeAttestation, SourceFinding } from './attestation-judge';
+import { attestationOf, judgeAttestation, SourceFinding } from './attestation-judge';
+import { AttestationIndex } from './attestation-index.service';
 
 /**
- * Reads a wallet's attestations of the network's accepted sources: the indexer's latest uid per
- * source schema in ONE Multicall3 eth_call, then every attestation found and the chain's time in
- * a second one. What an attestation says is read from EAS, never from the indexer.
+ * Reads a wallet's attestations of the network's accepted sources (issue 52: nobody but a
+ * source's attester can change what it says about a wallet). Per source, the candidates are the
+ * network indexer's pointer (Coinbase's interface: the latest uid by recipient and schema, ONE
+ * Multicall3 eth_call for every source) and the latest attestation of the source's own attester
+ * in the service's index (AttestationIndex: EAS `Attested` events, one SELECT); every candidate
+ * and the chain's time are then read from EAS in a second eth_call. The source's finding is its
+ * attester's latest attestation among them (by EAS time), so a pointer moved to another
+ * attester's attestation, or back to an older one, changes nothing; only when the attester has
+ * none is the pointer's own (refused) attestation reported. What an attestation says is read
+ * from EAS, never from an index.
  */
 @Injectable()
 export class AttestationReaderService {
   constructor(
     private readonly reader: ChainReaderService,
     private readonly network: NetworkService,
+    private readonly index: AttestationIndex,
   ) {}
 
   get compliance(): NetworkCompliance {
@@ -35,33 +44,56 @@ export class AttestationReaderService {
     return (await this.read(wallet, sources)).findings;
   }
 
-  /** The findings and the chain's time they were judged at (unix s; null when nothing was read). */
+  /**
+   * The findings and the chain's time they were judged at (unix s; null when nothing was read).
+   * `fresh`: bring the service's index to the chain's head first (activations, dry runs).
+   */
   async read(
     wallet: string,
     sources = this.sources,
+    options: { fresh?: boolean } = {},
   ): Promise<{ findings: SourceFinding[]; chainTime: number | null }> {
-    const eas = this.compliance.eas;
-    if (sources.length === 0 || !eas?.indexer) return { findings: [], chainTime: null };
+    if (sources.length === 0 || !this.compliance.eas) return { findings: [], chainTime: null };
     const walletAddress = getAddress(wallet);
-    const indexer = eas.indexer;
+    if (options.fresh) await this.index.upToDate();
+    const [pointers, indexed] = await Promise.all([
+      this.pointers(walletAddress, sources),
+      this.index.latestFor(walletAddress, sources),
+    ]);
+    const candidates = sources.map((s, i) =>
+      [pointers[i], indexed.get(s.name)].filter((u): u is string => !!u && BigInt(u) !== 0n),
+    );
+    const uids = [...new Set(candidates.flat().map((u) => u.toLowerCase()))];
+    const { records, chainTime } = await this.readAttestations(uids);
+    const byUid = new Map(uids.map((uid, i) => [uid, records[i]]));
+    return {
+      findings: sources.map((s, i) => {
+        const found = candidates[i].map((u) => byUid.get(u.toLowerCase()) ?? null);
+        return judgeAttestation(
+          s,
+          walletAddress,
+          attestationOf(s, walletAddress, found),
+          chainTime,
+        );
+      }),
+      chainTime,
+    };
+  }
+
+  /** The network indexer's latest uid per source schema (zero without an indexer): one eth_call. */
+  private async pointers(wallet: string, sources: AttestationSource[]): Promise<string[]> {
+    const indexer = this.compliance.eas?.indexer;
+    if (!indexer) return sources.map(() => ZERO_UID);
     const lookups = await this.reader.aggregate3(
       sources.map((s) => ({
         target: indexer,
         allowFailure: true,
-        callData: ATTESTATION_INDEXER.encodeFunctionData('getAttestationUid', [
-          walletAddress,
-          s.schema,
-        ]),
+        callData: ATTESTATION_INDEXER.encodeFunctionData('getAttestationUid', [wallet, s.schema]),
       })),
     );
-    const uids = lookups.map((r) =>
+    return lookups.map((r) =>
       r.success && r.returnData.length >= 66 ? r.returnData.slice(0, 66) : ZERO_UID,
     );
-    const { records, chainTime } = await this.readAttestations(uids);
-    return {
-      findings: sources.map((s, i) => judgeAttestation(s, walletAddress, records[i], chainTime)),
-      chainTime,
-    };
   }
 
   /**

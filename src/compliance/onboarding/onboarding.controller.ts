@@ -6,6 +6,7 @@ import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
+import { ADMISSION_RULES } from '../session-admission';
 import { NonceQueryDto } from './dto/nonce-query.dto';
 import {
   ActivatedSessionResponse,
@@ -67,8 +68,8 @@ export class OnboardingController {
     summary: 'Test network only: open a compliance session for a wallet of yours',
     description:
       'The attester sends ComplianceRegistry.activate(wallet, now + SESSION_TTL_SECONDS) and the call answers once it is mined. ' +
-      'An unbound wallet is bound to your account first; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). ' +
-      'A session with more than half its TTL left is answered as is (alreadyActive true, txHash null): nothing is sent. ' +
+      'An unbound wallet is bound to your account once every check passed; one bound to another account is refused (403 INSTITUTION_OWNERSHIP_MISMATCH). ' +
+      `${ADMISSION_RULES} ` +
       'BROADCAST_FAILED when the activation reverted or was not mined; CHAIN_UNAVAILABLE when the chain RPC did not answer (nothing was sent).',
     ok: ActivatedSessionResponse,
     errors: [
@@ -77,6 +78,8 @@ export class OnboardingController {
       'DEMO_DISABLED',
       'INSTITUTION_OWNERSHIP_MISMATCH',
       'WALLET_SANCTIONED',
+      'COMPLIANCE_POLICY_REFUSED',
+      'ACTIVATION_RATE_LIMITED',
       'BROADCAST_FAILED',
       'CHAIN_UNAVAILABLE',
     ],

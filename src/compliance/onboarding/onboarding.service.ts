@@ -7,8 +7,9 @@ import { ComplianceConfig } from '../../config/compliance.config';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { ComplianceActivity } from '../compliance-activity';
 import { SessionAdmission } from '../session-admission';
-import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
-import { buildSiweMessage, verifySiweSignature } from '../siwe';
+import type { ActivatedSession } from '../sessions/sessions.service';
+import { buildSiweMessage, verifySiweWithContractWallets } from '../siwe';
+import { ContractSignatures } from '../../chain/contract-signatures.service';
 import { WalletsService } from '../wallets/wallets.service';
 import { RegisterWalletDto } from './dto/register-wallet.dto';
 import { SiweNoncesService } from './siwe-nonces.service';
@@ -29,11 +30,11 @@ export class OnboardingService {
   constructor(
     private readonly wallets: WalletsService,
     private readonly nonces: SiweNoncesService,
-    private readonly sessions: SessionsService,
     private readonly activity: ComplianceActivity,
     private readonly admission: SessionAdmission,
     private readonly app: AppConfig,
     private readonly config: ComplianceConfig,
+    private readonly contractSignatures: ContractSignatures,
   ) {}
 
   private get demo(): boolean {
@@ -94,7 +95,8 @@ export class OnboardingService {
 
   /**
    * Test network only. The wallet must be the caller's: an unbound wallet is bound to the caller
-   * first (so nobody else can take over a session you opened), one bound elsewhere is refused.
+   * once every check passed (so nobody else can take over a session you opened), one bound
+   * elsewhere is refused. A session that needs no renewal is answered as it is (no transaction).
    */
   async activateDemoSession(
     principal: Principal,
@@ -104,30 +106,23 @@ export class OnboardingService {
     if (!this.demo) {
       throw new ApiError('DEMO_DISABLED', 'Demo session activation is disabled in production mode');
     }
-    await this.admission.admit(principal, wallet, { kind: 'demo' }, meta);
-    const current = await this.freshSession(wallet);
-    if (current) return current;
-    const session = await this.sessions.activate(wallet);
+    const { current } = await this.admission.admit({
+      principal,
+      wallet,
+      presented: { kind: 'demo' },
+      meta,
+    });
+    if (current)
+      return {
+        ...current,
+        txHash: null,
+        blockNumber: null,
+        walletBound: true,
+        alreadyActive: true,
+      };
+    const session = await this.admission.open(wallet);
     await this.activity.sessionActivated(principal, session, { via: 'demo' }, meta);
     return { ...session, walletBound: true, alreadyActive: false };
-  }
-
-  /**
-   * A session with more than half its TTL left is answered as is: every repeated call would
-   * otherwise cost the attester an activation transaction (its gas drains at the caller's rate).
-   */
-  private async freshSession(wallet: string): Promise<DemoActivation | undefined> {
-    const { activeUntil, chainTime } = await this.sessions.sessionStatus(wallet);
-    if (activeUntil - chainTime <= this.config.sessionTtlSeconds / 2) return undefined;
-    return {
-      walletAddress: getAddress(wallet.toLowerCase()),
-      activeUntil: new Date(activeUntil * 1000).toISOString(),
-      activeUntilUnix: activeUntil,
-      txHash: null,
-      blockNumber: null,
-      walletBound: true,
-      alreadyActive: true,
-    };
   }
 
   private async checkSiwe(
@@ -150,7 +145,8 @@ export class OnboardingService {
         },
       );
     }
-    const verified = verifySiweSignature(
+    // An EOA's signature recovers to the wallet; a Safe's is its owners', judged by the Safe.
+    const verified = await verifySiweWithContractWallets(
       { message: body.message, signature: body.signature },
       {
         expectedDomain: this.config.siweDomain,
@@ -159,6 +155,7 @@ export class OnboardingService {
         now: new Date(),
         maxAgeSeconds: this.config.siweNonceTtlSeconds,
       },
+      (address, hash, signature) => this.contractSignatures.accepts(address, hash, signature),
     );
     if (!verified.ok) {
       throw new ApiError('SIWE_INVALID', verified.message, {

@@ -1,5 +1,5 @@
 import { Caller, CurrentCaller } from '../../auth/caller';
-import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireRole } from '../../auth/require-role.decorator';
@@ -7,14 +7,12 @@ import { RequireDashboardLogin, RequireScope } from '../../auth/require-scope.de
 import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
 import { CompliancePolicyService } from './compliance-policy.service';
-import {
-  CompliancePolicyDto,
-  CompliancePolicyResponse,
-  EvaluatePolicyDto,
-  PolicyEvaluationResponse,
-} from './dto/compliance-policy.dto';
+import { CompliancePolicyDto, CompliancePolicyResponse } from './dto/compliance-policy.dto';
 
-/** The account's compliance policy (design §9): read and dry-run with a key, set from the dashboard. */
+/**
+ * The account's compliance policy (design §9): read with a key, set from the dashboard. Its dry
+ * run (POST evaluate) is TradePolicyController's: it also applies the trade rules (issue 54).
+ */
 @ApiTags('compliance')
 @Controller('api/v1/compliance/policy')
 export class CompliancePolicyController {
@@ -39,26 +37,15 @@ export class CompliancePolicyController {
     id: 'setCompliancePolicy',
     summary: 'Set the compliance policy every session activation applies (owners and admins)',
     description:
-      'Rules in order, the first that refuses decides: sources (any/all of the named), countries (deny, then allow; where a source carries a country), minSessionSeconds. Audited; webhook event compliance.policy_updated. Sessions already open stay open.',
+      'Rules in order, the first that refuses decides: sources (any/all of the named), countries (deny; then countries.unknown for a wallet whose country no source establishes, refused by default where a list is set; then allow), minSessionSeconds. ' +
+      'sources, countries and minSessionSeconds are required (countries may be `{}`); a member sent as null, an array where an object belongs, or an unknown member is 400 INVALID_PARAMS naming the field. ' +
+      "GET's answer can be sent back as is: its read-only members (authMethod, version, updatedAt, knownSources) are accepted and ignored. " +
+      'Each PUT is one new version (1 on the first, one more on each), answered with what it wrote; concurrent PUTs each answer 200 and the last to commit is the policy. ' +
+      'Audited; webhook event compliance.policy_updated (data: from, to, version). Sessions already open stay open.',
     ok: CompliancePolicyResponse,
     errors: [...JSON_BODY_ERRORS, 'ROLE_FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   })
   set(@Body() body: CompliancePolicyDto, @CurrentCaller() caller: Caller) {
     return this.policy.update(caller.principal, body, caller.request);
-  }
-
-  @Post('evaluate')
-  @HttpCode(200)
-  @RequireScope('compliance:verify', 'onboarding:write')
-  @Operation({
-    id: 'evaluateCompliancePolicy',
-    summary: 'Dry run: a wallet against your policy (or a draft); changes nothing',
-    description:
-      "Reads the wallet's attestations of every accepted source on chain and answers each source's result and the deciding rule. A ZK issuer shows proof_required (a proof is presented to POST /verify).",
-    ok: PolicyEvaluationResponse,
-    errors: [...JSON_BODY_ERRORS, 'CHAIN_UNAVAILABLE', 'SERVICE_UNAVAILABLE'],
-  })
-  evaluate(@Body() body: EvaluatePolicyDto, @CurrentPrincipal() principal: Principal) {
-    return this.policy.evaluate(principal, body.walletAddress, body.policy);
   }
 }

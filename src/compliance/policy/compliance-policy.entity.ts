@@ -16,6 +16,10 @@ export class CompliancePolicy {
   @Column({ type: 'text', transformer: json })
   rules: CompliancePolicyRules;
 
+  /** 1 after the first PUT, one more after each (issue 53): receipts name the version applied. */
+  @Column({ type: 'integer' })
+  version: number;
+
   @Column({ name: 'updated_at', type: Date })
   updatedAt: Date;
 

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { getAddress } from 'ethers';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import type { Principal } from '../../auth/principal';
 import { ApiError } from '../../common/errors/api-error';
+import { isUniqueViolation } from '../../common/database/unique-violation';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { AppConfig } from '../../config/app.config';
 import { ComplianceConfig } from '../../config/compliance.config';
@@ -13,20 +14,35 @@ import type { SourceFinding } from '../attestations/attestation-judge';
 import { AttestationReaderService } from '../attestations/attestation-reader.service';
 import { IssuersService } from '../credentials/issuers.service';
 import { CompliancePolicy } from './compliance-policy.entity';
+import { assertKnownSources, normalizePolicy } from './policy-normalize';
 import {
   CompliancePolicyRules,
   DEFAULT_POLICY,
+  effectiveUnknown,
   evaluatePolicy,
+  listsCountries,
   PolicyDecision,
   SourceResult,
 } from './policy-rules';
 import { DEMO_SOURCE_NAME, zkSourceNames } from './zk-source';
+import { MarketToken, normalizeTradingForMarket } from './trading-rules';
+import { NetworkService } from '../../chain/network/network.service';
 
 /** What an activation path presents besides the wallet's attestations read on chain. */
 export type Presented =
   | { kind: 'attestation'; findings: SourceFinding[]; used: SourceFinding; chainTime: number }
   | { kind: 'zk'; name: string; expiresAt: number }
   | { kind: 'demo' };
+
+/** An account's rules as applied, their version (0: the default policy) and when they were set. */
+export interface StoredPolicy {
+  rules: CompliancePolicyRules;
+  version: number;
+  updatedAt: Date | null;
+}
+
+/** A PUT that lost the race to insert an account's first row is retried (as an update) this often. */
+const MAX_WRITE_ATTEMPTS = 3;
 
 export function resultOf(f: SourceFinding): SourceResult {
   return {
@@ -54,18 +70,35 @@ export class CompliancePolicyService {
     private readonly activity: ActivityLog,
     private readonly app: AppConfig,
     private readonly config: ComplianceConfig,
+    private readonly network: NetworkService,
   ) {}
 
   async rulesOf(accountId: string): Promise<CompliancePolicyRules> {
-    const row = await this.policies.findOneBy({ accountId });
-    return row?.rules ?? DEFAULT_POLICY;
+    return (await this.stored(accountId)).rules;
+  }
+
+  /**
+   * The account's rules (normalized: rows written before a member existed get its default) and
+   * version. Inside a transaction pass its manager: a read on another pooled connection while the
+   * transaction holds one starves the pool when many run at once (200 concurrent activity events
+   * against a pool of 10 timed out waiting for a connection).
+   */
+  async stored(accountId: string, manager?: EntityManager): Promise<StoredPolicy> {
+    const policies = manager ? manager.getRepository(CompliancePolicy) : this.policies;
+    const row = await policies.findOneBy({ accountId });
+    if (!row) return { rules: DEFAULT_POLICY, version: 0, updatedAt: null };
+    return { rules: normalizePolicy(row.rules), version: row.version, updatedAt: row.updatedAt };
   }
 
   async describe(accountId: string) {
-    const row = await this.policies.findOneBy({ accountId });
+    return this.answer(await this.stored(accountId));
+  }
+
+  private async answer({ rules, version, updatedAt }: StoredPolicy) {
     return {
-      ...(row?.rules ?? DEFAULT_POLICY),
-      updatedAt: row?.updatedAt.toISOString() ?? null,
+      ...rules,
+      version,
+      updatedAt: updatedAt?.toISOString() ?? null,
       knownSources: await this.knownSources(),
     };
   }
@@ -79,35 +112,76 @@ export class CompliancePolicyService {
     ];
   }
 
-  async update(principal: Principal, rules: CompliancePolicyRules, meta?: RequestMeta) {
-    const normalized = await this.normalize(rules);
-    const before = await this.rulesOf(principal.accountId);
-    await this.policies.manager.transaction(async (manager) => {
-      await manager.getRepository(CompliancePolicy).save({
-        accountId: principal.accountId,
-        rules: normalized,
+  /**
+   * PUT: an upsert, one version per request. Concurrent PUTs (even the first ones of an account,
+   * racing to insert its row) are serialized on the row: PostgreSQL locks it (FOR UPDATE), a lost
+   * insert race is retried as an update, SQLite serializes write transactions. Each answers 200
+   * with what it wrote and its version; the last to commit is the policy.
+   */
+  async update(principal: Principal, body: CompliancePolicyRules, meta?: RequestMeta) {
+    const rules = await this.normalize(body);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.answer(await this.write(principal, rules, meta));
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private write(principal: Principal, rules: CompliancePolicyRules, meta?: RequestMeta) {
+    const { accountId } = principal;
+    return this.policies.manager.transaction(async (manager): Promise<StoredPolicy> => {
+      const repository = manager.getRepository(CompliancePolicy);
+      const postgres = manager.connection.options.type === 'postgres';
+      const current = await repository.findOne({
+        where: { accountId },
+        ...(postgres ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      });
+      const written = {
+        accountId,
+        rules,
+        version: (current?.version ?? 0) + 1,
         updatedAt: new Date(),
         updatedBy: principal.userId ?? principal.apiKeyId ?? null,
-      });
+      };
+      // Conditional on the version read: a writer that did not hold the lock changes nothing.
+      if (current) await repository.update({ accountId, version: current.version }, written);
+      else await repository.insert(written);
       await this.activity.record(
         {
-          accountId: principal.accountId,
+          accountId,
           type: 'compliance.policy_updated',
           actor: actorOf(principal),
-          target: { type: 'account', id: principal.accountId },
-          data: { from: before, to: normalized },
+          target: { type: 'account', id: accountId },
+          data: {
+            from: current ? normalizePolicy(current.rules) : DEFAULT_POLICY,
+            to: rules,
+            version: written.version,
+          },
           request: meta ?? null,
         },
         manager,
       );
+      return written;
     });
-    return this.describe(principal.accountId);
   }
 
   /** The dry run: the wallet's sources against the account's policy or a draft; changes nothing. */
-  async evaluate(principal: Principal, wallet: string, draft?: CompliancePolicyRules) {
-    const rules = draft ? await this.normalize(draft) : await this.rulesOf(principal.accountId);
-    const { findings, chainTime } = await this.attestations.read(getAddress(wallet.toLowerCase()));
+  async evaluate(
+    principal: Principal,
+    wallet: string,
+    draft?: CompliancePolicyRules,
+    { fresh = true }: { fresh?: boolean } = {},
+  ) {
+    const { rules, version } = draft
+      ? { rules: await this.normalize(draft), version: null }
+      : await this.stored(principal.accountId);
+    const { findings, chainTime } = await this.attestations.read(
+      getAddress(wallet.toLowerCase()),
+      undefined,
+      { fresh },
+    );
     const sources = [
       ...findings.map(resultOf),
       ...(await this.zkNames()).map((name) => ({
@@ -120,6 +194,7 @@ export class CompliancePolicyService {
     const decision = evaluatePolicy(rules, sources, this.sessionSeconds(sources, chainTime));
     return {
       walletAddress: getAddress(wallet.toLowerCase()),
+      version,
       allowed: decision.allowed,
       decidingRule: decision.decidingRule,
       source: decision.source,
@@ -141,9 +216,12 @@ export class CompliancePolicyService {
   async preflightResult(accountId: string, wallet: string) {
     const row = await this.policies.findOneBy({ accountId });
     if (!row) return null;
+    // Preflight reads what the attestation index holds now (it does not wait for it).
     const { allowed, decidingRule, source, message } = await this.evaluate(
       { accountId } as Principal,
       wallet,
+      undefined,
+      { fresh: false },
     );
     return { allowed, decidingRule, source, message };
   }
@@ -160,7 +238,7 @@ export class CompliancePolicyService {
       attestationResults = presented.findings.map(resultOf);
       chainTime = presented.chainTime;
     } else if (needsAttestations(rules)) {
-      const read = await this.attestations.read(wallet);
+      const read = await this.attestations.read(wallet, undefined, { fresh: true });
       attestationResults = read.findings.map(resultOf);
       chainTime = read.chainTime;
     }
@@ -204,39 +282,45 @@ export class CompliancePolicyService {
     return Math.min(this.config.sessionTtlSeconds, notAfter - now);
   }
 
+  /** The market's tokens (symbol, decimals): what trade rules may name. */
+  market(): MarketToken[] {
+    return Object.values(this.network.definition.tokens).map(({ symbol, decimals }) => ({
+      symbol,
+      decimals,
+    }));
+  }
+
   /** The registered ZK issuers' names (the configured "default" included), read per call. */
   private async zkNames(): Promise<string[]> {
     return zkSourceNames(await this.issuers.list());
   }
 
-  private async normalize(rules: CompliancePolicyRules): Promise<CompliancePolicyRules> {
-    const known = new Set((await this.knownSources()).map((s) => s.name));
-    const unknown = rules.sources.names.filter((n) => !known.has(n));
-    if (unknown.length > 0)
-      throw new ApiError(
-        'INVALID_PARAMS',
-        `Unknown source ${unknown.join(', ')} in sources.names`,
-        {
-          hint: `Known sources: ${[...known].join(', ')}.`,
-          details: [
-            {
-              field: 'sources.names',
-              reason: 'INVALID_PARAMS',
-              message: `unknown: ${unknown.join(', ')}`,
-            },
-          ],
-        },
-      );
-    const upper = (list?: string[]) =>
-      list === undefined ? undefined : [...new Set(list.map((c) => c.toUpperCase()))];
-    const countries: CompliancePolicyRules['countries'] = {};
-    if (rules.countries?.allow !== undefined) countries.allow = upper(rules.countries.allow);
-    if (rules.countries?.deny !== undefined) countries.deny = upper(rules.countries.deny);
-    return {
-      sources: { mode: rules.sources.mode, names: [...new Set(rules.sources.names)] },
-      countries,
-      minSessionSeconds: rules.minSessionSeconds ?? 0,
-    };
+  /** The body as stored rules, every source it names known (400 INVALID_PARAMS otherwise). */
+  private async normalize(body: CompliancePolicyRules): Promise<CompliancePolicyRules> {
+    const rules = normalizePolicy(body);
+    if (rules.trading) {
+      rules.trading = normalizeTradingForMarket(rules.trading, this.market());
+      if (rules.trading.enforcement === 'onchain' && this.network.definition.hookVersion !== 3)
+        throw new ApiError(
+          'INVALID_PARAMS',
+          'trading.enforcement: "onchain" needs the market\'s pools on ComplianceHook v3',
+          {
+            hint: 'This network\'s hook cannot check per-trade authorizations: use "service" (the rules apply to the builds of this service), or have the operator deploy hook v3 (npm run cli -- deploy).',
+            details: [
+              {
+                field: 'trading.enforcement',
+                reason: 'INVALID_PARAMS',
+                message: "the network's hook is not v3",
+              },
+            ],
+          },
+        );
+    }
+    assertKnownSources(
+      rules,
+      (await this.knownSources()).map((s) => s.name),
+    );
+    return rules;
   }
 }
 
@@ -244,7 +328,7 @@ export class CompliancePolicyService {
 function needsAttestations(rules: CompliancePolicyRules): boolean {
   return (
     rules.sources.mode === 'all' ||
-    (rules.countries.allow?.length ?? 0) > 0 ||
-    (rules.countries.deny?.length ?? 0) > 0
+    listsCountries(rules.countries) ||
+    effectiveUnknown(rules.countries) === 'refuse'
   );
 }

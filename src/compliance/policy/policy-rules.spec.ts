@@ -53,16 +53,47 @@ describe(evaluatePolicy.name, () => {
     });
     expect(evaluatePolicy(policy, [account], 3600)).toMatchObject({
       allowed: false,
-      decidingRule: 'countries.allow',
+      decidingRule: 'countries.unknown',
       source: null,
     });
     expect(evaluatePolicy(policy, [account, country('FR')], 3600).allowed).toBe(true);
   });
 
-  it('a country of a source that does not vouch (revoked) is not applied', () => {
-    const policy = { ...DEFAULT_POLICY, countries: { deny: ['XX'] } };
+  it('a country of a source that does not vouch (revoked) is not applied: the country is unknown, refused unless the policy allows unknown', () => {
     const revoked = { ...country('XX'), ok: false, reason: 'revoked' };
-    expect(evaluatePolicy(policy, [account, revoked], 3600).allowed).toBe(true);
+    const failClosed = { ...DEFAULT_POLICY, countries: { deny: ['XX'] } };
+    expect(evaluatePolicy(failClosed, [account, revoked], 3600)).toMatchObject({
+      allowed: false,
+      decidingRule: 'countries.unknown',
+      source: 'verified-country',
+    });
+    const open = { ...DEFAULT_POLICY, countries: { deny: ['XX'], unknown: 'allow' as const } };
+    expect(evaluatePolicy(open, [account, revoked], 3600).allowed).toBe(true);
+  });
+
+  it('countries.unknown: refuse by default where a list is set, allow without lists; explicit values win', () => {
+    const noCountry = [account, missing('verified-country')];
+    const cases: Array<[object, boolean]> = [
+      [{}, true],
+      [{ deny: [] }, true],
+      [{ deny: ['KP'] }, false],
+      [{ allow: ['FR'] }, false],
+      [{ allow: ['FR'], unknown: 'allow' }, true],
+      [{ deny: ['KP'], unknown: 'allow' }, true],
+      [{ unknown: 'refuse' }, false],
+    ];
+    for (const [countries, allowed] of cases) {
+      const decision = evaluatePolicy({ ...DEFAULT_POLICY, countries }, noCountry, 3600);
+      expect({ countries, allowed: decision.allowed }).toEqual({ countries, allowed });
+      if (!allowed) expect(decision.decidingRule).toBe('countries.unknown');
+    }
+    // A known country is judged by the lists whatever unknown says.
+    const kp = evaluatePolicy(
+      { ...DEFAULT_POLICY, countries: { deny: ['KP'], unknown: 'allow' } },
+      [account, country('KP')],
+      3600,
+    );
+    expect(kp).toMatchObject({ allowed: false, decidingRule: 'countries.deny' });
   });
 
   it('minSessionSeconds refuses a shorter session, and is not judged without one', () => {

@@ -21,6 +21,7 @@ import {
   sessionCall,
 } from '../../chain/encoding/wallet-reads';
 import { ApiError } from '../../common/errors/api-error';
+import type { ErrorPhase } from '../../common/errors/error-catalogue';
 import { chainUnavailable } from '../sessions/chain-errors';
 
 /** A wallet's session on chain and the oracle's answer, read at one block. */
@@ -29,18 +30,21 @@ export interface ScreenedWallet {
   activeUntil: number;
   active: boolean;
   sanctioned: boolean;
+  /** The block timestamp (unix s) of the read. */
+  chainTime: number;
 }
 
-/** 403 WALLET_SANCTIONED (phase preflight) naming the wallet. */
+/** 403 WALLET_SANCTIONED naming the wallet (phase preflight unless said: the relay's is broadcast). */
 export function walletSanctionedError(
   wallet: string,
   consequence = 'no compliance session can be opened for it',
+  phase?: ErrorPhase,
 ): ApiError {
   const walletAddress = getAddress(wallet);
   return new ApiError(
     'WALLET_SANCTIONED',
     `Wallet ${walletAddress} is on the sanctions list of this network's oracle: ${consequence}`,
-    { extra: { walletAddress } },
+    { extra: { walletAddress }, ...(phase ? { phase } : {}) },
   );
 }
 
@@ -57,6 +61,11 @@ export class SanctionsScreen {
   async assertNotSanctioned(wallet: string): Promise<void> {
     const [screened] = await this.screen([wallet]);
     if (screened.sanctioned) throw walletSanctionedError(wallet);
+  }
+
+  /** The wallet's session and the oracle's answer, in one eth_call (no oracle: not listed). */
+  async screenOne(wallet: string): Promise<ScreenedWallet> {
+    return (await this.screen([wallet]))[0];
   }
 
   /** Sessions and oracle answers of `wallets`, in ONE eth_call (the chain clock read with them). */
@@ -88,6 +97,7 @@ export class SanctionsScreen {
         activeUntil,
         active: now < activeUntil,
         sanctioned: oracle ? isSanctionedAnswer(results[2 + i * stride]) : false,
+        chainTime: now,
       };
     });
   }

@@ -6,6 +6,7 @@ import { ItemBackoff } from '../../common/scheduling/item-backoff';
 import { PeriodicScan } from '../../common/scheduling/periodic-scan';
 import { ComplianceConfig } from '../../config/compliance.config';
 import { SYSTEM_ACTOR } from '../../events/activity-event';
+import { Metrics } from '../../metrics/metrics.service';
 import { AttesterService, SessionRevocationReason } from '../sessions/attester.service';
 import { REVOCATION_CHECKS, RevocationCheck } from './revocation-checks';
 import { SanctionsScreen, ScreenedWallet } from './sanctions-screen.service';
@@ -41,20 +42,26 @@ export class ScreeningWatcher extends PeriodicScan<ScreeningPass> {
     private readonly attester: AttesterService,
     @Inject(REVOCATION_CHECKS) private readonly checks: RevocationCheck[],
     private readonly config: ComplianceConfig,
+    private readonly metrics: Metrics,
   ) {
     super(config.screeningIntervalMs);
+    metrics.screeningInterval.set(config.screeningIntervalMs / 1000);
   }
 
   protected override failedPass(): ScreeningPass {
     return { ran: false, screened: 0, revoked: [] };
   }
 
-  protected scan(): Promise<ScreeningPass> {
-    return withAdvisoryLock(this.dataSource, 'sanctions-screening', () => this.pass(), {
+  protected async scan(): Promise<ScreeningPass> {
+    const pass = await withAdvisoryLock(this.dataSource, 'sanctions-screening', () => this.pass(), {
       ran: false,
       screened: 0,
       revoked: [],
     });
+    // Freshness (cgk_screening_last_success_timestamp_seconds): every wallet was read and judged.
+    // A revocation that could not be mined is owed and measured apart (RevocationRetry).
+    if (pass.ran) this.metrics.screeningLastSuccess.set(Date.now() / 1000);
+    return pass;
   }
 
   private async pass(): Promise<ScreeningPass> {

@@ -16,7 +16,7 @@ export class SessionStatusController {
     id: 'status',
     summary: 'A wallet’s compliance session, read on chain',
     description:
-      'ComplianceRegistry.activeUntil at the latest block. Any wallet can be looked up: the registry is public.',
+      'ComplianceRegistry.activeUntil and the sanctions oracle, read at the latest block in one call: a listed wallet answers active false and sanctioned true at once. Any wallet can be looked up: the registry and the oracle are public.',
     ok: SessionStatusResponse,
     errors: ['INVALID_ADDRESS', 'CHAIN_UNAVAILABLE'],
   })

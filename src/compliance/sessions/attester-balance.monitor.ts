@@ -11,7 +11,8 @@ const START_CHECK_TIMEOUT_MS = 3_000;
 /**
  * Reads the attester's balance at the start (so a start with an unfunded attester logs
  * `attester.balance.low` before it says ready) and every ATTESTER_BALANCE_CHECK_MS after, and
- * exports it: cgk_attester_balance_wei, cgk_attester_low_balance, cgk_attester_pending_transactions.
+ * exports it: cgk_attester_balance_wei, cgk_attester_low_balance, cgk_attester_pending_transactions,
+ * cgk_attester_can_pay (per role: primary, standby).
  * The warning itself is the BalanceWatch's, once per crossing of ATTESTER_LOW_BALANCE_ETH.
  */
 @Injectable()
@@ -36,6 +37,9 @@ export class AttesterBalanceMonitor extends PeriodicScan<boolean> {
     this.metrics.attesterBalanceWei.set(Number(status.balanceWei));
     this.metrics.attesterLowBalance.set(status.lowBalance ? 1 : 0);
     this.metrics.attesterPending.set(status.pendingOnNode);
+    this.metrics.attesterCanPay.set({ role: 'primary' }, status.canPay ? 1 : 0);
+    if (status.standby)
+      this.metrics.attesterCanPay.set({ role: 'standby' }, status.standby.canPay ? 1 : 0);
     return status.lowBalance;
   }
 

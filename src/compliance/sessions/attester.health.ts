@@ -4,16 +4,19 @@ import { formatEther } from 'ethers';
 import { ComplianceConfig } from '../../config/compliance.config';
 import { ReadinessRegistry } from '../../health/readiness.registry';
 import { withTimeout } from '../../common/scheduling/with-timeout';
-import { AttesterService } from './attester.service';
+import type { AttesterAccountStatus } from './attester-account';
+import { AttesterService, AttesterStatus } from './attester.service';
 
 /** A readiness probe must answer fast even when the RPC hangs (the `chain` check reports that). */
 const STATUS_TIMEOUT_MS = 1_500;
 
 /**
- * The attester in /health/ready: address, balance, unmined transactions. Always `up`: a low
- * balance is a warning (`lowBalance: true`, logged once per crossing), not unreadiness, since
- * taking every instance out of the load balancer (they share the key) would stop the builds and
- * reads too, while only activations are at risk; an unreachable RPC is the `chain` check's.
+ * The attester in /health/ready: `up`, or `degraded` while the primary attester cannot pay for one
+ * registry transaction (or the registry refuses it), with `reason` (said on the API port too,
+ * without addresses) and the details: address, balance, lowBalance, canPay, unmined
+ * transactions, the revocations owed, the standby. Degraded, never down: every instance shares
+ * the key, so taking them out of the load balancer would stop the builds and reads too while only
+ * activations and revocations are at risk; an unreachable RPC is the `chain` check's.
  */
 @Injectable()
 export class AttesterHealthIndicator {
@@ -27,27 +30,9 @@ export class AttesterHealthIndicator {
 
   async check(key: string): Promise<HealthIndicatorResult> {
     const address = this.attester.address;
-    const thresholdEth = formatEther(this.config.attesterLowBalanceWei);
+    let status: AttesterStatus;
     try {
-      const status = await withTimeout(this.attester.status(), STATUS_TIMEOUT_MS);
-      return {
-        [key]: {
-          status: 'up',
-          address,
-          balanceEth: formatEther(status.balanceWei),
-          lowBalance: status.lowBalance,
-          lowBalanceThresholdEth: thresholdEth,
-          pendingOnNode: status.pendingOnNode,
-          pendingTransactions: status.pending.map((p) => ({
-            nonce: p.nonce,
-            hashes: p.hashes,
-            maxFeePerGas: p.fees.maxFeePerGas.toString(),
-            maxPriorityFeePerGas: p.fees.maxPriorityFeePerGas.toString(),
-            pendingForMs: Date.now() - p.firstSentAt,
-          })),
-          ...status.stats,
-        },
-      };
+      status = await withTimeout(this.attester.status(), STATUS_TIMEOUT_MS);
     } catch {
       return {
         [key]: {
@@ -57,5 +42,54 @@ export class AttesterHealthIndicator {
         },
       };
     }
+    const reason = degradedReason(status);
+    const oldest = status.owed.oldestRequestedAt;
+    return {
+      [key]: {
+        status: reason ? 'degraded' : 'up',
+        ...(reason && { reason, message: reason }),
+        ...this.account(status),
+        lowBalanceThresholdEth: formatEther(this.config.attesterLowBalanceWei),
+        owedRevocations: {
+          pending: status.owed.pending,
+          oldestAgeSeconds: oldest ? Math.round((Date.now() - oldest.getTime()) / 1000) : 0,
+        },
+        ...(status.standby && { standby: this.account(status.standby) }),
+      },
+    };
   }
+
+  private account(status: AttesterAccountStatus) {
+    return {
+      address: status.address,
+      signer: status.signer,
+      balanceEth: formatEther(status.balanceWei),
+      lowBalance: status.lowBalance,
+      canPay: status.canPay,
+      pendingOnNode: status.pendingOnNode,
+      pendingTransactions: status.pending.map((p) => ({
+        nonce: p.nonce,
+        hashes: p.hashes,
+        maxFeePerGas: p.fees.maxFeePerGas.toString(),
+        maxPriorityFeePerGas: p.fees.maxPriorityFeePerGas.toString(),
+        pendingForMs: Date.now() - p.firstSentAt,
+      })),
+      ...status.stats,
+    };
+  }
+}
+
+/** Why the attester side is degraded (no address, balance or host: said on the API port). */
+export function degradedReason(status: AttesterStatus): string | undefined {
+  const refused = status.trouble === 'refused';
+  if (status.canPay && !refused) return undefined;
+  const owed =
+    status.owed.pending > 0
+      ? `${status.owed.pending} owed session revocation(s) wait`
+      : 'session revocations would wait';
+  const what = refused
+    ? 'the registry refuses the primary attester (is its key still a registry attester?)'
+    : 'the primary attester cannot pay for gas';
+  if (status.standby?.canPay) return `${what}: the standby attester signs meanwhile`;
+  return `${what}: activations fail and ${owed} until it is ${refused ? 'allowed again' : 'funded'}`;
 }

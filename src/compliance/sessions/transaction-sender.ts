@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import {
+  AbstractSigner,
   JsonRpcProvider,
   toQuantity,
   TransactionReceipt,
   TransactionRequest,
-  Wallet,
 } from 'ethers';
 import { isTransportFailure } from '../../chain/chain-errors';
 import {
@@ -84,7 +84,7 @@ export class TransactionSender {
   private closed = false;
 
   constructor(
-    private readonly signer: Wallet,
+    private readonly signer: AbstractSigner,
     private readonly provider: JsonRpcProvider,
     private readonly settings: SenderSettings,
     private readonly logger: Logger,

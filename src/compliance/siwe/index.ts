@@ -1,6 +1,8 @@
 export { buildSiweMessage, newSiweNonce, type BuildSiweMessageParams } from './build-siwe-message';
 export {
   verifySiweSignature,
+  verifySiweWithContractWallets,
+  type ContractSignatureCheck,
   type SiweExpectations,
   type SiweSignedMessage,
 } from './verify-siwe-signature';

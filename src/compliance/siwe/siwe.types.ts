@@ -11,4 +11,14 @@ export type SiweVerification =
       issuedAt: string;
       expirationTime?: string;
     }
-  | { ok: false; reason: SiweFailureReason; message: string };
+  | {
+      ok: false;
+      reason: SiweFailureReason;
+      message: string;
+      /**
+       * Set when the message is valid and only its signature is not the wallet's own key's: a
+       * contract wallet (a Safe) may still accept it on chain (ERC-1271 isValidSignature over
+       * `hash`, the message's EIP-191 hash), so the caller asks the chain.
+       */
+      contractCheck?: { address: string; hash: string; signature: string };
+    };

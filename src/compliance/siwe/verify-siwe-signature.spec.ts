@@ -1,4 +1,4 @@
-import { Wallet } from 'ethers';
+import { hashMessage, Wallet } from 'ethers';
 
 import { buildSiweMessage, newSiweNonce } from './build-siwe-message';
 import { verifySiweSignature, type SiweExpectations } from './verify-siwe-signature';
@@ -183,14 +183,45 @@ describe('verifySiweSignature', () => {
     ['no signature', 'VALID', undefined],
     ['short signature', 'VALID', '0x1234'],
     ['signature not hex', 'VALID', 'z'.repeat(132)],
-    ['zero signature', 'VALID', '0x' + '00'.repeat(65)],
-    ['bad recovery byte', 'VALID', '0x' + '11'.repeat(64) + '05'],
+    ['odd hex length', 'VALID', '0x' + '11'.repeat(65) + '1'],
+    ['oversized signature', 'VALID', '0x' + '11'.repeat(2049)],
   ])('refuses garbage without throwing: %s', (_name, msg, signature) => {
     const result = verifySiweSignature(
       { message: msg === 'VALID' ? message() : msg, signature },
       expectations,
     );
     expect(result).toEqual({ ok: false, reason: 'SIWE_INVALID', message: expect.any(String) });
+  });
+
+  it.each<[string, string]>([
+    ['zero signature', '0x' + '00'.repeat(65)],
+    ['bad recovery byte', '0x' + '11'.repeat(64) + '05'],
+    ["two owners' signatures (a Safe's)", '0x' + '11'.repeat(130)],
+  ])(
+    'leaves a well-formed message whose %s is no EOA signature of its wallet to the chain (ERC-1271)',
+    (_name, signature) => {
+      const text = message();
+      const result = verifySiweSignature({ message: text, signature }, expectations);
+      expect(result).toEqual({
+        ok: false,
+        reason: 'SIWE_SIGNER',
+        message: expect.any(String),
+        contractCheck: { address: signer.address, hash: hashMessage(text), signature },
+      });
+    },
+  );
+
+  it('asks no contract about a message for another wallet, or one refused before its signature', async () => {
+    const other = message({ address: stranger.address });
+    const expired = message({ expirationTime: new Date(NOW.getTime() - 1) });
+    for (const text of [other, expired]) {
+      const result = verifySiweSignature(
+        { message: text, signature: '0x' + '11'.repeat(130) },
+        expectations,
+      );
+      expect(result.ok).toBe(false);
+      expect(result).not.toHaveProperty('contractCheck');
+    }
   });
 
   it('does not throw on a null input', () => {

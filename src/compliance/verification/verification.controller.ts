@@ -6,6 +6,7 @@ import { CurrentPrincipal, Principal } from '../../auth/principal';
 import { RequireScope } from '../../auth/require-scope.decorator';
 import { JSON_BODY_ERRORS } from '../../common/openapi/api-errors.decorator';
 import { Operation } from '../../common/openapi/operation.decorator';
+import { ADMISSION_RULES } from '../session-admission';
 import { ChallengeQueryDto } from './dto/challenge-query.dto';
 import { VerifyProofDto } from './dto/verify-proof.dto';
 import { VerifyChallengeResponse, VerifyResponse } from './dto/verify.responses';
@@ -41,7 +42,8 @@ export class VerificationController {
       'The same credential renews the session as often as needed, one fresh challenge per proof; the session never outlives the credential. ' +
       'Production: the wallet must be bound to your account (POST /onboarding/register with SIWE); demo: an unbound wallet is bound to you. ' +
       'PROOF_INVALID when the proof does not verify: wrong wallet; an issuer key that is not registered or outside its validity dates; an unknown, expired or foreign challenge; `now` off the server clock by more than 5 minutes; a root we do not accept (revoked credential or stale tree). ' +
-      'PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED or CHAIN_UNAVAILABLE the proof can be submitted again.',
+      'PROOF_REPLAYED when the challenge was already used; after BROADCAST_FAILED, CHAIN_UNAVAILABLE or ACTIVATION_RATE_LIMITED the proof can be submitted again. ' +
+      ADMISSION_RULES,
     ok: VerifyResponse,
     errors: [
       ...JSON_BODY_ERRORS,
@@ -52,6 +54,8 @@ export class VerificationController {
       'WALLET_SANCTIONED',
       'CREDENTIAL_ISSUER_REVOKED',
       'PROOF_REPLAYED',
+      'COMPLIANCE_POLICY_REFUSED',
+      'ACTIVATION_RATE_LIMITED',
       'BROADCAST_FAILED',
       'CHAIN_UNAVAILABLE',
     ],

@@ -6,16 +6,20 @@ import { ComplianceConfig } from '../../config/compliance.config';
 import type { RequestMeta } from '../../common/http/request-meta';
 import { ComplianceActivity } from '../compliance-activity';
 import { CredentialRootsService } from '../credentials/credential-roots.service';
-import { SessionAdmission } from '../session-admission';
+import { OpenSession, SessionAdmission } from '../session-admission';
 import { zkSourceName } from '../policy/zk-source';
 import { IssuersService } from '../credentials/issuers.service';
-import { ActivatedSession, SessionsService } from '../sessions/sessions.service';
+import type { ActivatedSession } from '../sessions/sessions.service';
 import { readComplianceStatement, type ComplianceStatement } from '../zk';
 import { VerifyProofDto } from './dto/verify-proof.dto';
 import { ProofVerifierService } from './proof-verifier.service';
 import { VerifyChallengesService } from './verify-challenges.service';
 
-export type VerificationResult = ActivatedSession & {
+export type VerificationResult = Omit<ActivatedSession, 'txHash' | 'blockNumber'> & {
+  /** null when the open session was answered as it is (alreadyActive): nothing was sent. */
+  txHash: string | null;
+  blockNumber: number | null;
+  alreadyActive: boolean;
   verified: true;
   nullifier: string;
   credentialExpiresAt: number;
@@ -30,9 +34,11 @@ const NEW_CHALLENGE =
  * POST /verify: a Groth16 proof that the wallet holds an unexpired, unrevoked credential of a
  * registered issuer, made for a challenge we issued, opens (or renews) its compliance session.
  * Order: statement (400) -> issuer (400 unknown key, 403 revoked issuer) -> challenge (400 unknown/expired/foreign, 409 used), clock and root
- * (400) -> pairing (400) -> expiry (400 CREDENTIAL_EXPIRED) -> ownership (403) -> the challenge
- * spent atomically (409 for every concurrent replay) -> activation (502/503; the challenge is
- * given back so the same proof can be retried).
+ * (400) -> pairing (400) -> expiry (400 CREDENTIAL_EXPIRED) -> the shared admission (sanctions,
+ * policy, ownership, binding: SessionAdmission) -> the challenge spent atomically (409 for every
+ * concurrent replay) -> an open session answered as it is, or the wallet's activation limit
+ * (429) and the activation (502/503; on either the challenge is given back so the same proof can
+ * be retried).
  */
 @Injectable()
 export class VerificationService {
@@ -43,7 +49,6 @@ export class VerificationService {
     private readonly roots: CredentialRootsService,
     private readonly issuers: IssuersService,
     private readonly verifier: ProofVerifierService,
-    private readonly sessions: SessionsService,
     private readonly activity: ComplianceActivity,
     private readonly admission: SessionAdmission,
     private readonly config: ComplianceConfig,
@@ -84,8 +89,14 @@ export class VerificationService {
       name: zkSourceName({ name: issuer }),
       expiresAt: statement.expiresAt,
     };
-    await this.admission.admit(principal, statement.wallet, presented, meta);
-    return this.openSession(principal, statement, issuer, meta);
+    const { current } = await this.admission.admit({
+      principal,
+      wallet: statement.wallet,
+      presented,
+      notAfter: statement.expiresAt,
+      meta,
+    });
+    return this.openSession(principal, statement, issuer, current, meta);
   }
 
   private readStatement(body: VerifyProofDto): ComplianceStatement {
@@ -126,14 +137,24 @@ export class VerificationService {
     principal: Principal,
     s: ComplianceStatement,
     issuerName: string,
+    current: OpenSession | null,
     meta?: RequestMeta,
   ): Promise<VerificationResult> {
     if (!(await this.challenges.consume(s.challenge, principal.accountId, s.nullifier))) {
       throw new ApiError('PROOF_REPLAYED', 'This challenge was already used');
     }
+    const proven = {
+      verified: true as const,
+      nullifier: s.nullifier,
+      credentialExpiresAt: s.expiresAt,
+      issuer: { name: issuerName },
+    };
+    // The session stays as it is: the challenge is spent, no session is recorded for the proof.
+    if (current)
+      return { ...current, txHash: null, blockNumber: null, alreadyActive: true, ...proven };
     let session: ActivatedSession;
     try {
-      session = await this.sessions.activate(s.wallet, s.expiresAt);
+      session = await this.admission.open(s.wallet, s.expiresAt);
     } catch (error) {
       await this.challenges.release(s.challenge).catch((releaseError: unknown) => {
         this.logger.error(
@@ -144,12 +165,6 @@ export class VerificationService {
     }
     await this.challenges.recordSession(s.challenge, session.activeUntilUnix, issuerName);
     await this.activity.sessionActivated(principal, session, { via: 'proof' }, meta);
-    return {
-      ...session,
-      verified: true,
-      nullifier: s.nullifier,
-      credentialExpiresAt: s.expiresAt,
-      issuer: { name: issuerName },
-    };
+    return { ...session, alreadyActive: false, ...proven };
   }
 }

@@ -6,6 +6,7 @@ import { placeholders } from '../../common/database/placeholders';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import { Wallet } from './wallet.entity';
 import { checksumAddress } from '../../common/address/checksum-address';
+import { WalletOwnerCache } from './wallet-owner-cache';
 
 /** What binding did: the wallet is now the caller's; `reboundFrom` names the account it left. */
 export interface BindResult {
@@ -25,7 +26,10 @@ const MAX_BIND_ATTEMPTS = 4;
 /** Wallet binding: which account a wallet belongs to (at most one). */
 @Injectable()
 export class WalletsService {
-  constructor(@InjectRepository(Wallet) private readonly wallets: Repository<Wallet>) {}
+  constructor(
+    @InjectRepository(Wallet) private readonly wallets: Repository<Wallet>,
+    private readonly owners: WalletOwnerCache,
+  ) {}
 
   /** The binding of a wallet, or null when unbound. */
   findByAddress(address: string): Promise<Wallet | null> {
@@ -51,11 +55,16 @@ export class WalletsService {
   }
 
   /**
-   * The account a (checksummed) wallet is bound to, or null. Every build asks: one prepared
-   * SELECT of one column (6 us on SQLite) rather than findOneBy's query builder (94 us;
-   * docs/architecture.md, "Why hand-written"). wallets.e2e-spec pins it to findByAddress.
+   * The account a (checksummed) wallet is bound to, or null. Every build asks: with Redis from
+   * WalletOwnerCache (changes reach every instance at once), else one prepared SELECT of one
+   * column (6 us on SQLite) rather than findOneBy's query builder (94 us; docs/architecture.md,
+   * "Why hand-written"). wallets.e2e-spec pins it to findByAddress.
    */
-  async ownerOf(checksummedAddress: string): Promise<string | null> {
+  ownerOf(checksummedAddress: string): Promise<string | null> {
+    return this.owners.ownerOf(checksummedAddress, () => this.readOwner(checksummedAddress));
+  }
+
+  private async readOwner(checksummedAddress: string): Promise<string | null> {
     const manager = this.wallets.manager;
     const mark = placeholders(manager);
     const params: unknown[] = [];
@@ -76,8 +85,10 @@ export class WalletsService {
     for (let attempt = 0; attempt < MAX_BIND_ATTEMPTS; attempt++) {
       const current = await this.wallets.findOneBy({ address: walletAddress });
       if (!current) {
-        if (await this.tryInsert(walletAddress, accountId))
+        if (await this.tryInsert(walletAddress, accountId)) {
+          await this.owners.changed(walletAddress);
           return { walletAddress, accountId, changed: true, reboundFrom: null };
+        }
         continue;
       }
       if (current.accountId === accountId)
@@ -92,8 +103,10 @@ export class WalletsService {
           previous: current.accountId,
         })
         .execute();
-      if (result.affected === 1)
+      if (result.affected === 1) {
+        await this.owners.changed(walletAddress);
         return { walletAddress, accountId, changed: true, reboundFrom: current.accountId };
+      }
     }
     throw new Error(`wallet ${walletAddress} kept changing owner while binding`);
   }

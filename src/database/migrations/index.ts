@@ -16,6 +16,14 @@ import { ChainInstances1764465000000 } from './1764465000000-chain-instances';
 import { CredentialIssuers1764470000000 } from './1764470000000-credential-issuers';
 import { CompliancePolicies1764474000000 } from './1764474000000-compliance-policies';
 import { AttestationSessions1764480000000 } from './1764480000000-attestation-sessions';
+import { ComplianceRevocations1795909100000 } from './1795909100000-compliance-revocations';
+import { OperatorEvents1795909200000 } from './1795909200000-operator-events';
+import { CompliancePolicyVersion1795916600001 } from './1795916600001-compliance-policy-version';
+import { ActivationWindows1795916600002 } from './1795916600002-activation-windows';
+import { AttestationIndex1795916600003 } from './1795916600003-attestation-index';
+import { ComplianceReceipts1795918800000 } from './1795918800000-compliance-receipts';
+import { TradeReservations1795921000000 } from './1795921000000-trade-reservations';
+import { Approvals1795921844000 } from './1795921844000-approvals';
 /** Every migration in order; TypeORM runs the pending ones at start. Append new ones at the end. */
 export const MIGRATIONS = [
   AccountsUsersWallets1763700000000,
@@ -35,4 +43,12 @@ export const MIGRATIONS = [
   CredentialIssuers1764470000000,
   CompliancePolicies1764474000000,
   AttestationSessions1764480000000,
+  ComplianceRevocations1795909100000,
+  OperatorEvents1795909200000,
+  CompliancePolicyVersion1795916600001,
+  ActivationWindows1795916600002,
+  AttestationIndex1795916600003,
+  ComplianceReceipts1795918800000,
+  TradeReservations1795921000000,
+  Approvals1795921844000,
 ];

@@ -1,8 +1,8 @@
+import { refusalOf } from '../../../test/helpers/api-error';
 import { AbiCoder, Transaction, Wallet } from 'ethers';
 import devnetFile from '../../config/networks/devnet.json';
 import { NetworkFile, resolveNetworkFile } from '../../chain/network/network-definition';
 import { decodeRevert, KNOWN_ERRORS } from '../../chain/encoding/revert-decoder';
-import { ApiError } from '../../common/errors/api-error';
 import { erc20ApproveData, MAX_UINT256, permit2ApproveData } from '../encoding/approvals';
 import { broadcastKind, kindOf, TargetCall, TxKind } from './broadcast-targets';
 import { Position } from '@uniswap/v4-sdk';
@@ -20,6 +20,10 @@ import {
   encodeIncreaseCalldata,
 } from '../encoding/position-calldata';
 import { encodeSwapCalldata } from '../encoding/swap-calldata';
+import {
+  encodeAuthorizationHookData,
+  ZERO_POOL_ID,
+} from '../../chain/encoding/trade-authorization';
 import { sdkPool, sdkPosition } from '../positions/position-math';
 import { classifyRefusal } from './node-refusals';
 import { explainRevert, simulationRefusal } from './revert-explanation';
@@ -29,16 +33,6 @@ const network = resolveNetworkFile(devnetFile as NetworkFile);
 const { WETH, tUSDC } = network.tokens;
 const { permit2, universalRouter, positionManager, complianceHook } = network.contracts;
 const abi = AbiCoder.defaultAbiCoder();
-
-function refusalOf(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('did not throw');
-}
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 const WALLET = '0x1111111111111111111111111111111111111111';
@@ -212,6 +206,71 @@ describe('broadcastKind: what the builders produce', () => {
           data: permit2ApproveData(tUSDC.address, spender, 1n, 2),
         }),
       ).toBe('permit2-approval');
+  });
+});
+
+describe('broadcastKind: hook v3 authorizations in hookData (issue 54)', () => {
+  const authorization = encodeAuthorizationHookData(
+    { nonce: 5n, deadline: DEADLINE, nextPoolId: ZERO_POOL_ID, nextAmountMax: 0n },
+    Wallet.createRandom().signingKey.sign(`0x${'ab'.repeat(32)}`).serialized,
+  );
+  const swapWith = (hookData: string) => ({
+    to: universalRouter,
+    from: WALLET,
+    value: 0n,
+    data: encodeSwapCalldata({
+      poolKey: pool,
+      zeroForOne: true,
+      amountIn: 1000n,
+      amountOutMinimum: 900n,
+      deadline: DEADLINE,
+      hookData: [hookData],
+    }),
+  });
+  const mintWith = (hookData: string) => ({
+    to: positionManager,
+    from: WALLET,
+    value: 0n,
+    data: encodeMintCalldata({
+      poolKey: pool,
+      tickLower: -600,
+      tickUpper: 600,
+      liquidity: 10n ** 12n,
+      amount0Max: 10n ** 18n,
+      amount1Max: 10n ** 18n,
+      owner: WALLET,
+      deadline: DEADLINE,
+      hookData,
+    }),
+  });
+  const increaseWith = (hookData: string) => ({
+    to: positionManager,
+    from: WALLET,
+    value: 0n,
+    data: encodeIncreaseCalldata(position(), {
+      tokenId: 7n,
+      deadline: Number(DEADLINE),
+      slippageBps: 50,
+      hookData,
+    }),
+  });
+
+  it('accepts a well-formed authorization on a swap, a mint and an increase into a v3 pool', () => {
+    expect(network.hookVersion).toBe(3);
+    expect(broadcastKind(network, swapWith(authorization))).toBe('swap');
+    expect(broadcastKind(network, mintWith(authorization))).toBe('mint');
+    expect(broadcastKind(network, increaseWith(authorization))).toBe('increase');
+  });
+
+  it('refuses other hookData on v3, and any hookData on a network whose hook is older', () => {
+    for (const bad of ['0x01', `${authorization}00`, authorization.slice(0, -2)])
+      expect(
+        refusalOf(() => broadcastKind(network, swapWith(bad))).options.details?.[0],
+      ).toMatchObject({ action: 'SWAP_EXACT_IN_SINGLE', parameter: 'hookData' });
+    const v2 = { ...network, hookVersion: 2 };
+    expect(
+      refusalOf(() => broadcastKind(v2, mintWith(authorization))).options.details?.[0],
+    ).toMatchObject({ action: 'MINT_POSITION', parameter: 'hookData' });
   });
 });
 

@@ -16,7 +16,9 @@
  *   PositionManager modifyLiquidities (encoding/liquidity-calldata.ts, position-calldata.ts):
  *     MINT_POSITION + SETTLE_PAIR (mint), INCREASE_LIQUIDITY + CLOSE_CURRENCY x2 (increase),
  *     DECREASE_LIQUIDITY | BURN_POSITION + TAKE_PAIR (decrease; DECREASE of 0 liquidity: collect);
- *     currencies and pool key those of the network's pool; the mint owner and the TAKE_PAIR
+ *     the mint's pool key a listed pool with the compliance hook and SETTLE_PAIR its currencies,
+ *     the currencies of an increase those of a listed pool, of a decrease, collect or burn those
+ *     of a listed or deprecated pool (its positions can always be exited); the mint owner and the TAKE_PAIR
  *     recipient pass the payout rule (pipeline/payout-recipients.ts; TAKE_PAIR may also name the
  *     MSG_SENDER marker, as the SDK's decrease does); value 0. A multicall holds at most one
  *     permitBatch (owner = the sender, spender = the PositionManager, supported tokens) and then
@@ -40,7 +42,12 @@ import {
   V4_ACTION_PARAMS,
   V4_ACTION_PLAN,
 } from '../../chain/abi/uniswap-v4';
-import type { NetworkDefinition } from '../../chain/network/network.types';
+import {
+  decodeAuthorizationHookData,
+  ROUTE_AUTHORIZATION_HOOKDATA_BYTES,
+  TRADE_AUTHORIZATION_HOOKDATA_BYTES,
+} from '../../chain/encoding/trade-authorization';
+import type { NetworkDefinition, PoolKeyInfo } from '../../chain/network/network.types';
 import { ApiError } from '../../common/errors/api-error';
 import { MSG_SENDER_MARKER, refusedPayoutReason } from '../pipeline/payout-recipients';
 import { listedPool } from '../routing/market-pools';
@@ -154,30 +161,27 @@ function actionParams(action: keyof typeof V4_ACTION_PARAMS, params: string): Re
   return decodeExact(V4_ACTION_PARAMS[action], params, `${action} params`, { action });
 }
 
-/** A pool key (decoded tuple) is the network's pool: its tokens, fee, spacing and compliance hook. */
-function checkPool(network: NetworkDefinition, key: Result, action: string): void {
-  const { pool, contracts } = network;
-  const [currency0, currency1, fee, tickSpacing, hooks] = key;
-  const ours =
-    same(currency0, pool.currency0) &&
-    same(currency1, pool.currency1) &&
-    Number(fee) === pool.fee &&
-    Number(tickSpacing) === pool.tickSpacing &&
-    same(hooks, pool.hooks) &&
-    same(hooks, contracts.complianceHook);
-  if (!ours)
-    throw new NotAllowed(
-      `its ${action} names pool (${[currency0, currency1, fee, tickSpacing, hooks].join(', ')}), not the network's pool with the compliance hook`,
-      { action, parameter: 'poolKey' },
-    );
-}
-
 function checkEmptyHookData(hookData: unknown, action: string): void {
   if (hookData !== '0x')
     throw new NotAllowed(`its ${action} carries hookData; the service sends none`, {
       action,
       parameter: 'hookData',
     });
+}
+
+/**
+ * An entry (swap, mint, increase) into a pool of hook v3 may carry the hook's authorization
+ * (issue 54: 160 bytes, trade-authorization.ts), which the hook verifies itself; anything else,
+ * and any hookData on an older hook's network, is refused as before.
+ */
+function checkEntryHookData(network: NetworkDefinition, hookData: unknown, action: string): void {
+  if (hookData === '0x') return;
+  if (network.hookVersion !== 3) return checkEmptyHookData(hookData, action);
+  if (typeof hookData !== 'string' || decodeAuthorizationHookData(hookData) === null)
+    throw new NotAllowed(
+      `its ${action} carries hookData that is not a trade authorization of the hook (${TRADE_AUTHORIZATION_HOOKDATA_BYTES} or ${ROUTE_AUTHORIZATION_HOOKDATA_BYTES} bytes)`,
+      { action, parameter: 'hookData' },
+    );
 }
 
 function checkValue(value: bigint, what: string): void {
@@ -220,7 +224,7 @@ interface SwapEnds {
   currencyOut: string;
 }
 
-/** A pool a swap names is a listed, current pool with the network's compliance hook. */
+/** A pool a swap (or a mint) names is a listed, current pool with the network's compliance hook. */
 function checkSwapPool(network: NetworkDefinition, key: readonly unknown[], action: string): void {
   const [currency0, currency1, fee, tickSpacing, hooks] = key;
   const ours =
@@ -243,7 +247,7 @@ function swapPool(
   const [poolKey, zeroForOne, exactAmount, limitAmount, hookData] = params as Result;
   const key = [...(poolKey as Result)];
   checkSwapPool(network, key, action);
-  checkEmptyHookData(hookData, action);
+  checkEntryHookData(network, hookData, action);
   const [currencyIn, currencyOut] = (zeroForOne ? [key[0], key[1]] : [key[1], key[0]]) as string[];
   // amountIn (exact in) or amountInMaximum (exact out)
   const maxIn = (action === 'SWAP_EXACT_IN_SINGLE' ? exactAmount : limitAmount) as bigint;
@@ -276,7 +280,7 @@ function swapPath(
   const exactIn = action === 'SWAP_EXACT_IN';
   let from = currency as string;
   for (const [next, fee, tickSpacing, hooks, hookData] of exactIn ? keys : keys.reverse()) {
-    checkEmptyHookData(hookData, action);
+    checkEntryHookData(network, hookData, action);
     const pair = BigInt(from) < BigInt(next as string) ? [from, next] : [next, from];
     checkSwapPool(network, [...pair, fee, tickSpacing, hooks], action);
     from = next as string;
@@ -500,29 +504,57 @@ function checkPayout(
     });
 }
 
+/**
+ * The currencies an increase settles (CLOSE_CURRENCY) or an exit takes (TAKE_PAIR), in order, are
+ * those of a listed pool with the compliance hook, or for an exit of a deprecated pool too (issue
+ * 53: every pool of the market, not only the default one). The position's pool follows from its
+ * tokenId on chain: currencies of another pool leave its deltas unsettled and the call reverts.
+ */
+function checkPoolPair(
+  network: NetworkDefinition,
+  [currency0, currency1]: unknown[],
+  action: string,
+  { exit }: { exit: boolean },
+): void {
+  const pairOf = (key: PoolKeyInfo) =>
+    same(currency0, key.currency0) && same(currency1, key.currency1);
+  const current = (p: PoolKeyInfo) =>
+    same(p.hooks, network.contracts.complianceHook) &&
+    listedPool(network, [p.currency0, p.currency1, p.fee, p.tickSpacing, p.hooks]) !== undefined;
+  const ours =
+    network.pools.some((p) => pairOf(p) && current(p)) ||
+    (exit && network.deprecatedPools.some((p) => pairOf(p.key)));
+  if (!ours)
+    throw new NotAllowed(
+      `its ${action} currencies (${String(currency0)}, ${String(currency1)}) are not those of a ${exit ? 'listed or deprecated' : 'listed'} pool with the compliance hook`,
+      { action, parameter: 'currency' },
+    );
+}
+
 /** The kind of a modifyLiquidities(unlockData, deadline) call with one of the builders' plans. */
 function liquidityKind(network: NetworkDefinition, data: string): TxKind {
   const [unlockData] = decodeCall(MODIFY_LIQUIDITIES, data, 'modifyLiquidities');
   const plan = actionPlan(unlockData as string, 'modifyLiquidities');
   const names = plan.map((a) => actionName(a.code));
-  const { currency0, currency1 } = network.pool;
   const shape = names.join(',');
 
   if (shape === 'MINT_POSITION,SETTLE_PAIR') {
     const [poolKey, , , , , , owner, hookData] = actionParams('MINT_POSITION', plan[0].params);
-    checkPool(network, poolKey as Result, 'MINT_POSITION');
-    checkEmptyHookData(hookData, 'MINT_POSITION');
+    const [currency0, currency1] = poolKey as Result;
+    checkSwapPool(network, [...(poolKey as Result)], 'MINT_POSITION');
+    checkEntryHookData(network, hookData, 'MINT_POSITION');
     checkPayout(network, owner, 'MINT_POSITION', 'owner');
     const [c0, c1] = actionParams('SETTLE_PAIR', plan[1].params);
-    checkCurrency(c0, currency0, 'SETTLE_PAIR', 'currency0');
-    checkCurrency(c1, currency1, 'SETTLE_PAIR', 'currency1');
+    checkCurrency(c0, currency0 as string, 'SETTLE_PAIR', 'currency0');
+    checkCurrency(c1, currency1 as string, 'SETTLE_PAIR', 'currency1');
     return 'mint';
   }
   if (shape === 'INCREASE_LIQUIDITY,CLOSE_CURRENCY,CLOSE_CURRENCY') {
     const [, , , , hookData] = actionParams('INCREASE_LIQUIDITY', plan[0].params);
-    checkEmptyHookData(hookData, 'INCREASE_LIQUIDITY');
-    checkCurrency(actionParams('CLOSE_CURRENCY', plan[1].params)[0], currency0, 'CLOSE_CURRENCY');
-    checkCurrency(actionParams('CLOSE_CURRENCY', plan[2].params)[0], currency1, 'CLOSE_CURRENCY');
+    checkEntryHookData(network, hookData, 'INCREASE_LIQUIDITY');
+    const [c0] = actionParams('CLOSE_CURRENCY', plan[1].params);
+    const [c1] = actionParams('CLOSE_CURRENCY', plan[2].params);
+    checkPoolPair(network, [c0, c1], 'CLOSE_CURRENCY', { exit: false });
     return 'increase';
   }
   if (shape === 'DECREASE_LIQUIDITY,TAKE_PAIR' || shape === 'BURN_POSITION,TAKE_PAIR') {
@@ -537,8 +569,7 @@ function liquidityKind(network: NetworkDefinition, data: string): TxKind {
       if (liquidity === 0n) kind = 'collect';
     }
     const [c0, c1, recipient] = actionParams('TAKE_PAIR', plan[1].params);
-    checkCurrency(c0, currency0, 'TAKE_PAIR', 'currency0');
-    checkCurrency(c1, currency1, 'TAKE_PAIR', 'currency1');
+    checkPoolPair(network, [c0, c1], 'TAKE_PAIR', { exit: true });
     checkPayout(network, recipient, 'TAKE_PAIR', 'recipient', true);
     return kind;
   }

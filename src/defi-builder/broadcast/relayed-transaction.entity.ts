@@ -38,4 +38,8 @@ export class RelayedTransaction {
 
   @Column({ name: 'settled_ms', type: 'bigint', nullable: true, transformer: ms })
   settledMs: number | null;
+
+  /** The compliance receipt of the build this transaction is (issue 56), when it is one. */
+  @Column({ name: 'receipt_id', type: 'varchar', length: 36, nullable: true })
+  receiptId: string | null;
 }

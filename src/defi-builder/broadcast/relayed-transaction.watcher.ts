@@ -4,6 +4,12 @@ import { PeriodicScan } from '../../common/scheduling/periodic-scan';
 import { WebhooksConfig } from '../../config/webhooks.config';
 import { SYSTEM_ACTOR } from '../../events/activity-event';
 import { ActivityLog } from '../../events/activity-log';
+import {
+  ReceiptExecutionsService,
+  SignedExecution,
+} from '../../receipts/execution/receipt-executions.service';
+import type { RawReceipt, RawTransaction } from '../chain/defi-chain.port';
+import { TradeLedgerService } from '../../trading/ledger/trade-ledger.service';
 import { RelayedTransaction } from './relayed-transaction.entity';
 import { RelayedTransactionsService } from './relayed-transactions.service';
 import { TransactionStatusService } from './transaction-status.service';
@@ -19,6 +25,9 @@ const RETRY_MAX_MS = 15 * 60_000;
  * transaction.confirmed / transaction.reverted for transactions relayed through the service:
  * every WEBHOOK_SCAN_INTERVAL_MS the pending ones are read with the status endpoint's logic (the
  * revert decoded the same way), and each outcome is recorded once (RelayedTransactionsService.settle).
+ * A transaction that is the build of a compliance receipt gives that receipt its execution, in the
+ * same database transaction as its event, which names the receipt (`receiptId`); what the build
+ * reserved toward the account's daily trade limits is then counted as mined.
  */
 @Injectable()
 export class RelayedTransactionWatcher extends PeriodicScan {
@@ -30,6 +39,8 @@ export class RelayedTransactionWatcher extends PeriodicScan {
     private readonly statuses: TransactionStatusService,
     private readonly activity: ActivityLog,
     private readonly config: WebhooksConfig,
+    private readonly receipts: ReceiptExecutionsService,
+    private readonly ledger: TradeLedgerService,
   ) {
     super(config.scanIntervalMs);
   }
@@ -59,11 +70,16 @@ export class RelayedTransactionWatcher extends PeriodicScan {
   }
 
   private async settle(tx: RelayedTransaction): Promise<boolean> {
-    const status = await this.statuses.status(tx.txHash);
+    const inspected = await this.statuses.inspect(tx.txHash);
+    const { status } = inspected;
     if (status.status !== 'CONFIRMED' && status.status !== 'REVERTED') return false;
     const confirmed = status.status === 'CONFIRMED';
-    return this.relayed.settle(tx.txHash, confirmed ? 'confirmed' : 'reverted', (manager) =>
-      this.activity.record(
+    const execution = await this.execution(tx, inspected.tx!, inspected.receipt!);
+    return this.relayed.settle(tx.txHash, confirmed ? 'confirmed' : 'reverted', async (manager) => {
+      if (execution) await this.receipts.record(execution, manager);
+      // What the build reserved toward the daily limits now counts as mined (issue 54).
+      if (confirmed && tx.receiptId) await this.ledger.minedByReceipt(tx.receiptId, manager);
+      await this.activity.record(
         {
           accountId: tx.accountId,
           type: confirmed ? 'transaction.confirmed' : 'transaction.reverted',
@@ -82,10 +98,30 @@ export class RelayedTransactionWatcher extends PeriodicScan {
             ...(status.tokenId ? { tokenId: status.tokenId } : {}),
             ...(status.revert ? { revert: status.revert } : {}),
             apiKeyId: tx.apiKeyId,
+            receiptId: tx.receiptId,
           },
         },
         manager,
-      ),
-    );
+      );
+    });
+  }
+
+  /** The receipt's execution, signed, when the transaction is a build's that has one. */
+  private execution(
+    tx: RelayedTransaction,
+    mined: RawTransaction,
+    receipt: RawReceipt,
+  ): Promise<SignedExecution | null> {
+    if (!tx.receiptId) return Promise.resolve(null);
+    return this.receipts.sign(tx.receiptId, {
+      txHash: tx.txHash,
+      blockNumber: Number(receipt.blockNumber),
+      status: BigInt(receipt.status) === 1n ? 'success' : 'reverted',
+      gasUsed: BigInt(receipt.gasUsed),
+      from: mined.from,
+      value: BigInt(mined.value),
+      logs: receipt.logs,
+      relayed: true,
+    });
   }
 }

@@ -25,9 +25,11 @@ export class RelayedTransactionsService {
   async remember(
     principal: Principal,
     tx: { hash: string; from: string; kind: string },
+    receiptId: string | null = null,
   ): Promise<void> {
     try {
       await this.rows.insert({
+        receiptId,
         txHash: tx.hash.toLowerCase(),
         accountId: principal.accountId,
         apiKeyId: principal.apiKeyId ?? null,

@@ -37,6 +37,24 @@ const HINTS: Record<string, string> = {
     'The transaction runs out of gas at its gas limit: sign it again with the gas the build response gives (transaction.gas).',
   ROUTER_NOT_ALLOWED:
     'The compliance hook accepts trades from the UniversalRouter and the PositionManager only: build the transaction with this service.',
+  SAFE_SIGNATURES_INVALID:
+    "Have enough current owners (the Safe's threshold) sign the build's safeTransaction.typedData, concatenate their 65-byte signatures in ascending owner address order, and send execTransaction again; if another Safe transaction ran first (the Safe's nonce moved), build again and sign the new one.",
+  SAFE_EXECUTION_FAILED:
+    "A call of the Safe's batch reverts: build again (fresh quote, approvals and nonce) and have the owners sign the new safeTransaction.",
+};
+
+/** What a Safe's GSxxx revert means, in words (safe-smart-account docs/error_codes.md). */
+const SAFE_ERRORS: Record<string, string> = {
+  GS010: 'not enough gas to execute the Safe transaction',
+  GS013: 'a call of its batch reverts',
+  GS020: "its signatures are too short: fewer owners signed than the Safe's threshold",
+  GS021: 'a contract signature points inside the static part',
+  GS022: 'a contract signature has no length',
+  GS023: 'a contract signature is incomplete',
+  GS024: 'a contract owner refused its signature',
+  GS025: 'an approved-hash signature names an owner that did not approve this hash',
+  GS026:
+    'a signature is not from a current owner, not in ascending owner order, or signs another Safe transaction (another nonce)',
 };
 
 const DEFAULT_HINT =
@@ -48,7 +66,9 @@ export function explainRevert(revert: DecodedRevert): RevertExplanation {
       ? `the compliance hook refused it: wallet ${String(revert.args.trader)} has no active compliance session`
       : revert.code === 'WALLET_SANCTIONED'
         ? `the compliance hook refused it: wallet ${String(revert.args.wallet)} is on the sanctions list`
-        : `it reverts with ${revert.summary}`;
+        : revert.name === 'Error' && SAFE_ERRORS[String(revert.args.message)]
+          ? `the Safe refused it (${String(revert.args.message)}: ${SAFE_ERRORS[String(revert.args.message)]})`
+          : `it reverts with ${revert.summary}`;
   return { code: revert.code, message: what, hint: HINTS[revert.code] ?? DEFAULT_HINT };
 }
 

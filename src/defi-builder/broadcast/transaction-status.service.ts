@@ -16,25 +16,50 @@ import type {
 import { mintedTokenId, swapAmounts } from './receipt-effects';
 import { OUT_OF_GAS_HINT } from './node-refusals';
 import { explainRevert } from './revert-explanation';
+import { SafeExec, safeExecKindOf } from './safe-exec';
+import { SafeExecChecks } from './safe-exec.service';
 
 const UNREPRODUCED_HINT =
   'Read the transaction in a block explorer or trace it (debug_traceTransaction) on a node that keeps history; build and sign a new one.';
 
 @Injectable()
 export class TransactionStatusService {
-  constructor(@Inject(DEFI_CHAIN) private readonly chain: DefiChain) {}
+  constructor(
+    @Inject(DEFI_CHAIN) private readonly chain: DefiChain,
+    private readonly safes: SafeExecChecks,
+  ) {}
 
   async status(txHash: string): Promise<TransactionStatusResponseDto> {
+    return (await this.inspect(txHash)).status;
+  }
+
+  /** The status, with the transaction and its receipt as the node gave them (when it has them). */
+  async inspect(txHash: string): Promise<{
+    status: TransactionStatusResponseDto;
+    tx: RawTransaction | null;
+    receipt: RawReceipt | null;
+  }> {
     const hash = txHash.toLowerCase();
     const tx = await this.chain.transactionByHash(hash);
-    if (!tx) return notFound(hash);
-    const seen = this.describe(hash, tx);
-    if (tx.blockNumber === null) return seen;
+    if (!tx) return { status: notFound(hash), tx: null, receipt: null };
+    const safeExec = this.safeExecOf(tx);
+    const seen = this.describe(hash, tx, safeExec);
+    if (tx.blockNumber === null) return { status: seen, tx, receipt: null };
     const [receipt, latest] = await Promise.all([
       this.chain.transactionReceipt(hash),
       this.chain.blockNumber(),
     ]);
-    if (!receipt) return seen;
+    if (!receipt) return { status: seen, tx, receipt: null };
+    return { status: await this.minedStatus(seen, tx, receipt, latest, safeExec), tx, receipt };
+  }
+
+  private async minedStatus(
+    seen: TransactionStatusResponseDto,
+    tx: RawTransaction,
+    receipt: RawReceipt,
+    latest: number,
+    safeExec: SafeExec | null,
+  ): Promise<TransactionStatusResponseDto> {
     const blockNumber = Number(receipt.blockNumber);
     const mined = Object.assign(seen, {
       blockNumber,
@@ -49,16 +74,32 @@ export class TransactionStatusService {
       return Object.assign(
         mined,
         { status: 'CONFIRMED' as const },
-        this.effects(seen.kind, receipt, tx),
+        // A Safe transaction's effects are the Safe's (it pays and receives, not the sender).
+        this.effects(seen.kind, receipt, safeExec?.safe ?? tx.from),
       );
     return Object.assign(mined, {
       status: 'REVERTED' as const,
-      revert: await this.revertOf(tx, blockNumber, BigInt(receipt.gasUsed)),
+      revert: await this.revertOf(tx, blockNumber, BigInt(receipt.gasUsed), safeExec),
+    });
+  }
+
+  /** execTransaction to a Safe with a batch of our shapes: what the Safe executes; else null. */
+  private safeExecOf(tx: RawTransaction): SafeExec | null {
+    if (tx.to === null) return null;
+    return safeExecKindOf(this.chain.network(), {
+      to: getAddress(tx.to),
+      data: tx.input,
+      from: getAddress(tx.from),
+      value: BigInt(tx.value),
     });
   }
 
   /** A transaction the node holds, not (yet) mined: PENDING. */
-  private describe(hash: string, tx: RawTransaction): TransactionStatusResponseDto {
+  private describe(
+    hash: string,
+    tx: RawTransaction,
+    safeExec: SafeExec | null,
+  ): TransactionStatusResponseDto {
     const to = tx.to === null ? null : getAddress(tx.to);
     return {
       txHash: hash,
@@ -70,12 +111,14 @@ export class TransactionStatusService {
       from: getAddress(tx.from),
       to,
       nonce: Number(tx.nonce),
-      kind: kindOf(this.chain.network(), {
-        to,
-        data: tx.input,
-        from: getAddress(tx.from),
-        value: BigInt(tx.value),
-      }),
+      kind:
+        safeExec?.kind ??
+        kindOf(this.chain.network(), {
+          to,
+          data: tx.input,
+          from: getAddress(tx.from),
+          value: BigInt(tx.value),
+        }),
     };
   }
 
@@ -83,11 +126,11 @@ export class TransactionStatusService {
   private effects(
     kind: TxKind | null,
     receipt: RawReceipt,
-    tx: RawTransaction,
+    wallet: string,
   ): Pick<TransactionStatusResponseDto, 'swap' | 'tokenId'> {
     const network = this.chain.network();
     if (kind === 'swap') {
-      const swap = swapAmounts(network, receipt.logs, tx.from);
+      const swap = swapAmounts(network, receipt.logs, wallet);
       return swap ? { swap } : {};
     }
     if (kind === 'mint') {
@@ -106,6 +149,7 @@ export class TransactionStatusService {
     tx: RawTransaction,
     blockNumber: number,
     gasUsed: bigint,
+    safeExec: SafeExec | null,
   ): Promise<RevertReasonDto> {
     // All of its gas limit used: it ran out of gas (a revert refunds what it did not use).
     if (gasUsed === BigInt(tx.gas))
@@ -131,6 +175,12 @@ export class TransactionStatusService {
         },
         Math.max(0, blockNumber - 1),
       );
+      // A Safe's GS013 hides its batch's reason: replayed in the Safe's context.
+      const inner =
+        !replay.ok && replay.revert?.code === 'SAFE_EXECUTION_FAILED' && safeExec
+          ? await this.safes.batchRevert(safeExec, Math.max(0, blockNumber - 1))
+          : null;
+      if (inner) return explainRevert(inner);
       if (!replay.ok && replay.revert) return explainRevert(replay.revert);
       if (!replay.ok && /out of gas/i.test(replay.refusal))
         return {

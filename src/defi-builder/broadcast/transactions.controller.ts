@@ -27,7 +27,8 @@ export class TransactionsController {
     summary: 'Relay a signed transaction built by this service: simulate it, then send it',
     description:
       "Phases: validation (the bytes decode, are signed for chain 84532, and call a contract the service builds for: 400 INVALID_PARAMS, 400 BROADCAST_TARGET_NOT_ALLOWED), preflight (403 INSTITUTION_OWNERSHIP_MISMATCH: the sender is bound to another account), broadcast (409 NONCE_CONFLICT: not the wallet's next nonce; 400 BALANCE_INSUFFICIENT: cannot pay gas; simulated at the latest block: 412 SESSION_NOT_ACTIVE when the compliance hook refuses, 403 WALLET_SANCTIONED when it refuses a wallet the sanctions oracle lists (details[].walletAddress), 400 SIMULATION_REVERTED with details.revertCode/revertReason otherwise; then eth_sendRawTransaction: 400 FEE_TOO_LOW, 409 NONCE_CONFLICT, 502 BROADCAST_FAILED). " +
-      'The same signed bytes sent again answer the same txHash with the current status (202), also under Idempotency-Key. Poll GET /api/v1/defi/transactions/{txHash} until CONFIRMED or REVERTED.',
+      'The same signed bytes sent again answer the same txHash with the current status (202), also under Idempotency-Key. Poll GET /api/v1/defi/transactions/{txHash} until CONFIRMED or REVERTED. ' +
+      "A Safe's execTransaction (a build's safeTransaction with its owners' signatures, sent by any account) is relayed when the Safe is bound to your account (403 INSTITUTION_OWNERSHIP_MISMATCH), is a Safe 1.4.1 without a transaction guard, sets no refund, and every call of its batch is one the service builds (400 BROADCAST_TARGET_NOT_ALLOWED with details[0].safeCall); owners' signatures the Safe refuses are 400 SIMULATION_REVERTED with details[0].revertCode SAFE_SIGNATURES_INVALID; kind is the batch's trade.",
     errors: [
       ...JSON_BODY_ERRORS,
       'BROADCAST_TARGET_NOT_ALLOWED',

@@ -4,6 +4,7 @@ import { ApiError } from '../../common/errors/api-error';
 import type { ChainConnection } from '../../chain/chain-connection';
 import { ChainReaderService, NO_CONTRACT_HINT } from '../../chain/chain-reader.service';
 import type { ChainRpcService } from '../../chain/chain-rpc.service';
+import type { WalletSimulatorService } from '../../chain/simulation/wallet-simulator.service';
 import { NetworkFile, resolveNetworkFile } from '../../chain/network/network-definition';
 import { NetworkService } from '../../chain/network/network.service';
 import { slot0Read } from '../encoding/market-reads';
@@ -27,7 +28,12 @@ describe(ChainLayerDefiChain.name, () => {
     const rpc = { call: async () => aggregate(2, (i) => (i ? '0x' : ONE)) };
     const networkService = new NetworkService({ network } as ChainConnection);
     const reader = new ChainReaderService(rpc as unknown as ChainRpcService, networkService);
-    const chain = new ChainLayerDefiChain(networkService, reader, {} as ChainRpcService);
+    const chain = new ChainLayerDefiChain(
+      networkService,
+      reader,
+      {} as ChainRpcService,
+      {} as WalletSimulatorService,
+    );
     const error = await chain.read({ slot0: slot0Read(network) }).then(
       () => undefined,
       (e: unknown) => e,

@@ -12,6 +12,7 @@ import { isProviderFailure } from '../../chain/rpc-failover';
 import { ApiError } from '../../common/errors/api-error';
 import { NetworkService } from '../../chain/network/network.service';
 import type { NetworkDefinition } from '../../chain/network/network.types';
+import { WalletSimulatorService } from '../../chain/simulation/wallet-simulator.service';
 import {
   CallOutcome,
   ChainReads,
@@ -25,6 +26,8 @@ import {
   SimulatedTx,
   SimulationOutcome,
   TxRequest,
+  WalletSimulationOutcome,
+  WalletSimulationRequest,
 } from './defi-chain.port';
 
 @Injectable()
@@ -33,6 +36,7 @@ export class ChainLayerDefiChain implements DefiChain {
     private readonly network_: NetworkService,
     private readonly reader: ChainReaderService,
     private readonly rpc: ChainRpcService,
+    private readonly simulator: WalletSimulatorService,
   ) {}
 
   network(): NetworkDefinition {
@@ -68,10 +72,22 @@ export class ChainLayerDefiChain implements DefiChain {
     return this.rpc.estimateGas(tx);
   }
 
-  async simulate(tx: SimulatedTx, block: BlockTag): Promise<SimulationOutcome> {
+  estimateAndSimulate(
+    estimate: TxRequest | null,
+    simulation: WalletSimulationRequest,
+    blockNumber: number,
+  ): Promise<{ estimate: GasEstimate | null; simulation: WalletSimulationOutcome }> {
+    return this.simulator.estimateAndSimulate(estimate, simulation, blockNumber);
+  }
+
+  async simulate(
+    tx: SimulatedTx | TxRequest,
+    block: BlockTag,
+    codeOverride?: Record<string, string>,
+  ): Promise<SimulationOutcome> {
     try {
-      await this.rpc.call(tx, block);
-      return { ok: true };
+      const returnData = await this.rpc.call(tx, block, codeOverride);
+      return { ok: true, returnData };
     } catch (err) {
       if (err instanceof ChainRevertError) return { ok: false, revert: err.revert };
       // The node answered, with an error that is no revert (out of gas, intrinsic gas, block
@@ -81,6 +97,14 @@ export class ChainLayerDefiChain implements DefiChain {
         return { ok: false, refusal: cause.message };
       throw err;
     }
+  }
+
+  code(address: string): Promise<string> {
+    return this.rpc.code(address);
+  }
+
+  storageAt(address: string, slot: string): Promise<string> {
+    return this.rpc.storageAt(address, slot);
   }
 
   sendRawTransaction(raw: string): Promise<RawSendResult> {

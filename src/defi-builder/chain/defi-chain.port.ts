@@ -15,6 +15,8 @@ import type { Call3 } from '../../chain/encoding/multicall';
 import type { DecodedRevert } from '../../chain/encoding/revert-decoder';
 import type { WalletState } from '../../chain/encoding/wallet-reads';
 import type { NetworkDefinition } from '../../chain/network/network.types';
+import type { WalletSimulationRequest } from '../../chain/simulation/wallet-simulation';
+import type { WalletSimulationOutcome } from '../../chain/simulation/wallet-simulator.service';
 
 export const DEFI_CHAIN = Symbol('DEFI_CHAIN');
 
@@ -26,6 +28,7 @@ export interface TxRequest {
 }
 
 export type { BlockTag, CallOutcome, RawReceipt, RawSendResult, RawTransaction };
+export type { WalletSimulationOutcome, WalletSimulationRequest };
 
 /** A signed transaction replayed with eth_call: its own sender, target, data, value and gas limit. */
 export interface SimulatedTx extends TxRequest {
@@ -38,7 +41,7 @@ export interface SimulatedTx extends TxRequest {
  * `refusal` holds the node's text, for classification only (never returned to a client).
  */
 export type SimulationOutcome =
-  | { ok: true }
+  | { ok: true; returnData?: string }
   | { ok: false; revert: DecodedRevert; refusal?: undefined }
   | { ok: false; revert?: undefined; refusal: string };
 
@@ -72,8 +75,28 @@ export interface DefiChain {
   positionTokenIdsReceivedBy(owner: string): Promise<bigint[]>;
   /** eth_estimateGas; a revert is a result (decoded), an RPC failure throws CHAIN_UNAVAILABLE. */
   estimateGas(tx: TxRequest): Promise<GasEstimate>;
-  /** eth_call of `tx` at `block`; a revert is a result (decoded), an RPC failure throws CHAIN_UNAVAILABLE. */
-  simulate(tx: SimulatedTx, block: BlockTag): Promise<SimulationOutcome>;
+  /**
+   * A receipt's simulation (the calls run from the wallet at `blockNumber`: eth_call with a state
+   * override) and, when `estimate` is given, its eth_estimateGas, in ONE JSON-RPC batch.
+   */
+  estimateAndSimulate(
+    estimate: TxRequest | null,
+    simulation: WalletSimulationRequest,
+    blockNumber: number,
+  ): Promise<{ estimate: GasEstimate | null; simulation: WalletSimulationOutcome }>;
+  /**
+   * eth_call of `tx` at `block`; a revert is a result (decoded), an RPC failure throws
+   * CHAIN_UNAVAILABLE. `codeOverride`: other code at some addresses for this call only.
+   */
+  simulate(
+    tx: SimulatedTx | TxRequest,
+    block: BlockTag,
+    codeOverride?: Record<string, string>,
+  ): Promise<SimulationOutcome>;
+  /** Runtime code at latest ('0x' for an EOA). */
+  code(address: string): Promise<string>;
+  /** One storage slot at latest (32-byte hex). */
+  storageAt(address: string, slot: string): Promise<string>;
   /** eth_sendRawTransaction; the node's refusal is a result (its message), an outage throws. */
   sendRawTransaction(raw: string): Promise<RawSendResult>;
   transactionByHash(hash: string): Promise<RawTransaction | null>;

@@ -51,6 +51,12 @@ export class CallDto {
   value: string;
 }
 
+/** One field of an EIP-712 type (Permit2's and the Safe's typed data). */
+export class TypedDataFieldDto {
+  @ApiProperty({ example: 'details' }) name: string;
+  @ApiProperty({ example: 'PermitDetails' }) type: string;
+}
+
 export class SessionViewDto {
   @ApiProperty({ description: 'Whether the compliance session is active on the chain clock' })
   active: boolean;
@@ -61,6 +67,15 @@ export class SessionViewDto {
     description: 'End of the session (ISO-8601); null when none was ever opened or it was revoked',
   })
   activeUntil: string | null;
+}
+
+/** The session as GET /defi/preflight shows it: with the sanctions oracle's answer (design §10). */
+export class PreflightSessionDto extends SessionViewDto {
+  @ApiProperty({
+    description:
+      "The network's sanctions oracle lists the wallet (read in the same batch, fail closed): then active is false whatever the registry still holds (activeUntil), every build, relay and activation is 403 WALLET_SANCTIONED, and the screening watcher revokes the session.",
+  })
+  sanctioned: boolean;
 }
 
 export class NextActionDto {

@@ -3,8 +3,15 @@
  * the services return plain objects of these shapes. Shared parts: build-parts.response.ts.
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CALLS_EXAMPLE, CallDto, SessionViewDto, UnsignedTxDto } from './build-parts.response';
+import {
+  CALLS_EXAMPLE,
+  CallDto,
+  SessionViewDto,
+  TypedDataFieldDto,
+  UnsignedTxDto,
+} from './build-parts.response';
 import { PermitBatchDto, PermitSingleDto } from './permit.dto';
+import { SafeTransactionDto } from './safe-transaction.response';
 
 export class PoolKeyDto {
   @ApiProperty() currency0: string;
@@ -100,11 +107,6 @@ export class PermitDomainDto {
   verifyingContract: string;
 }
 
-export class TypedDataFieldDto {
-  @ApiProperty({ example: 'details' }) name: string;
-  @ApiProperty({ example: 'PermitDetails' }) type: string;
-}
-
 class PermitSingleTypesDto {
   @ApiProperty({ type: [TypedDataFieldDto] }) PermitSingle: TypedDataFieldDto[];
   @ApiProperty({ type: [TypedDataFieldDto] }) PermitDetails: TypedDataFieldDto[];
@@ -149,9 +151,31 @@ export class MintPermitDataDto {
 const PERMIT_DATA_DESCRIPTION =
   'Present when the Permit2 allowance of the spender is short and the request carried no signed permit: sign it instead of sending the approvals marked replaceableByPermit (the ERC-20 -> Permit2 approvals stay transactions).';
 
+export class AuthorizationDto {
+  @ApiProperty({
+    description: 'Its id: the EIP-712 digest of the TradeAuthorization (receipts name it).',
+    example: `0x${'ab'.repeat(32)}`,
+  })
+  id: string;
+  @ApiProperty({
+    description: 'The authorizer that signed it: one of GET /api/v1/defi/config `authorizers`.',
+    example: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  })
+  signer: string;
+  @ApiProperty({ description: 'Unix seconds (chain clock) after which the hook refuses it.' })
+  deadline: number;
+}
+
 export class BuildResponseDto {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
   @ApiProperty({ example: 84532 }) chainId: number;
+  @ApiProperty({
+    format: 'uuid',
+    description:
+      'The compliance receipt of this build: GET /api/v1/compliance/receipts/{receiptId} answers it signed (JWS, ES256), with what the built calls do to the wallet when simulated, the rules judged, and, once the transaction is mined, what it did.',
+    example: '01964b1e-7c3a-7d21-9f0e-5a1b2c3d4e5f',
+  })
+  receiptId: string;
   @ApiProperty({ type: UnsignedTxDto }) transaction: UnsignedTxDto;
   @ApiProperty({ enum: ['eth_estimateGas', 'calibrated'] }) gasSource: string;
   @ApiProperty() walletBound: boolean;
@@ -170,9 +194,21 @@ export class BuildResponseDto {
     example: CALLS_EXAMPLE,
   })
   calls: CallDto[];
+  @ApiPropertyOptional({
+    type: SafeTransactionDto,
+    description:
+      'Present when userAddress is a Safe (v1.4.1, read in the same batch as the balances): calls as ONE Safe transaction (a MultiSendCallOnly batch) for its owners to sign; send execTransaction with their signatures from any account, e.g. through POST /api/v1/defi/transactions. A Safe gets no permitData: it approves Permit2 on chain, inside this batch.',
+  })
+  safeTransaction?: SafeTransactionDto;
   @ApiProperty({ type: SimulationDto }) simulation: SimulationDto;
   @ApiProperty({ type: PoolKeyDto }) poolKey: PoolKeyDto;
   @ApiProperty({ description: 'Unix seconds (chain clock).' }) deadline: number;
+  @ApiPropertyOptional({
+    type: AuthorizationDto,
+    description:
+      'Present when your account\'s policy enforces its trade rules on chain (trading.enforcement "onchain", hook v3): the per-trade authorization this build carries in its hookData, bound to this wallet, pool, direction and amount, single use. Send the transaction as built before its deadline; a changed amount or pool, a second send, or a late one reverts.',
+  })
+  authorization?: AuthorizationDto;
 }
 
 export class SwapResponseDto extends BuildResponseDto {
@@ -182,26 +218,42 @@ export class SwapResponseDto extends BuildResponseDto {
   @ApiProperty({ description: 'As sent (the zero address for native ETH).' }) tokenIn: string;
   @ApiProperty() tokenOut: string;
   @ApiProperty() zeroForOne: boolean;
-  @ApiPropertyOptional({ description: 'EXACT_INPUT: the exact input.' }) amountIn?: string;
-  @ApiPropertyOptional({
+  @ApiProperty({
     type: String,
     nullable: true,
-    description: 'EXACT_INPUT: V4Quoter output.',
+    description:
+      "Smallest units of tokenIn, named as in the quote answer: the exact input (EXACT_INPUT), or the V4Quoter's quote of the input (EXACT_OUTPUT; null when the quote failed and the request set amountInMaximum itself).",
   })
-  quotedAmountOut?: string | null;
+  amountIn: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "Smallest units of tokenOut, named as in the quote answer: the exact output (EXACT_OUTPUT), or the V4Quoter's quote of the output (EXACT_INPUT; null when the quote failed and the request set amountOutMinimum itself).",
+  })
+  amountOut: string | null;
   @ApiPropertyOptional({ description: 'EXACT_INPUT: the least the swap pays out.' })
   minAmountOut?: string;
-  @ApiPropertyOptional({ description: 'EXACT_OUTPUT: the exact output.' }) amountOut?: string;
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    description: 'EXACT_OUTPUT: V4Quoter input.',
-  })
-  quotedAmountIn?: string | null;
   @ApiPropertyOptional({
     description: 'EXACT_OUTPUT: the most the swap takes (allowance, balance and value use it).',
   })
   maxAmountIn?: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    deprecated: true,
+    description:
+      'Deprecated (removed in the next release): EXACT_INPUT only, the same value as amountOut.',
+  })
+  quotedAmountOut?: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    deprecated: true,
+    description:
+      'Deprecated (removed in the next release): EXACT_OUTPUT only, the same value as amountIn.',
+  })
+  quotedAmountIn?: string | null;
   @ApiProperty({ type: Number, nullable: true, description: 'null when the caller set the limit.' })
   slippageBps: number | null;
   @ApiProperty({

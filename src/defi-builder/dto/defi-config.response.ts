@@ -138,6 +138,13 @@ export class DefiConfigResponse {
       'Pools of deprecated ComplianceHook versions: their positions can be exited (decrease, collect, burn); any other build naming them is 400 POOL_DEPRECATED',
   })
   deprecatedPools: DeprecatedPoolEntry[];
+  @ApiProperty({
+    type: [String],
+    example: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'],
+    description:
+      "Issue 54: the keys whose per-trade authorizations the current ComplianceHook (v3) accepts: a build for a wallet of an account enforcing its trade policy on chain carries one in the hook's hookData, signed by one of these (EIP-712 TradeAuthorization, domain ComplianceHook / 3). Empty when the network's hook is older than v3.",
+  })
+  authorizers: string[];
   @ApiProperty({ type: BuilderDefaults }) defaults: BuilderDefaults;
   @ApiProperty({ type: GasInfo }) gas: GasInfo;
 }

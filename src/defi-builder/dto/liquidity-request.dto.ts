@@ -5,7 +5,9 @@ import { ApiRequestExample } from '../../common/openapi/api-request-example.deco
 import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-address';
 import { IsPermitSignature, PermitBatchDto, SentWith } from './permit.dto';
 import { EXAMPLE } from './request-examples';
-import { IsAddressAbove, IsFutureUnixSeconds, IsUint128String } from './validators';
+import { ApprovalIdField } from './approval-id.field';
+import { IsAddressAbove, IsUint128String } from './validators';
+import { DeadlineField } from './deadline.field';
 
 /** Body of POST /api/v1/defi/liquidity (spec §2.2; design §4: every field but deadline is required). */
 @ApiRequestExample({
@@ -79,13 +81,7 @@ export class LiquidityRequestDto {
   @Matches(/^0x[0-9a-fA-F]{64}$/, { message: 'poolId must be 0x followed by 64 hex characters' })
   poolId?: string;
 
-  @ApiPropertyOptional({
-    description:
-      'Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.',
-    example: EXAMPLE.future,
-  })
-  @IsOptional()
-  @IsFutureUnixSeconds()
+  @DeadlineField('PositionManager')
   deadline?: number;
 
   @ApiPropertyOptional({
@@ -106,4 +102,7 @@ export class LiquidityRequestDto {
   @SentWith('permitSignature', 'permitBatch')
   @IsPermitSignature()
   permitSignature?: string;
+
+  @ApprovalIdField()
+  approvalId?: string;
 }

@@ -6,9 +6,10 @@ import { IsEvmAddress, IsWalletAddress } from '../../common/validation/is-evm-ad
 import type { TradeType } from '../encoding/swap-calldata';
 import { IsPermitSignature, PermitSingleDto, SentWith } from './permit.dto';
 import { EXAMPLE } from './request-examples';
+import { ApprovalIdField } from './approval-id.field';
+import { DeadlineField } from './deadline.field';
 import {
   IsDifferentAddressFrom,
-  IsFutureUnixSeconds,
   IsUint128String,
   MatchesTokenOrder,
   OnlyWithTradeType,
@@ -114,13 +115,7 @@ export class SwapRequestDto {
   @Max(5000)
   slippageBps?: number;
 
-  @ApiPropertyOptional({
-    description:
-      'Unix seconds after which the router rejects the transaction. Default: now + 20 minutes.',
-    example: EXAMPLE.future,
-  })
-  @IsOptional()
-  @IsFutureUnixSeconds()
+  @DeadlineField('router')
   deadline?: number;
 
   @ApiPropertyOptional({
@@ -140,6 +135,9 @@ export class SwapRequestDto {
   @SentWith('permitSignature', 'permit')
   @IsPermitSignature()
   permitSignature?: string;
+
+  @ApprovalIdField()
+  approvalId?: string;
 }
 
 /** /docs' named examples of a swap: one pool, and two hops (design §9 "Markets"). */

@@ -38,14 +38,17 @@ const dec = (n: bigint) => n.toString();
  * The path keys as the v4-sdk derives them from a Route of Pool entities (encodeRouteToPath); the
  * pools' prices do not enter the path, so each is built at 1:1 without liquidity.
  */
-function pathKeysBySdk(path: SwapPath, exactOutput: boolean) {
+function pathKeysBySdk(path: SwapPath, exactOutput: boolean, hookData?: readonly string[]) {
   const token = (address: string) => new Token(1, getAddress(address), 18);
   const pools = path.pools.map((key) => {
     const [currency0, currency1, fee, tickSpacing, hooks] = poolKeyTuple(key);
     return new Pool(token(currency0), token(currency1), fee, tickSpacing, hooks, 2 ** 96, 0, 0);
   });
   const route = new Route(pools, token(path.currencyIn), token(path.currencyOut));
-  return encodeRouteToPath(route, exactOutput);
+  // PathKeys in trade order (the SDK reverses twice for an exact output): hookData per pool.
+  return encodeRouteToPath(route, exactOutput).map((key, i) =>
+    Object.assign({}, key, { hookData: hookData?.[i] ?? '0x' }),
+  );
 }
 
 export function swapCalldataByPlanner(input: SwapCalldataInput): string {
@@ -59,7 +62,7 @@ export function swapCalldataByPlanner(input: SwapCalldataInput): string {
   if (input.path !== undefined) {
     currencyIn = getAddress(input.path.currencyIn);
     currencyOut = getAddress(input.path.currencyOut);
-    const path = pathKeysBySdk(input.path, exactOut);
+    const path = pathKeysBySdk(input.path, exactOut, input.hookData);
     if (exactOut) {
       v4.addAction(
         Actions.SWAP_EXACT_OUT,
@@ -100,7 +103,7 @@ export function swapCalldataByPlanner(input: SwapCalldataInput): string {
           zeroForOne: input.zeroForOne,
           amountOut: dec(input.amountOut),
           amountInMaximum: dec(input.amountInMaximum),
-          hookData: '0x',
+          hookData: input.hookData?.[0] ?? '0x',
         },
       ]);
     } else {
@@ -110,7 +113,7 @@ export function swapCalldataByPlanner(input: SwapCalldataInput): string {
           zeroForOne: input.zeroForOne,
           amountIn: dec(input.amountIn),
           amountOutMinimum: dec(input.amountOutMinimum),
-          hookData: '0x',
+          hookData: input.hookData?.[0] ?? '0x',
         },
       ]);
     }
@@ -152,7 +155,7 @@ export function mintCalldataByPlanner(input: MintCalldataInput): string {
     input.amount0Max.toString(),
     input.amount1Max.toString(),
     getAddress(input.owner),
-    '0x',
+    input.hookData ?? '0x',
   ]);
   planner.addAction(Actions.SETTLE_PAIR, [currency0, currency1]);
   return POSITION_MANAGER.encodeFunctionData('modifyLiquidities', [

@@ -174,6 +174,8 @@ describe('mint calldata is byte-equal to the V4Planner / PositionManager referen
         amount1Max: r.uint(128),
         owner: r.address(),
         deadline: r.uint(r.bool() ? 64 : 256),
+        // Issue 54: hook v3's authorization (160 bytes) in half the runs.
+        ...(r.bool() && { hookData: `0x${r.bytes(160)}` }),
       };
       expect(encodeMintCalldata(input)).toBe(mintCalldataByPlanner(input));
     }

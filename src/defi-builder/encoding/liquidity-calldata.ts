@@ -14,6 +14,7 @@ import JSBI from 'jsbi';
 import { POSITION_MANAGER } from '../../chain/abi/uniswap-v4';
 import {
   addressWord,
+  bytesBody,
   encodedBytesArrayBody,
   encodedBytesBody,
   encodeParts,
@@ -162,14 +163,17 @@ export interface MintCalldataInput {
   amount1Max: bigint;
   owner: string;
   deadline: bigint;
+  /** Issue 54: the hook's hookData (hook v3's authorization); absent or '0x': empty. */
+  hookData?: string;
 }
 
 const MODIFY_LIQUIDITIES = selectorOf(POSITION_MANAGER, 'modifyLiquidities');
 const MINT_ACTIONS =
   Actions.MINT_POSITION.toString(16).padStart(2, '0') +
   Actions.SETTLE_PAIR.toString(16).padStart(2, '0');
-/** MINT_POSITION's empty hookData: its offset after the 12 head words, then length 0. */
-const EMPTY_HOOK_DATA = sizeWord(12 * 32) + sizeWord(0);
+/** MINT_POSITION's hookData: its offset after the 12 head words, then (empty: length 0). */
+const HOOK_DATA_AT = sizeWord(12 * 32);
+const EMPTY_HOOK_DATA = HOOK_DATA_AT + sizeWord(0);
 
 export function encodeMintCalldata(input: MintCalldataInput): string {
   const pool = poolKeyWords(input.poolKey);
@@ -181,7 +185,9 @@ export function encodeMintCalldata(input: MintCalldataInput): string {
     uintWord(input.amount0Max, 128) +
     uintWord(input.amount1Max, 128) +
     addressWord(checksumAddress(input.owner)) +
-    EMPTY_HOOK_DATA;
+    (input.hookData === undefined || input.hookData === '0x'
+      ? EMPTY_HOOK_DATA
+      : HOOK_DATA_AT + bytesBody(input.hookData));
   const settlePair = pool.currency0 + pool.currency1;
   const unlockData = encodeParts([
     { tail: encodedBytesBody(MINT_ACTIONS) },

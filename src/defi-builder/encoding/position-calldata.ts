@@ -16,15 +16,19 @@ export interface PositionCallInput {
   deadline: number;
 }
 
-/** `position` holds the liquidity to ADD, priced at the current pool price. */
+/**
+ * `position` holds the liquidity to ADD, priced at the current pool price. `hookData` (issue 54:
+ * hook v3's authorization, bound to the liquidity added) goes to INCREASE_LIQUIDITY; default empty.
+ */
 export function encodeIncreaseCalldata(
   position: Position,
-  input: PositionCallInput & { slippageBps: number },
+  input: PositionCallInput & { slippageBps: number; hookData?: string },
 ): string {
   return V4PositionManager.addCallParameters(position, {
     tokenId: input.tokenId.toString(),
     slippageTolerance: new Percent(input.slippageBps, BPS),
     deadline: input.deadline.toString(),
+    ...(input.hookData && input.hookData !== '0x' ? { hookData: input.hookData } : {}),
   }).calldata;
 }
 

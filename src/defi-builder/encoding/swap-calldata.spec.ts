@@ -167,6 +167,10 @@ describe('encodeSwapCalldata is byte-equal to the RoutePlanner/V4Planner referen
           deadline: r.uint(r.bool() ? 64 : 256),
           ethIn: variant.ethIn,
           ethOut: variant.ethOut,
+          // Issue 54: hook v3's authorization (160 bytes), other lengths, or none.
+          ...(r.bool() && {
+            hookData: [r.bool() ? '0x' : `0x${r.bytes(r.bool() ? 160 : 1 + r.int(300))}`],
+          }),
           ...(variant.permit && {
             permit: {
               permit: {
@@ -317,6 +321,12 @@ describe('encodeSwapCalldata over a multi-hop path (issue 42)', () => {
           ...amounts,
           path: { currencyIn: tokens[0], currencyOut: tokens[tokens.length - 1], pools },
           deadline: r.uint(64),
+          // Issue 54: hookData per pool (the first hop's authorization, '0x' after it), or none.
+          ...(r.bool() && {
+            hookData: pools.map((_, hop) =>
+              hop === 0 || r.bool() ? `0x${r.bytes(hop === 0 ? 160 : 1 + r.int(200))}` : '0x',
+            ),
+          }),
           ethIn: variant.ethIn,
           ethOut: variant.ethOut,
           ...(variant.permit && {

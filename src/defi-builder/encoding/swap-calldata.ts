@@ -84,6 +84,11 @@ export type SwapCalldataInput = SwapAmounts &
     ethOut?: boolean;
     /** A signed Permit2 PermitSingle for the router, run first. */
     permit?: { permit: PermitSingle; signature: string };
+    /**
+     * Issue 54: the hook's hookData per pool, in trade order (index 0: the single pool, or the
+     * path's first pool); absent entries and '0x' are empty (every build before hook v3).
+     */
+    hookData?: readonly string[];
   };
 
 const EXECUTE = selectorOf(UNIVERSAL_ROUTER, 'execute');
@@ -108,16 +113,22 @@ const ROUTER_WORD = addressWord(ROUTER_AS_RECIPIENT);
 const SENDER_WORD = addressWord(MSG_SENDER);
 /** Swap params: the tuple's offset, then after its 9 head words the empty hookData. */
 const TUPLE_AT = sizeWord(32);
-const EMPTY_HOOK_DATA = sizeWord(9 * 32) + sizeWord(0);
+const HOOK_DATA_AT = sizeWord(9 * 32);
+const EMPTY_HOOK_DATA = HOOK_DATA_AT + sizeWord(0);
 /**
  * ExactInputParams (UR 2.1.1): (currency, PathKey[] path, uint256[] minHopPriceX36, amount,
  * limit): 5 head words, the path after them, then the empty minHopPriceX36 (length 0).
  */
 const PATH_AT = sizeWord(5 * 32);
 const NO_HOP_PRICES = sizeWord(0);
-/** PathKey: 5 head words, then its empty hookData (offset 5 words, length 0). */
-const PATH_KEY_WORDS = 6;
-const PATH_KEY_HOOK_DATA = sizeWord(5 * 32) + sizeWord(0);
+/** PathKey: 5 head words, then its hookData (offset 5 words; empty: length 0). */
+const PATH_KEY_HOOK_DATA_AT = sizeWord(5 * 32);
+const PATH_KEY_HOOK_DATA = PATH_KEY_HOOK_DATA_AT + sizeWord(0);
+
+/** The ABI body (length, padded data) of a hookData: '0x' or absent is the empty one. */
+function hookDataBody(hookData: string | undefined): string | null {
+  return hookData === undefined || hookData === '0x' ? null : bytesBody(hookData);
+}
 /** PERMIT2_PERMIT: PermitSingle is 6 static words; the signature's offset follows them. */
 const SIGNATURE_AT = sizeWord(7 * 32);
 
@@ -141,7 +152,11 @@ function permitInput({ permit, signature }: { permit: PermitSingle; signature: s
  * currency the hop goes to (exact input) or comes from (exact output; V4Router walks it backwards
  * from currencyOut). Empty hookData.
  */
-export function pathKeysBody(path: SwapPath, exactOut: boolean): string {
+export function pathKeysBody(
+  path: SwapPath,
+  exactOut: boolean,
+  hookData?: readonly string[],
+): string {
   let into = path.currencyIn;
   let offsets = '';
   let keys = '';
@@ -149,9 +164,13 @@ export function pathKeysBody(path: SwapPath, exactOut: boolean): string {
     const pool = poolKeyWords(key);
     const from = into;
     into = pool.currency0 === addressWord(from) ? key.currency1 : key.currency0;
-    offsets += sizeWord((path.pools.length + i * PATH_KEY_WORDS) * 32);
+    offsets += sizeWord(path.pools.length * 32 + keys.length / 2);
+    const data = hookDataBody(hookData?.[i]);
     // pool.key: currency0, currency1, fee, tickSpacing, hooks (64 hex characters each).
-    keys += addressWord(exactOut ? from : into) + pool.key.slice(128) + PATH_KEY_HOOK_DATA;
+    keys +=
+      addressWord(exactOut ? from : into) +
+      pool.key.slice(128) +
+      (data === null ? PATH_KEY_HOOK_DATA : PATH_KEY_HOOK_DATA_AT + data);
   });
   return sizeWord(path.pools.length) + offsets + keys;
 }
@@ -173,9 +192,11 @@ function swapAction(input: SwapCalldataInput): {
     const [currencyIn, currencyOut] = input.zeroForOne
       ? [pool.currency0, pool.currency1]
       : [pool.currency1, pool.currency0];
+    const data = hookDataBody(input.hookData?.[0]);
+    const hookData = data === null ? EMPTY_HOOK_DATA : HOOK_DATA_AT + data;
     return {
       action: exactOut ? ACTION.exactOutSingle : ACTION.exactInSingle,
-      params: `${TUPLE_AT}${pool.key}${boolWord(input.zeroForOne)}${amounts}${EMPTY_HOOK_DATA}`,
+      params: `${TUPLE_AT}${pool.key}${boolWord(input.zeroForOne)}${amounts}${hookData}`,
       currencyIn,
       currencyOut,
     };
@@ -183,7 +204,7 @@ function swapAction(input: SwapCalldataInput): {
   const { path } = input;
   const currencyIn = addressWord(path.currencyIn);
   const currencyOut = addressWord(path.currencyOut);
-  const keys = pathKeysBody(path, exactOut);
+  const keys = pathKeysBody(path, exactOut, input.hookData);
   const hopPricesAt = sizeWord(5 * 32 + keys.length / 2);
   return {
     action: exactOut ? ACTION.exactOut : ACTION.exactIn,

@@ -24,6 +24,7 @@ type CollectOperation = DefiOperation<
 >;
 
 export const collectFeesOperation: CollectOperation = {
+  name: 'collect',
   preflight: (dto) => ({ session: 'none', exit: true, ...positionPreflight(dto.tokenId) }),
 
   payouts: (dto) =>

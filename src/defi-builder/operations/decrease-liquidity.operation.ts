@@ -35,6 +35,7 @@ function buildFailed(field: string, message: string, hint: string): ApiError {
 }
 
 export const decreaseLiquidityOperation: DecreaseOperation = {
+  name: 'decrease',
   preflight: (dto) => ({ session: 'none', exit: true, ...positionPreflight(dto.tokenId) }),
 
   build: (dto, pre, deadline) => {

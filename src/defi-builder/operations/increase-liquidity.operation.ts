@@ -59,6 +59,7 @@ const symbolOf = (network: NetworkDefinition, address: string): TokenSymbol =>
   Object.values(network.tokens).find((t) => t.address === address)!.symbol;
 
 export const increaseLiquidityOperation: IncreaseOperation = {
+  name: 'increase',
   preflight: (dto) => ({
     session: 'required',
     ...positionPreflight(dto.tokenId, { addition: true }),
@@ -78,7 +79,35 @@ export const increaseLiquidityOperation: IncreaseOperation = {
     },
   }),
 
-  build: (dto, pre, deadline) => {
+  trade: (dto, pre) => {
+    const position = positionFromPreflight(dto.tokenId, pre);
+    const { network } = position.pool;
+    const plan = planIncrease(dto, network, position.price, position);
+    const { currency0, currency1 } = network.pool;
+    const tokenOf = (address: string) => {
+      const token = Object.values(network.tokens).find((t) => t.address === address)!;
+      return { symbol: token.symbol, decimals: token.decimals };
+    };
+    return {
+      request: {
+        kind: 'liquidity',
+        token0: tokenOf(currency0),
+        token1: tokenOf(currency1),
+        amount0Max: plan.max.amount0,
+        amount1Max: plan.max.amount1,
+      },
+      // The hook binds the liquidity INCREASE_LIQUIDITY carries.
+      authorization: {
+        kind: 'liquidity',
+        poolId: network.pool.id,
+        route: [network.pool.id],
+        zeroForOne: false,
+        amount: plan.liquidity,
+      },
+    };
+  },
+
+  build: (dto, pre, deadline, hookData) => {
     const position = positionFromPreflight(dto.tokenId, pre);
     const price = position.price;
     const plan = planIncrease(dto, position.pool.network, price, position);
@@ -89,6 +118,7 @@ export const increaseLiquidityOperation: IncreaseOperation = {
           tokenId: position.tokenId,
           deadline,
           slippageBps: plan.slippageBps,
+          hookData: hookData?.[position.pool.network.pool.id.toLowerCase()],
         }),
       ),
       gas: 'increase',

@@ -13,6 +13,8 @@ import { nextTokenIdRead, Slot0, slot0Read } from '../encoding/market-reads';
 import { withPermitBatch } from '../encoding/permit-batch-calldata';
 import { signedPermit } from '../preflight/spend-plan';
 import { liquidityPool } from '../positions/position-pools';
+import type { NetworkDefinition } from '../../chain/network/network.types';
+import { tradeTokenOf } from '../token-registry';
 
 /**
  * A mint reads the pool's price and the PositionManager's next tokenId in the batch; it needs a
@@ -47,7 +49,34 @@ export function assertLiquidity(
   );
 }
 
+/** The liquidity the amounts buy in the range at the current price; 400 BUILD_FAILED saying why not. */
+function mintLiquidity(dto: LiquidityRequestDto, network: NetworkDefinition, price: Slot0): bigint {
+  const { tickLower, tickUpper } = dto;
+  const violation = checkTickRange(tickLower, tickUpper, network.pool.tickSpacing);
+  if (violation) {
+    throw new ApiError('BUILD_FAILED', violation.message, {
+      hint: violation.hint,
+      extra: { rule: `TICK_${violation.rule}` },
+    });
+  }
+  if (price.sqrtPriceX96 === 0n) {
+    throw new ApiError('BUILD_FAILED', 'The pool is not initialized', {
+      hint: 'Check the pool key in GET /api/v1/defi/config.',
+    });
+  }
+  const liquidity = liquidityForAmounts(
+    price,
+    tickLower,
+    tickUpper,
+    BigInt(dto.amount0),
+    BigInt(dto.amount1),
+  );
+  assertLiquidity(liquidity, price, tickLower, tickUpper);
+  return liquidity;
+}
+
 export const mintOperation: MintOperation = {
+  name: 'mint',
   // The pool: poolId, else the pair's only pool (POOL_AMBIGUOUS with several, POOL_DEPRECATED).
   pool: (dto, network) => liquidityPool(network, dto),
 
@@ -69,24 +98,29 @@ export const mintOperation: MintOperation = {
     }),
   }),
 
-  build: (dto, { network, user, reads: { slot0: price, nextTokenId } }, deadline) => {
+  trade: (dto, { network, tokens, reads: { slot0: price } }) => ({
+    request: {
+      kind: 'liquidity',
+      token0: tradeTokenOf(tokens.token0),
+      token1: tradeTokenOf(tokens.token1),
+      amount0Max: BigInt(dto.amount0),
+      amount1Max: BigInt(dto.amount1),
+    },
+    // The hook binds the liquidity MINT_POSITION carries.
+    authorization: {
+      kind: 'liquidity',
+      poolId: network.pool.id,
+      route: [network.pool.id],
+      zeroForOne: false,
+      amount: mintLiquidity(dto, network, price),
+    },
+  }),
+
+  build: (dto, { network, user, reads: { slot0: price, nextTokenId } }, deadline, hookData) => {
     const { tickLower, tickUpper } = dto;
     const amount0 = BigInt(dto.amount0);
     const amount1 = BigInt(dto.amount1);
-    const violation = checkTickRange(tickLower, tickUpper, network.pool.tickSpacing);
-    if (violation) {
-      throw new ApiError('BUILD_FAILED', violation.message, {
-        hint: violation.hint,
-        extra: { rule: `TICK_${violation.rule}` },
-      });
-    }
-    if (price.sqrtPriceX96 === 0n) {
-      throw new ApiError('BUILD_FAILED', 'The pool is not initialized', {
-        hint: 'Check the pool key in GET /api/v1/defi/config.',
-      });
-    }
-    const liquidity = liquidityForAmounts(price, tickLower, tickUpper, amount0, amount1);
-    assertLiquidity(liquidity, price, tickLower, tickUpper);
+    const liquidity = mintLiquidity(dto, network, price);
     const expected = mintAmountsFor(liquidity, price, tickLower, tickUpper);
     const mint = encodeMintCalldata({
       poolKey: network.pool,
@@ -97,6 +131,7 @@ export const mintOperation: MintOperation = {
       amount1Max: amount1,
       owner: user,
       deadline: BigInt(deadline),
+      hookData: hookData?.[network.pool.id.toLowerCase()],
     });
     const permit = dto.permitBatch;
     return {

@@ -9,11 +9,19 @@ import type { DefiOperation } from '../pipeline/defi-pipeline.service';
 import { CALIBRATED_GAS } from '../pipeline/gas';
 import type { BuildResponseBase, SwapResponse } from '../defi-builder.types';
 import type { SwapRequestDto } from '../dto/swap-request.dto';
-import { encodeSwapCalldata } from '../encoding/swap-calldata';
+import { encodeSwapCalldata, maxAmountIn } from '../encoding/swap-calldata';
+import { UINT128_LIMIT } from '../dto/validators';
 import { signedPermit } from '../preflight/spend-plan';
-import { choosePairRoute, pairRoutes, routeView, swapPoolsOf } from '../routing/pair-route';
+import {
+  choosePairRoute,
+  PairChoice,
+  pairRoutes,
+  routeView,
+  swapPoolsOf,
+} from '../routing/pair-route';
 import { RouteQuoteReads, routeQuoteReads } from '../routing/route-quotes';
-import { swapGas, swapLimits, tradeTypeOf } from './swap-limits';
+import { DEFAULT_SLIPPAGE_BPS, swapGas, swapLimits, tradeTypeOf } from './swap-limits';
+import { tradeTokenOf } from '../token-registry';
 
 export { DEFAULT_SLIPPAGE_BPS } from './swap-limits';
 
@@ -22,6 +30,7 @@ type SwapReads = RouteQuoteReads;
 type Tokens = 'tokenIn' | 'tokenOut';
 
 export const swapOperation: DefiOperation<SwapRequestDto, Tokens, SwapReads, SwapDetails> = {
+  name: 'swap',
   preflight: (dto) => ({
     session: 'required',
     nativeEth: true,
@@ -52,7 +61,30 @@ export const swapOperation: DefiOperation<SwapRequestDto, Tokens, SwapReads, Swa
     },
   }),
 
-  build: (dto, { network, tokens, reads }, deadline) => {
+  trade: (dto, { network, tokens, reads }) => {
+    const chosen = choosePairRoute(network, tokens, tradeTypeOf(dto), BigInt(dto.amount), reads);
+    const limits = swapLimits(dto, chosen.quote, tokens);
+    const exactIn = limits.tradeType === 'EXACT_INPUT';
+    // The router swaps an exact-output path from its last pool: the hook meets that one first.
+    const hops = exactIn ? chosen.route.hops : [...chosen.route.hops].reverse();
+    const pair = { tokenIn: tradeTokenOf(tokens.tokenIn), tokenOut: tradeTokenOf(tokens.tokenOut) };
+    return {
+      request: exactIn
+        ? { kind: 'swap', ...pair, tradeType: 'EXACT_INPUT', amountIn: limits.exact }
+        : { kind: 'swap', ...pair, tradeType: 'EXACT_OUTPUT', amountInMaximum: limits.limit },
+      authorization: {
+        kind: 'swap',
+        poolId: hops[0].pool.id,
+        route: hops.map((h) => h.pool.id),
+        zeroForOne: hops[0].zeroForOne,
+        amount: limits.exact,
+        exactOutput: !exactIn,
+        ...(hops.length > 1 && { nextAmountMax: nextHopMax(chosen, exactIn, limits.slippageBps) }),
+      },
+    };
+  },
+
+  build: (dto, { network, tokens, reads }, deadline, hookData) => {
     const { tokenIn, tokenOut } = tokens;
     const chosen = choosePairRoute(network, tokens, tradeTypeOf(dto), BigInt(dto.amount), reads);
     const { route } = chosen;
@@ -70,7 +102,14 @@ export const swapOperation: DefiOperation<SwapRequestDto, Tokens, SwapReads, Swa
         };
     const data = encodeSwapCalldata(
       Object.assign(
-        { deadline: BigInt(deadline), ethIn: tokenIn.native, ethOut: tokenOut.native, permit },
+        {
+          deadline: BigInt(deadline),
+          ethIn: tokenIn.native,
+          ethOut: tokenOut.native,
+          permit,
+          // Hook v3's authorization (issue 54), per pool in trade order.
+          hookData: hookData && route.hops.map((h) => hookData[h.pool.id.toLowerCase()] ?? '0x'),
+        },
         amounts,
         swapPoolsOf(route),
       ),
@@ -88,16 +127,20 @@ export const swapOperation: DefiOperation<SwapRequestDto, Tokens, SwapReads, Swa
         // The first hop's pool and direction; `route` lists every hop.
         zeroForOne: first.zeroForOne,
         poolKey: poolKeyOf(first.pool),
+        // One name for one thing (issue 53): amountIn and amountOut as the quote answers them,
+        // the exact side and the quoted side; quotedAmountOut/In are their deprecated aliases.
         ...(exactIn
           ? {
               amountIn: limits.exact.toString(),
-              quotedAmountOut: quoted,
+              amountOut: quoted,
               minAmountOut: limits.limit.toString(),
+              quotedAmountOut: quoted,
             }
           : {
+              amountIn: quoted,
               amountOut: limits.exact.toString(),
-              quotedAmountIn: quoted,
               maxAmountIn: limits.limit.toString(),
+              quotedAmountIn: quoted,
             }),
         slippageBps: limits.slippageBps,
         route: routeView(chosen),
@@ -105,6 +148,19 @@ export const swapOperation: DefiOperation<SwapRequestDto, Tokens, SwapReads, Swa
     };
   },
 };
+
+/**
+ * A two-hop route's second authorization bound (hook v3): the most the second pool the router
+ * meets may see, the quoted amount of the linking currency (first hop's output for exact input,
+ * second hop's input for exact output) plus the build's slippage (the default one when the caller
+ * set an explicit limit). An unquoted route (explicit limit, quote failed) is bound by uint128.
+ */
+function nextHopMax(chosen: PairChoice, exactIn: boolean, slippageBps: number | null): bigint {
+  if (!chosen.choice.ok) return UINT128_LIMIT - 1n;
+  const [first, second] = chosen.choice.best.hops;
+  const linking = exactIn ? first.amountOut : second.amountIn;
+  return maxAmountIn(linking, slippageBps ?? DEFAULT_SLIPPAGE_BPS);
+}
 
 /** The pool key fields of a listed pool (its id is in `route`). */
 function poolKeyOf(pool: PoolKeyInfo): PoolKeyInfo {

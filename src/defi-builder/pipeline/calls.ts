@@ -12,7 +12,7 @@ import type { UnsignedTx } from '../encoding/approvals';
 
 export function callsOf(
   approvals: ReadonlyArray<{ transaction: UnsignedTx }>,
-  transaction: UnsignedTx,
+  transaction: Call,
 ): Call[] {
   return [...approvals.map((a) => a.transaction), transaction].map(({ to, data, value }) => ({
     to,

@@ -1,5 +1,6 @@
 import { Operation } from '../../common/openapi/operation.decorator';
 import { POSITION_ENTRY_ERRORS, POSITION_EXIT_ERRORS, POSITION_READ_ERRORS } from '../build-errors';
+import { BUILD_HEADERS } from '../build-headers';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../../auth/principal';
@@ -24,6 +25,7 @@ import {
   PositionsResponseDto,
 } from './dto/position-responses.dto';
 import { PositionsService } from './positions.service';
+import { WalletSendCallsDto } from '../dto/wallet-send-calls.response';
 
 const ERRORS =
   'Errors (envelope): 400 INVALID_PARAMS / INVALID_ADDRESS (validation), 401/403/429 (auth), ' +
@@ -77,6 +79,8 @@ export class PositionsController {
     summary: 'Build an unsigned increase of a position (INCREASE_LIQUIDITY + CLOSE_CURRENCY x2)',
     description: `Liquidity from amount0/amount1 at the current price; needs an active session like a mint (412 SESSION_NOT_ACTIVE unless buildOnly=true). A position in the pool of a deprecated hook version is 400 POOL_DEPRECATED (the hint names the current pool): exit it instead. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
     ok: IncreaseLiquidityResponseDto,
+    okAlternatives: [WalletSendCallsDto],
+    okHeaders: BUILD_HEADERS,
     errors: [...POSITION_ENTRY_ERRORS],
   })
   increase(
@@ -95,10 +99,19 @@ export class PositionsController {
     summary: 'Build an unsigned decrease (DECREASE_LIQUIDITY or BURN_POSITION + TAKE_PAIR)',
     description: `An exit: never needs a compliance session (never 412). amount0Min/amount1Min from the current price less slippageBps; burn only with the whole liquidity. calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
     ok: DecreaseLiquidityResponseDto,
+    okAlternatives: [WalletSendCallsDto],
+    okHeaders: BUILD_HEADERS,
     errors: [...POSITION_EXIT_ERRORS],
   })
-  decrease(@Body() body: DecreaseLiquidityDto, @CurrentPrincipal() principal?: Principal) {
-    return this.pipeline.build(decreaseLiquidityOperation, body, principal);
+  decrease(
+    @Body() body: DecreaseLiquidityDto,
+    @Query() query: BuildQueryDto,
+    @CurrentPrincipal() principal?: Principal,
+  ) {
+    // An exit never needs a session: buildOnly is taken, and changes nothing.
+    return this.pipeline.build(decreaseLiquidityOperation, body, principal, {
+      callsFormat: query.callsFormat,
+    });
   }
 
   @Post('liquidity/collect')
@@ -109,9 +122,18 @@ export class PositionsController {
     summary: 'Build an unsigned fee collection (DECREASE_LIQUIDITY of 0 + TAKE_PAIR)',
     description: `An exit: never needs a compliance session (never 412). Fees go to recipient (default userAddress). calls[] lists approvals[] then transaction as EIP-5792 calls for wallet_sendCalls (or send them one by one, letting the wallet estimate each). ${ERRORS}`,
     ok: CollectFeesResponseDto,
+    okAlternatives: [WalletSendCallsDto],
+    okHeaders: BUILD_HEADERS,
     errors: [...POSITION_EXIT_ERRORS],
   })
-  collect(@Body() body: CollectFeesDto, @CurrentPrincipal() principal?: Principal) {
-    return this.pipeline.build(collectFeesOperation, body, principal);
+  collect(
+    @Body() body: CollectFeesDto,
+    @Query() query: BuildQueryDto,
+    @CurrentPrincipal() principal?: Principal,
+  ) {
+    // An exit never needs a session: buildOnly is taken, and changes nothing.
+    return this.pipeline.build(collectFeesOperation, body, principal, {
+      callsFormat: query.callsFormat,
+    });
   }
 }

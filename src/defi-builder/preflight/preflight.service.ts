@@ -19,6 +19,14 @@ import { sessionNotActive, sessionView } from './session-view';
 import { walletSanctionedError } from '../../compliance/screening/sanctions-screen.service';
 import { NOTHING_TO_SPEND, planSpend, SpendPlan, SpendRequest } from './spend-plan';
 import { checksumAddress } from '../../common/address/checksum-address';
+import { safeContractsFor } from '../../chain/safe/safe-contracts';
+import {
+  SAFE_NONCE_READ,
+  SAFE_SINGLETON_READ,
+  SafeAccount,
+  safeAccountOf,
+  safeAccountReads,
+} from '../encoding/safe-account-reads';
 
 export interface PreflightRequest<K extends string, R extends ChainReads> {
   userAddress: string;
@@ -31,6 +39,11 @@ export interface PreflightRequest<K extends string, R extends ChainReads> {
    * hook freezes exits (compliance.exitPolicy "freeze"); everything else refuses it always.
    */
   exit?: boolean;
+  /**
+   * GET preflight: a wallet the sanctions oracle lists is reported (the caller's answer says so),
+   * not refused; every operation refuses it (403 WALLET_SANCTIONED).
+   */
+  reportSanctioned?: boolean;
   /** The request's token fields (field name -> address), checked against the whitelist. */
   tokens: Record<K, string>;
   /** Native ETH (the zero address) accepted as a token field (swap). */
@@ -64,11 +77,14 @@ export interface Preflight<K extends string = string, R extends ChainReads = Cha
   reads: DecodedReads<R>;
   session: SessionView;
   spend: SpendPlan & { balanceShort?: boolean };
+  /** userAddress is a Safe (read in the same batch): its calls are also one Safe transaction. */
+  safe: SafeAccount | null;
 }
 
 /**
  * The tokens whose balances and allowances the batch reads: those the request names (ETH reads as
- * WETH), or those `walletTokens` names (a position's pool), else every token of the network.
+ * WETH), or those `walletTokens` names (a position's pool; GET preflight's ?tokens=, maybe none),
+ * else every token of the network.
  */
 function walletTokens(
   network: NetworkDefinition,
@@ -76,7 +92,7 @@ function walletTokens(
   named: readonly string[] | undefined,
 ): string[] {
   const symbols = new Set([...Object.values(tokens).map((t) => t.symbol), ...(named ?? [])]);
-  return symbols.size > 0 ? [...symbols] : Object.keys(network.tokens);
+  return symbols.size > 0 || named !== undefined ? [...symbols] : Object.keys(network.tokens);
 }
 
 @Injectable()
@@ -96,20 +112,49 @@ export class PreflightService {
       request.principal?.accountId,
     );
     const tokens = resolveTokens(network, request.tokens, { native: request.nativeEth === true });
+    // Whether the wallet is a Safe rides in the same eth_call (two reads an EOA answers empty).
+    const safeContracts = safeContractsFor(network.chainId);
+    const operationReads = request.reads ? request.reads(tokens, network) : ({} as R);
     const { state, reads } = await this.chain.readWallet(
       user,
-      request.reads ? request.reads(tokens, network) : ({} as R),
+      safeContracts
+        ? (Object.assign({}, operationReads, safeAccountReads(user)) as R)
+        : operationReads,
       walletTokens(network, tokens, request.walletTokens?.(network)),
     );
+    const found = reads as Record<string, unknown>;
+    const safe = safeContracts
+      ? safeAccountOf(
+          safeContracts,
+          user,
+          found[SAFE_SINGLETON_READ] as bigint | null,
+          found[SAFE_NONCE_READ] as bigint | null,
+        )
+      : null;
     request.verify?.(reads, user, network);
-    if (state.sanctioned && !(request.exit && network.compliance.exitPolicy === 'allow'))
+    const exitAllowed = request.exit && network.compliance.exitPolicy === 'allow';
+    if (state.sanctioned && !exitAllowed && !request.reportSanctioned)
       throw walletSanctionedError(user, 'the compliance hook refuses its trades');
     const session = sessionView(state);
     if (request.session === 'required' && !session.active && !request.buildOnly)
       throw sessionNotActive(user, session);
-    const spendRequest = request.spend?.(tokens, reads, network);
-    if (!spendRequest)
-      return { network, user, walletBound, tokens, state, reads, session, spend: NOTHING_TO_SPEND };
+    const requested = request.spend?.(tokens, reads, network);
+    if (!requested)
+      return {
+        network,
+        user,
+        walletBound,
+        tokens,
+        state,
+        reads,
+        session,
+        spend: NOTHING_TO_SPEND,
+        safe,
+      };
+    // Permit2 signatures are an EOA's: a Safe approves on chain, inside its one transaction.
+    const spendRequest = safe
+      ? Object.assign({}, requested, { offerPermit: undefined })
+      : requested;
     // Paying ETH: its gas counts too. eth_call runs at base fee 0, so the price is asked apart.
     const gasPrice = needsEth(spendRequest) ? await this.chain.gasPrice() : 0n;
     const balanceWarnings = checkBalances(network, state, spendRequest, {
@@ -123,6 +168,6 @@ export class PreflightService {
       ...(planned.permitData && { permitData: planned.permitData }),
       balanceShort: balanceWarnings.length > 0,
     };
-    return { network, user, walletBound, tokens, state, reads, session, spend };
+    return { network, user, walletBound, tokens, state, reads, session, spend, safe };
   }
 }

@@ -50,7 +50,7 @@ export class MonthlyQuotaGuard implements CanActivate {
       limit,
       used,
       remaining: limit === null ? null : Math.max(0, limit - used),
-      resetsAt: new Date(month.resetsAt).toISOString(),
+      resetsAt: month.resetsAtIso,
     };
     const res = context.switchToHttp().getResponse<Response>();
     res.setHeader('X-Quota-Limit', String(state.limit ?? 'unlimited'));

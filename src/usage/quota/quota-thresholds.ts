@@ -73,7 +73,7 @@ export class QuotaThresholds {
             used,
             limit,
             month: month.key,
-            resetsAt: new Date(month.resetsAt).toISOString(),
+            resetsAt: month.resetsAtIso,
           },
         },
         manager,

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { HealthIndicatorResult } from '@nestjs/terminus';
 import Redis from 'ioredis';
-import { RedisConfig } from '../../config/redis.config';
+import { RedisConfig, redisClientOptions } from '../../config/redis.config';
 import { ReadinessRegistry } from '../../health/readiness.registry';
 
 /**
@@ -20,16 +20,7 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
     private readonly readiness: ReadinessRegistry,
   ) {
     if (!config.url) return;
-    this.client = new Redis(config.url, {
-      lazyConnect: true,
-      connectTimeout: config.connectTimeoutMs,
-      commandTimeout: config.commandTimeoutMs,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      // How long a closing socket may linger; ioredis' 2 s would hold shutdown when Redis is down.
-      disconnectTimeout: 200,
-      retryStrategy: (attempt) => Math.min(250 * attempt, 2_000),
-    });
+    this.client = new Redis(config.url, redisClientOptions(config));
     this.client.on('error', (err: Error) => this.onError(err));
     this.client.on('ready', () => {
       if (this.lastError) this.logger.log('Redis is back: rate limits are shared again');

@@ -43,19 +43,21 @@ export function foldIntoBuckets(rows: readonly RawUsage[]): RollupDelta[] {
   for (const row of rows) {
     const at = row.createdAt.getTime();
     const minute = Math.floor(at / MINUTE_MS);
+    // The row's dimensions and their part of the key, once for the three spans.
+    const dims = {
+      accountId: row.accountId,
+      authMethod: row.authMethod,
+      apiKeyId: row.apiKeyId ?? '',
+      userId: row.userId ?? '',
+      method: row.method,
+      route: row.route,
+      statusCode: row.statusCode,
+      code: row.code ?? '',
+    };
+    const dimsKey = Object.values(dims).join('\u0000');
     for (const spanMinutes of SPANS) {
       const bucketMinute = minute - (minute % spanMinutes);
-      const dims = {
-        accountId: row.accountId,
-        authMethod: row.authMethod,
-        apiKeyId: row.apiKeyId ?? '',
-        userId: row.userId ?? '',
-        method: row.method,
-        route: row.route,
-        statusCode: row.statusCode,
-        code: row.code ?? '',
-      };
-      const key = [spanMinutes, bucketMinute, ...Object.values(dims)].join('\u0000');
+      const key = `${spanMinutes}\u0000${bucketMinute}\u0000${dimsKey}`;
       const delta = deltas.get(key);
       if (delta) {
         delta.requests += 1;

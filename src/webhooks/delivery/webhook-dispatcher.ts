@@ -3,9 +3,12 @@ import {
   Injectable,
   Logger,
   OnApplicationBootstrap,
+  Optional,
 } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
 import { AppConfig } from '../../config/app.config';
+import { ShutdownReport } from '../../lifecycle/shutdown-report';
+import { Metrics } from '../../metrics/metrics.service';
 import { WebhooksConfig } from '../../config/webhooks.config';
 import { WebhookOutbox } from '../outbox/webhook-outbox';
 import { checkWebhookUrl } from '../ssrf/url-policy';
@@ -50,6 +53,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     private readonly secrets: WebhookSecrets,
     private readonly config: WebhooksConfig,
     private readonly app: AppConfig,
+    @Optional() private readonly report?: ShutdownReport,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -75,8 +80,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     clearTimeout(this.timer);
     clearInterval(this.pruneTimer);
     await this.round;
+    const inFlight = this.inFlight.size;
     await Promise.all([...this.inFlight]);
     await this.pruning;
+    this.report?.note(
+      'webhookDeliveries',
+      inFlight,
+      `${inFlight} webhook delivery attempt(s) in flight finished`,
+    );
   }
 
   /** A delivery was queued here: look soon (after the writing transaction has committed). */
@@ -195,6 +206,25 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         { deliveryId: delivery.id, webhookId: event.id },
         'A webhook attempt outlived its lease; another instance had claimed it',
       );
+    this.metrics?.webhookAttempts.inc({ result: outcome.error === null ? 'delivered' : 'failed' });
+    if (outcome.error !== null && nextAttemptMs === undefined) this.metrics?.webhookGivenUp.inc();
+    if (outcome.error !== null) {
+      // Each failed attempt, for the runbook's "read the failed deliveries" (issue 58).
+      const next = nextAttemptMs === undefined ? null : new Date(nextAttemptMs).toISOString();
+      this.logger.warn(
+        {
+          event: 'webhook.attempt.failed',
+          endpointId: endpoint.id,
+          deliveryId: delivery.id,
+          webhookId: event.id,
+          attempt: delivery.attempts + 1,
+          status: outcome.statusCode,
+          error: outcome.error,
+          nextAttemptAt: next,
+        },
+        `webhook delivery ${delivery.id} to endpoint ${endpoint.id} failed (attempt ${delivery.attempts + 1}: ${outcome.statusCode ?? outcome.error}); ${next ? `next attempt at ${next}` : 'no attempt left: the delivery failed'}`,
+      );
+    }
   }
 
   /** The SSRF check after DNS, then one signed POST to the checked addresses. */

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { ActivatedSessionResponse } from '../../onboarding/dto/onboarding.responses';
 
 export class AttestationSourceRef {
   @ApiProperty({ enum: ['attestation'] }) kind: 'attestation';
@@ -11,18 +12,23 @@ export class AttestationSourceRef {
   uid: string;
 }
 
-export class AttestationActivationResponse {
-  @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
-  @ApiProperty({ example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' }) walletAddress: string;
+export class AttestationActivationResponse extends PickType(ActivatedSessionResponse, [
+  'authMethod',
+  'walletAddress',
+  'activeUntilUnix',
+  'txHash',
+  'blockNumber',
+  'alreadyActive',
+] as const) {
   @ApiProperty({
     description:
       "Session end (ISO 8601, UTC); active strictly before. Never after the attestation's expirationTime.",
     example: '2026-11-22T14:30:00.000Z',
   })
   activeUntil: string;
-  @ApiProperty({ example: 1795357800 }) activeUntilUnix: number;
-  @ApiProperty({ description: 'The mined ComplianceRegistry.activate transaction.' })
-  txHash: string;
-  @ApiProperty() blockNumber: number;
-  @ApiProperty({ type: AttestationSourceRef }) source: AttestationSourceRef;
+  @ApiProperty({
+    type: AttestationSourceRef,
+    description: 'The valid attestation this call found (also when alreadyActive).',
+  })
+  source: AttestationSourceRef;
 }

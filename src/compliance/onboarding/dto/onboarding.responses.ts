@@ -55,7 +55,7 @@ export class ActivatedSessionResponse {
   blockNumber: number | null;
   @ApiProperty({
     description:
-      'true: the wallet already had a session with more than half of SESSION_TTL_SECONDS left; it is returned as is and no transaction was sent.',
+      'true: the wallet already had a session that an activation now would lengthen by at most half of SESSION_TTL_SECONDS (more than half its length left, or it already reaches the expiry of the credential or attestation presented); it is returned as is and no transaction was sent. Repeats are free; the attester pays only for renewals.',
   })
   alreadyActive: boolean;
   @ApiProperty({

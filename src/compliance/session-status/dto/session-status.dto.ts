@@ -17,9 +17,15 @@ export class SessionStatusResponse {
   @ApiProperty({ enum: ['api_key', 'jwt'] }) authMethod: string;
   @ApiProperty({ example: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' }) address: string;
   @ApiProperty({
-    description: 'ComplianceRegistry.isActive at the latest block: chain time < activeUntil.',
+    description:
+      'Whether the compliance hook lets the wallet trade now: ComplianceRegistry.isActive at the latest block (chain time < activeUntil) and the wallet not on the sanctions list. A listed wallet is false whatever activeUntil says.',
   })
   active: boolean;
+  @ApiProperty({
+    description:
+      "The network's sanctions oracle (compliance.sanctionsOracle) lists the wallet, read with the session: the hook refuses its trades and every activation refuses it (403 WALLET_SANCTIONED). false on a network without an oracle.",
+  })
+  sanctioned: boolean;
   @ApiProperty({
     nullable: true,
     type: String,

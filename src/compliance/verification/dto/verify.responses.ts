@@ -30,6 +30,7 @@ export class VerifyResponse extends PickType(ActivatedSessionResponse, [
   'activeUntilUnix',
   'txHash',
   'blockNumber',
+  'alreadyActive',
 ] as const) {
   @ApiProperty({ example: true }) verified: boolean;
   @ApiProperty({

@@ -15,7 +15,7 @@ const HASH = {
 const KIND = {
   enum: TX_KINDS,
   description:
-    'What the transaction does, from its target and selector: swap (UniversalRouter), mint / increase / decrease / collect (PositionManager actions), approval (token -> Permit2), permit2-approval (Permit2 -> router).',
+    "What the transaction does, from its target and selector: swap (UniversalRouter), mint / increase / decrease / collect (PositionManager actions), approval (token -> Permit2), permit2-approval (Permit2 -> router). A Safe's execTransaction has its batch's kind (the trade after its approvals); `to` is then the Safe.",
 };
 
 export class RelayResponseDto {
@@ -55,7 +55,7 @@ export class SwapAmountsDto {
 export class RevertReasonDto {
   @ApiProperty({
     description:
-      'SESSION_NOT_ACTIVE (the compliance hook refused: no active session), WALLET_SANCTIONED (the hook refused a wallet the sanctions oracle lists), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, or REVERTED (anything else; the message carries the decoded error)',
+      "SESSION_NOT_ACTIVE (the compliance hook refused: no active session), WALLET_SANCTIONED (the hook refused a wallet the sanctions oracle lists), SLIPPAGE_EXCEEDED, DEADLINE_PASSED, ALLOWANCE_INSUFFICIENT (Permit2 allowance expired or short), INSUFFICIENT_POOL_LIQUIDITY, SAFE_SIGNATURES_INVALID (a Safe refused its owners' signatures: too few, not owners, or for another nonce), SAFE_EXECUTION_FAILED (a call of a Safe's batch reverted; replayed as the Safe, the batch's own reason is answered instead where it can be read), or REVERTED (anything else; the message carries the decoded error)",
     example: 'SESSION_NOT_ACTIVE',
   })
   code: string;
@@ -93,7 +93,8 @@ export class TransactionStatusResponseDto {
   @ApiProperty({ ...KIND, nullable: true, example: 'swap' }) kind: TxKind | null;
   @ApiPropertyOptional({
     type: SwapAmountsDto,
-    description: 'A CONFIRMED swap: what the wallet actually paid and received',
+    description:
+      "A CONFIRMED swap: what the wallet actually paid and received (a Safe's execTransaction: the Safe's)",
   })
   swap?: SwapAmountsDto;
   @ApiPropertyOptional({ description: 'A CONFIRMED mint: the new position NFT id', example: '42' })

@@ -4,8 +4,10 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { ApiRequestExample } from '../../../common/openapi/api-request-example.decorator';
 import { IsEvmAddress, IsWalletAddress } from '../../../common/validation/is-evm-address';
+import { ApprovalIdField } from '../../dto/approval-id.field';
 import { EXAMPLE } from '../../dto/request-examples';
-import { IsFutureUnixSeconds, IsUint128String, register } from '../../dto/validators';
+import { IsUint128String, register } from '../../dto/validators';
+import { DeadlineField } from '../../dto/deadline.field';
 
 const WALLET = EXAMPLE.wallet;
 
@@ -40,12 +42,6 @@ function SlippageBps(bounds: string): PropertyDecorator {
     Max(5000),
   );
 }
-const DEADLINE = {
-  description:
-    'Unix seconds after which the PositionManager rejects the transaction. Default: now + 20 minutes.',
-  example: EXAMPLE.future,
-};
-
 abstract class PositionRequest {
   @ApiProperty(TOKEN_ID)
   @IsTokenId()
@@ -59,9 +55,7 @@ abstract class PositionRequest {
   @IsWalletAddress()
   userAddress: string;
 
-  @ApiPropertyOptional(DEADLINE)
-  @IsOptional()
-  @IsFutureUnixSeconds()
+  @DeadlineField('PositionManager')
   deadline?: number;
 }
 
@@ -91,6 +85,9 @@ export class IncreaseLiquidityDto extends PositionRequest {
     'Sets amount0Max/amount1Max (v4-sdk mintAmountsWithSlippage): the most the increase may take.',
   )
   slippageBps?: number;
+
+  @ApprovalIdField()
+  approvalId?: string;
 }
 
 /** burn: true needs the whole liquidity (liquidityBps 10000); `liquidity` is checked against the position later. */
