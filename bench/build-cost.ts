@@ -26,7 +26,7 @@
  * Knobs: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ONLY=swap|quote|liquidity|config|swapTwoHop.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './lib/bench-stack';
@@ -195,6 +195,8 @@ async function main(): Promise<void> {
           `${label} ${scenario} @half (${rate.toFixed(0)} req/s, ${r.requests} requests): ${r.cpuMsPerReq.toFixed(3)} CPU ms/req, pid ${j.pid}\n`,
         );
       }
+      // The services write their profiles when they exit, after this: the directory may not exist yet.
+      mkdirSync(process.env.BENCH_PROFILE, { recursive: true });
       writeFileSync(join(process.env.BENCH_PROFILE, 'windows.json'), JSON.stringify(windows));
     }
   } finally {
